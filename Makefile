@@ -1,0 +1,112 @@
+# lifeboat: the generator (build/lifeboat) and the init (build/lifeboat-init).
+#
+#   make            build both
+#   make test       unit tests (plain and ASan/UBSan), cppcheck, qemu boot tests
+#   make unit       unit tests only
+#   make fuzz       every fuzz target for FUZZ_SECONDS each (clang, libFuzzer)
+#   make demo       install what is missing, build, boot an image in qemu
+#   make install    PREFIX=/usr DESTDIR=...
+
+PREFIX ?= /usr/local
+DESTDIR ?=
+BUILD ?= build
+CC ?= cc
+FUZZ_SECONDS ?= 20
+
+CFLAGS ?= -O2 -g
+CFLAGS += -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -Icommon -I. $(SANFLAGS)
+LDFLAGS += $(SANFLAGS)
+
+GEN_LIBS  := -lkmod -lz -llzma -lzstd
+INIT_LIBS := -lblkid
+
+GEN_SRCS    := $(filter-out gen/main.c,$(wildcard gen/*.c))
+INIT_SRCS   := $(filter-out init/main.c,$(wildcard init/*.c resume/*.c kdump/*.c net/*.c rescue/*.c))
+COMMON_SRCS := $(wildcard common/*.c)
+UNIT_SRCS   := $(wildcard tests/unit/test_*.c)
+FUZZ_SRCS   := $(wildcard tests/fuzz/fuzz_*.c)
+
+obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
+GEN_OBJS    := $(call obj,$(GEN_SRCS))
+INIT_OBJS   := $(call obj,$(INIT_SRCS))
+COMMON_OBJS := $(call obj,$(COMMON_SRCS))
+UNIT_BINS   := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
+FUZZ_BINS   := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(FUZZ_SRCS))
+
+all: $(BUILD)/lifeboat $(BUILD)/lifeboat-init
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+$(BUILD)/libgen.a: $(GEN_OBJS)
+$(BUILD)/libinit.a: $(INIT_OBJS)
+$(BUILD)/libcommon.a: $(COMMON_OBJS)
+$(BUILD)/%.a:
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/lifeboat: $(BUILD)/obj/gen/main.o $(BUILD)/libgen.a $(BUILD)/libcommon.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(GEN_LIBS)
+
+$(BUILD)/lifeboat-init: $(BUILD)/obj/init/main.o $(BUILD)/libinit.a $(BUILD)/libcommon.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(INIT_LIBS)
+
+# Each unit test links against all three archives; only what it uses is pulled in.
+$(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(BUILD)/libgen.a $(BUILD)/libinit.a $(BUILD)/libcommon.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ -lcmocka $(GEN_LIBS) $(INIT_LIBS)
+
+unit-build: $(UNIT_BINS) all
+
+unit: unit-build
+	tests/run-unit.sh $(BUILD)/tests
+
+# The guest-side helper of the boot tests: a static /sbin/init for test roots.
+$(BUILD)/test-init: tests/boot/test-init.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -static -o $@ $<
+
+test: all unit-build $(BUILD)/test-init
+	tests/run-all.sh
+
+# libFuzzer targets are built with clang in their own build directory.
+$(BUILD)/fuzz/%: $(BUILD)/obj/tests/fuzz/%.o $(BUILD)/libgen.a $(BUILD)/libinit.a $(BUILD)/libcommon.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -fsanitize=fuzzer -o $@ $^ $(GEN_LIBS) $(INIT_LIBS)
+
+fuzz-build: $(FUZZ_BINS)
+
+fuzz:
+	$(MAKE) BUILD=build/fuzz CC=clang SANFLAGS="-fsanitize=fuzzer-no-link,address,undefined" fuzz-build
+	tests/run-fuzz.sh build/fuzz/fuzz $(FUZZ_SECONDS)
+
+asan-unit:
+	$(MAKE) BUILD=build/asan SANFLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" unit-build
+	tests/run-unit.sh build/asan/tests
+
+cppcheck:
+	cppcheck --quiet --error-exitcode=1 --enable=warning,style,performance,portability \
+		--inline-suppr --std=c11 -D_GNU_SOURCE -Icommon -I. \
+		--suppress=missingIncludeSystem gen init common resume kdump net rescue
+
+deps:
+	tests/install-deps.sh
+
+demo:
+	tests/demo.sh
+
+install: all
+	install -D -m 0755 $(BUILD)/lifeboat $(DESTDIR)$(PREFIX)/bin/lifeboat
+	install -D -m 0755 $(BUILD)/lifeboat-init $(DESTDIR)$(PREFIX)/lib/lifeboat/lifeboat-init
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/lifeboat $(DESTDIR)$(PREFIX)/lib/lifeboat/lifeboat-init
+	-rmdir $(DESTDIR)$(PREFIX)/lib/lifeboat
+
+clean:
+	rm -rf build
+
+.PHONY: all unit unit-build test fuzz fuzz-build asan-unit cppcheck deps demo install uninstall clean
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
