@@ -1,0 +1,27 @@
+/* elf: read what the dynamic loader needs from an ELF file, without running it. */
+#ifndef LIFEBOAT_ELF_H
+#define LIFEBOAT_ELF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "strv.h"
+
+struct elf_deps {
+	uint8_t elf_class;     /* ELFCLASS32 or ELFCLASS64 */
+	uint16_t machine;      /* e_machine */
+	char *interp;          /* PT_INTERP, or NULL (static or a library) */
+	struct strv needed;    /* DT_NEEDED, in file order */
+	struct strv rpath;     /* DT_RPATH entries, split on ':' */
+	struct strv runpath;   /* DT_RUNPATH entries, split on ':' */
+};
+
+/* Parse an in-memory ELF image of len bytes (either class, either byte
+ * order). Never reads outside buf. Returns 0, -ENOEXEC for what is not ELF
+ * or is malformed, -ENOMEM. */
+int elf_parse(const void *buf, size_t len, struct elf_deps *out);
+/* elf_parse() on a file; -errno from opening/reading it. */
+int elf_read_file(const char *path, struct elf_deps *out);
+void elf_deps_free(struct elf_deps *d);
+
+#endif

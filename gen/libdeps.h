@@ -1,0 +1,16 @@
+/* libdeps: the shared libraries a binary needs, found as the dynamic loader would. */
+#ifndef LIFEBOAT_LIBDEPS_H
+#define LIFEBOAT_LIBDEPS_H
+
+#include "strv.h"
+
+/* Append to out the host paths of binary's program interpreter and every
+ * shared library it needs, transitively (deduplicated, paths as found in the
+ * search directories, not canonicalised, so /lib/x86_64-linux-gnu/libc.so.6
+ * stays that path). sysroot is "" or "/" for the host, or a directory that
+ * holds another system's tree (paths are then looked up below it and returned
+ * without the prefix). Reports a missing library with gen_error() naming the
+ * binary and the library; returns 0 or -errno. */
+int libdeps_resolve(const char *sysroot, const char *binary, struct strv *out);
+
+#endif
