@@ -1,0 +1,18 @@
+/* modload: load kernel modules in the init from the module table. */
+#ifndef LIFEBOAT_MODLOAD_H
+#define LIFEBOAT_MODLOAD_H
+
+/* Read the table at path (MODTAB_PATH). A missing table is fine: an image
+ * without modules, for a kernel with everything built in. */
+int modload_open(const char *path);
+/* rd.driver.blacklist=: never load this module, by name or alias. */
+void modload_blacklist(const char *name);
+/* Load a module by name or alias with its dependencies and softdeps
+ * (rd.driver.pre=/post=). Returns the number of modules newly loaded, or
+ * -ENOENT when the table does not know it, or another -errno. */
+int modload_name(const char *name);
+/* Load what a device's modalias needs. Returns the number newly loaded. */
+int modload_modalias(const char *modalias);
+void modload_close(void);
+
+#endif
