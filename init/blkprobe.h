@@ -1,0 +1,17 @@
+/* blkprobe: a block device's filesystem and partition identity, via libblkid. */
+#ifndef LIFEBOAT_BLKPROBE_H
+#define LIFEBOAT_BLKPROBE_H
+
+struct blk_info {
+	char type[32];
+	char label[128];
+	char uuid[64];
+	char partuuid[64];
+	char partlabel[128];
+};
+
+/* Probe /dev/DEVNAME. Returns 0 (fields empty where unknown) or -errno when
+ * the device cannot be opened or read. */
+int blk_probe(const char *devname, struct blk_info *info);
+
+#endif

@@ -1,0 +1,14 @@
+/* bootargs: gather the command line from the image and from the kernel. */
+#ifndef LIFEBOAT_BOOTARGS_H
+#define LIFEBOAT_BOOTARGS_H
+
+#include "cmdline.h"
+
+#define CMDLINE_D "/etc/cmdline.d"
+
+/* Apply /etc/cmdline.d/STAR.conf (built in with lifeboat build --cmdline), in
+ * name order, then /proc/cmdline, so the kernel's command line wins.
+ * Returns the first parse error (already logged) or 0. */
+int bootargs_load(struct boot_args *args);
+
+#endif

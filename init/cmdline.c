@@ -1,0 +1,177 @@
+/* cmdline: parse the kernel command line into boot_args, table-driven. */
+#include "cmdline.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+int cmdline_split(const char *line, struct strv *out)
+{
+	char word[CMDLINE_MAX];
+
+	while (*line) {
+		size_t n = 0;
+		bool quoted = false;
+
+		while (*line == ' ' || *line == '\t' || *line == '\n')
+			line++;
+		if (!*line)
+			break;
+		for (; *line; line++) {
+			if (*line == '"') {
+				quoted = !quoted;
+				continue;
+			}
+			if (!quoted && (*line == ' ' || *line == '\t' || *line == '\n'))
+				break;
+			if (n + 1 < sizeof(word))
+				word[n++] = *line;
+		}
+		word[n] = '\0';
+		if (strv_push(out, word) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+typedef int (*param_fn)(struct boot_args *a, const char *value, size_t offset);
+
+/* Copy value into the char array at offset; NULL (no '=') clears it. */
+static int set_string(struct boot_args *a, const char *value, size_t offset)
+{
+	char *dst = (char *)a + offset;
+
+	if (!value)
+		value = "";
+	if (strlen(value) >= CMDLINE_VALUE_MAX)
+		return -ENAMETOOLONG;
+	strcpy(dst, value);
+	return 0;
+}
+
+/* rd.* booleans: no value or anything but "0"/"no"/"false" means on. */
+static bool parse_bool(const char *value)
+{
+	if (!value)
+		return true;
+	return !(strcmp(value, "0") == 0 || strcmp(value, "no") == 0 ||
+		 strcmp(value, "false") == 0 || strcmp(value, "off") == 0);
+}
+
+static int set_debug(struct boot_args *a, const char *value, size_t offset)
+{
+	(void)offset;
+	a->debug = parse_bool(value);
+	return 0;
+}
+
+static int set_ro(struct boot_args *a, const char *value, size_t offset)
+{
+	(void)value;
+	(void)offset;
+	a->rw = ROOT_RW_RO;
+	return 0;
+}
+
+static int set_rw(struct boot_args *a, const char *value, size_t offset)
+{
+	(void)value;
+	(void)offset;
+	a->rw = ROOT_RW_RW;
+	return 0;
+}
+
+static int set_timeout(struct boot_args *a, const char *value, size_t offset)
+{
+	char *end;
+	unsigned long v;
+
+	(void)offset;
+	if (!value || !*value)
+		return -EINVAL;
+	errno = 0;
+	v = strtoul(value, &end, 10);
+	if (errno || *end || v > 24 * 3600)
+		return -EINVAL;
+	a->timeout_sec = (unsigned int)v;
+	return 0;
+}
+
+/* Comma lists that accumulate over repeated parameters (dracut's rd.driver.*). */
+static int append_list(struct boot_args *a, const char *value, size_t offset)
+{
+	struct strv *v = (struct strv *)((char *)a + offset);
+
+	if (!value)
+		return -EINVAL;
+	return strv_split_append(v, value, ",");
+}
+
+struct param {
+	const char *name;
+	param_fn fn;
+	size_t offset;
+};
+
+#define FIELD(f) offsetof(struct boot_args, f)
+
+static const struct param params[] = {
+	{ "root",               set_string,  FIELD(root) },
+	{ "rootfstype",         set_string,  FIELD(rootfstype) },
+	{ "rootflags",          set_string,  FIELD(rootflags) },
+	{ "init",               set_string,  FIELD(init) },
+	{ "ro",                 set_ro,      0 },
+	{ "rw",                 set_rw,      0 },
+	{ "rd.timeout",         set_timeout, 0 },
+	{ "rd.debug",           set_debug,   0 },
+	{ "rd.driver.pre",      append_list, FIELD(driver_pre) },
+	{ "rd.driver.post",     append_list, FIELD(driver_post) },
+	{ "rd.driver.blacklist", append_list, FIELD(driver_blacklist) },
+};
+
+static const struct param *param_find(const char *word, size_t name_len)
+{
+	for (size_t i = 0; i < sizeof(params) / sizeof(params[0]); i++)
+		if (strlen(params[i].name) == name_len &&
+		    strncmp(params[i].name, word, name_len) == 0)
+			return &params[i];
+	return NULL;
+}
+
+/* A malformed value of one parameter does not stop the others: the init must
+ * boot as far as it can. The first error is returned for the caller to log. */
+int cmdline_parse(const char *line, struct boot_args *args)
+{
+	struct strv words = STRV_INIT;
+	int first_err = 0;
+	int r = cmdline_split(line, &words);
+
+	for (size_t i = 0; r == 0 && i < words.len; i++) {
+		const char *w = words.items[i];
+		const char *eq = strchr(w, '=');
+		size_t name_len = eq ? (size_t)(eq - w) : strlen(w);
+		const struct param *p = param_find(w, name_len);
+		int pr;
+
+		if (!p)
+			continue;
+		pr = p->fn(args, eq ? eq + 1 : NULL, p->offset);
+		if (pr < 0 && first_err == 0)
+			first_err = pr;
+	}
+	strv_free(&words);
+	return r < 0 ? r : first_err;
+}
+
+void boot_args_init(struct boot_args *args)
+{
+	memset(args, 0, sizeof(*args));
+	args->timeout_sec = CMDLINE_DEFAULT_TIMEOUT;
+}
+
+void boot_args_free(struct boot_args *args)
+{
+	strv_free(&args->driver_pre);
+	strv_free(&args->driver_post);
+	strv_free(&args->driver_blacklist);
+}

@@ -1,0 +1,43 @@
+/* cmdline: the kernel command line as the init understands it (dracut's names). */
+#ifndef LIFEBOAT_CMDLINE_H
+#define LIFEBOAT_CMDLINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "strv.h"
+
+#define CMDLINE_MAX 4096
+#define CMDLINE_VALUE_MAX 256
+
+/* rd.timeout default, in seconds, when the command line names none: a
+ * missing root ends in a diagnosis instead of a silent hang (dracut waits
+ * forever by default; rd.timeout=0 keeps that behaviour). */
+#define CMDLINE_DEFAULT_TIMEOUT 180
+
+enum root_rw { ROOT_RW_DEFAULT, ROOT_RW_RO, ROOT_RW_RW };
+
+struct boot_args {
+	char root[CMDLINE_VALUE_MAX];
+	char rootfstype[CMDLINE_VALUE_MAX];
+	char rootflags[CMDLINE_VALUE_MAX];
+	char init[CMDLINE_VALUE_MAX];
+	enum root_rw rw;
+	unsigned int timeout_sec;     /* 0: wait forever */
+	bool debug;
+	struct strv driver_pre;
+	struct strv driver_post;
+	struct strv driver_blacklist;
+};
+
+/* Split a command line into words the way the kernel does: spaces separate
+ * words, double quotes group (and are removed), so `a="b c"` is one word
+ * a=b c. Appends to out. */
+int cmdline_split(const char *line, struct strv *out);
+/* Apply one command line (kernel or embedded) to args; later calls override
+ * earlier ones, as the last occurrence of a parameter wins. */
+int cmdline_parse(const char *line, struct boot_args *args);
+void boot_args_init(struct boot_args *args);
+void boot_args_free(struct boot_args *args);
+
+#endif

@@ -1,0 +1,49 @@
+/* early: the API filesystems and the console, before anything else. */
+#include "early.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct early_mount {
+	const char *source, *target, *type;
+	unsigned long flags;
+	const char *data;
+};
+
+static const struct early_mount early_mount_table[] = {
+	{ "proc",     "/proc", "proc",     MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL },
+	{ "sysfs",    "/sys",  "sysfs",    MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL },
+	{ "devtmpfs", "/dev",  "devtmpfs", MS_NOSUID,                        "mode=0755" },
+	/* The real root's init expects /run to be a tmpfs it can keep. */
+	{ "tmpfs",    "/run",  "tmpfs",    MS_NOSUID | MS_NODEV,             "mode=0755" },
+};
+
+int early_mounts(const char **what)
+{
+	for (size_t i = 0; i < sizeof(early_mount_table) / sizeof(early_mount_table[0]); i++) {
+		const struct early_mount *m = &early_mount_table[i];
+
+		mkdir(m->target, 0755);
+		if (mount(m->source, m->target, m->type, m->flags, m->data) < 0 && errno != EBUSY) {
+			*what = m->target;
+			return -errno;
+		}
+	}
+	mkdir("/sysroot", 0755);
+	return 0;
+}
+
+void early_console(void)
+{
+	int fd = open("/dev/console", O_RDWR | O_NOCTTY | O_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	for (int i = 0; i < 3; i++)
+		dup2(fd, i);
+	if (fd > 2)
+		close(fd);
+}

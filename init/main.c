@@ -1,0 +1,105 @@
+/* lifeboat-init: PID 1 of the initramfs. main() reads as the boot does. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bootargs.h"
+#include "cmdline.h"
+#include "early.h"
+#include "failure.h"
+#include "log.h"
+#include "modload.h"
+#include "modtab.h"
+#include "mountroot.h"
+#include "rootspec.h"
+#include "rootwait.h"
+#include "switchroot.h"
+#include "timeline.h"
+
+#define DEFAULT_INIT "/sbin/init"
+
+static char failure_text[512];
+
+static const char *fail_text(const char *fmt, const char *a, const char *b)
+{
+	snprintf(failure_text, sizeof(failure_text), fmt, a, b);
+	return failure_text;
+}
+
+static void load_driver_list(const struct strv *names, const char *param)
+{
+	for (size_t i = 0; i < names->len; i++)
+		if (modload_name(names->items[i]) < 0)
+			log_warn("%s=%s: the module could not be loaded; check its name "
+				 "and that the image has it (lifeboat ls)", param, names->items[i]);
+}
+
+static void setup_drivers(const struct boot_args *args)
+{
+	int r = modload_open(MODTAB_PATH);
+
+	if (r < 0)
+		log_error("reading the module table %s failed (%s); no driver will be "
+			  "loaded: rebuild the image", MODTAB_PATH, strerror(-r));
+	for (size_t i = 0; i < args->driver_blacklist.len; i++)
+		modload_blacklist(args->driver_blacklist.items[i]);
+	load_driver_list(&args->driver_pre, "rd.driver.pre");
+}
+
+/* Find, mount and enter the real root; returns only on failure. */
+static const char *boot_disk_root(const struct boot_args *args, char **argv)
+{
+	const char *init = args->init[0] ? args->init : DEFAULT_INIT;
+	struct root_spec spec;
+	struct found_dev dev;
+	const char *step;
+	int r;
+
+	if (root_spec_parse(args->root, &spec) < 0)
+		return fail_text("root=%s%s names no device; use root=/dev/..., LABEL=, UUID=, "
+				 "PARTUUID=, PARTLABEL= or MAJ:MIN", args->root,
+				 args->root[0] ? "" : " (empty)");
+	r = rootwait(&spec, args->timeout_sec, &dev);
+	if (r == -ETIMEDOUT)
+		return fail_text("root device root=%s did not appear within rd.timeout%s; "
+				 "check root= against the devices below", args->root, "");
+	if (r < 0)
+		return fail_text("waiting for root=%s failed: %s", args->root, strerror(-r));
+	timeline_mark("rootdev", "/dev/%s", dev.devname);
+	if (mount_root(args, &dev) < 0)
+		return fail_text("mounting the root filesystem /dev/%s failed%s; see the "
+				 "message above", dev.devname, "");
+	timeline_mark("mounted", "/dev/%s %s", dev.devname, args->rootfstype[0] ? args->rootfstype : dev.info.type);
+	load_driver_list(&args->driver_post, "rd.driver.post");
+	if (switch_root_check_init(SYSROOT, init) < 0)
+		return fail_text("init=%s is missing or not executable on the root filesystem "
+				 "%s; give init= the path of the real init", init, "");
+	timeline_mark("exec", "%s", init);
+	argv[0] = (char *)init;
+	r = switch_root(SYSROOT, init, argv, &step);
+	return fail_text("switch_root failed while %s: %s", step, strerror(-r));
+}
+
+int main(int argc, char **argv)
+{
+	struct boot_args args;
+	const char *what;
+	int r;
+
+	(void)argc;
+	timeline_mark("start", NULL);
+	r = early_mounts(&what);
+	if (r < 0) {
+		early_console();
+		failure_poweroff(fail_text("mounting %s failed: %s", what, strerror(-r)));
+	}
+	early_console();
+	timeline_flush();
+	boot_args_init(&args);
+	bootargs_load(&args);
+	log_set_debug(args.debug);
+	log_info("starting; root=%s", args.root);
+	setup_drivers(&args);
+	failure_poweroff(boot_disk_root(&args, argv));
+}

@@ -1,0 +1,65 @@
+/* mountroot: mount the root filesystem at /sysroot. */
+#include "mountroot.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>
+
+#include "log.h"
+#include "modload.h"
+#include "mountopts.h"
+
+/* The filesystem module may be named like the type (ext4, xfs) or only be
+ * reachable through its fs-TYPE alias (ext2 and ext3 are served by ext4). */
+static void load_fs_module(const char *type)
+{
+	char alias[80];
+
+	snprintf(alias, sizeof(alias), "fs-%s", type);
+	if (modload_name(alias) == -ENOENT)
+		modload_name(type);
+}
+
+static int try_mount(const char *src, const char *type, unsigned long flags, const char *data)
+{
+	load_fs_module(type);
+	if (mount(src, SYSROOT, type, flags, data) == 0)
+		return 0;
+	return -errno;
+}
+
+int mount_root(const struct boot_args *args, const struct found_dev *dev)
+{
+	unsigned long flags = args->rw == ROOT_RW_RW ? 0 : MS_RDONLY;
+	char data[CMDLINE_VALUE_MAX];
+	char src[80];
+	const char *type = args->rootfstype[0] ? args->rootfstype : dev->info.type;
+	int r;
+
+	snprintf(src, sizeof(src), "/dev/%s", dev->devname);
+	if (mountopts_parse(args->rootflags, &flags, data, sizeof(data)) < 0) {
+		log_error("rootflags=%s is too long; shorten it", args->rootflags);
+		return -ENAMETOOLONG;
+	}
+	/* ro/rw on the command line win over rootflags, as in the kernel. */
+	if (args->rw == ROOT_RW_RO)
+		flags |= MS_RDONLY;
+	else if (args->rw == ROOT_RW_RW)
+		flags &= ~MS_RDONLY;
+	if (!type[0]) {
+		log_error("cannot mount %s: no filesystem found on it (blkid sees no type); "
+			  "check root= or give rootfstype=", src);
+		return -EINVAL;
+	}
+	r = try_mount(src, type, flags, data);
+	if (r < 0) {
+		log_error("mounting %s (%s) on %s with options '%s' failed: %s; "
+			  "check rootfstype=/rootflags= and that the image has the %s module",
+			  src, type, SYSROOT, data, strerror(-r), type);
+		return r;
+	}
+	log_info("mounted %s (%s, %s) on %s", src, type,
+		 flags & MS_RDONLY ? "ro" : "rw", SYSROOT);
+	return 0;
+}

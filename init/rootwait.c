@@ -1,0 +1,145 @@
+/* rootwait: load drivers as devices appear until the root device shows up.
+ *
+ * Event-driven, with no fixed sleeps: the uevent socket is opened before the
+ * coldplug pass so no device is missed between the two, and the wait is a
+ * poll() on that socket bounded by the deadline.
+ */
+#include "rootwait.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "coldplug.h"
+#include "log.h"
+#include "modload.h"
+#include "timeline.h"
+#include "uevent.h"
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* The device number from /sys/class/block/NAME/dev ("MAJ:MIN"). */
+static int block_devnum(const char *name, unsigned int *major, unsigned int *minor)
+{
+	char path[128], buf[32];
+	FILE *f;
+	int ok;
+
+	snprintf(path, sizeof(path), "/sys/class/block/%s/dev", name);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	ok = fgets(buf, sizeof(buf), f) && sscanf(buf, "%u:%u", major, minor) == 2;
+	fclose(f);
+	return ok ? 0 : -EINVAL;
+}
+
+static bool check_block(const struct root_spec *spec, const char *name, struct found_dev *found)
+{
+	struct blk_info info;
+	unsigned int major, minor;
+	bool probed = false;
+
+	if (block_devnum(name, &major, &minor) < 0)
+		return false;
+	if (root_spec_needs_probe(spec)) {
+		if (blk_probe(name, &info) < 0)
+			return false;
+		probed = true;
+	}
+	if (!root_spec_matches(spec, name, major, minor, probed ? &info : NULL))
+		return false;
+	snprintf(found->devname, sizeof(found->devname), "%s", name);
+	found->major = major;
+	found->minor = minor;
+	if (!probed)
+		blk_probe(name, &info);
+	found->info = info;
+	return true;
+}
+
+/* Block devices that already exist: built-in drivers, or coldplug's work. */
+static bool scan_existing(const struct root_spec *spec, struct found_dev *found)
+{
+	DIR *dir = opendir("/sys/class/block");
+	struct dirent *de;
+	bool hit = false;
+
+	if (!dir)
+		return false;
+	while (!hit && (de = readdir(dir)))
+		if (de->d_name[0] != '.')
+			hit = check_block(spec, de->d_name, found);
+	closedir(dir);
+	return hit;
+}
+
+/* Handle every queued event; true when the root device appeared. */
+static bool drain_events(int fd, const struct root_spec *spec, struct found_dev *found)
+{
+	char buf[UEVENT_BUFFER];
+	struct uevent ev;
+	int r;
+
+	while ((r = uevent_receive(fd, buf, sizeof(buf), &ev)) != -EAGAIN) {
+		if (r == -ENOBUFS) {
+			/* Events were lost: look at what exists instead. */
+			log_warn("uevent queue overflowed; rescanning devices");
+			coldplug_devices();
+			if (scan_existing(spec, found))
+				return true;
+			continue;
+		}
+		if (r < 0 || strcmp(ev.action, "add") != 0)
+			continue;
+		if (ev.modalias)
+			modload_modalias(ev.modalias);
+		if (ev.subsystem && strcmp(ev.subsystem, "block") == 0 && ev.devname &&
+		    check_block(spec, ev.devname, found))
+			return true;
+	}
+	return false;
+}
+
+int rootwait(const struct root_spec *spec, unsigned int timeout_sec, struct found_dev *found)
+{
+	long long deadline = timeout_sec ? now_ms() + timeout_sec * 1000LL : 0;
+	int fd = uevent_open();
+	int loaded;
+
+	if (fd < 0)
+		return fd;
+	loaded = coldplug_devices();
+	timeline_mark("modules", "%d loaded by coldplug", loaded);
+	if (scan_existing(spec, found) || drain_events(fd, spec, found)) {
+		close(fd);
+		return 0;
+	}
+	for (;;) {
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		long long left = deadline ? deadline - now_ms() : -1;
+
+		if (deadline && left <= 0)
+			break;
+		if (poll(&pfd, 1, left > 0 ? (int)left : -1) < 0 && errno != EINTR)
+			break;
+		if (drain_events(fd, spec, found)) {
+			close(fd);
+			return 0;
+		}
+	}
+	close(fd);
+	return -ETIMEDOUT;
+}

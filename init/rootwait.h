@@ -1,0 +1,18 @@
+/* rootwait: load drivers as devices appear until the root device shows up. */
+#ifndef LIFEBOAT_ROOTWAIT_H
+#define LIFEBOAT_ROOTWAIT_H
+
+#include "rootspec.h"
+
+struct found_dev {
+	char devname[64];       /* "vda1": the node is /dev/DEVNAME */
+	unsigned int major, minor;
+	struct blk_info info;
+};
+
+/* Coldplug, then follow kernel uevents (loading what each new device needs)
+ * until a block device matches spec or timeout_sec passes (0: no deadline).
+ * Returns 0 with *found filled, -ETIMEDOUT, or another -errno. */
+int rootwait(const struct root_spec *spec, unsigned int timeout_sec, struct found_dev *found);
+
+#endif

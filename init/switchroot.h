@@ -1,0 +1,12 @@
+/* switchroot: leave the initramfs for the real root and exec its init. */
+#ifndef LIFEBOAT_SWITCHROOT_H
+#define LIFEBOAT_SWITCHROOT_H
+
+/* Only returns on failure: -errno, with *step naming what failed
+ * ("moving /dev", "deleting the initramfs", ...). argv[0] is replaced by
+ * init. */
+int switch_root(const char *newroot, const char *init, char *const argv[], const char **step);
+/* Whether init (a path inside newroot) is an executable file there. */
+int switch_root_check_init(const char *newroot, const char *init);
+
+#endif
