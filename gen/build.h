@@ -1,0 +1,13 @@
+/* build: assemble an image from the build options. */
+#ifndef LIFEBOAT_BUILD_H
+#define LIFEBOAT_BUILD_H
+
+#include "options.h"
+
+#define BUILD_CONF_PATH "/etc/lifeboat/build.conf"
+#define CMDLINE_CONF_PATH "/etc/cmdline.d/50-lifeboat.conf"
+
+/* Returns 0 or -errno (the reason was reported). */
+int build_image(const struct build_opts *o);
+
+#endif

@@ -1,0 +1,16 @@
+/* kernel: which kernel an image is for, and where its modules are. */
+#ifndef LIFEBOAT_KERNEL_H
+#define LIFEBOAT_KERNEL_H
+
+#include <stddef.h>
+
+/* Find the modules directory (the one holding modules.dep) for kver, in
+ * kmoddir when given (an INSTALL_MOD_PATH, a lib/modules directory, or the
+ * versioned directory itself), else in /lib/modules and /usr/lib/modules.
+ * kver may be NULL: the running kernel's, or with kmoddir, the only version
+ * the tree holds. Writes both out; reports what is missing and returns
+ * -ENOENT. */
+int kernel_find(const char *kver, const char *kmoddir, char *kver_out, size_t kver_size,
+		char *moddir_out, size_t moddir_size);
+
+#endif

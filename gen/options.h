@@ -1,0 +1,40 @@
+/* options: the settings of `lifeboat build`, from config files and the command line. */
+#ifndef LIFEBOAT_OPTIONS_H
+#define LIFEBOAT_OPTIONS_H
+
+#include <stdbool.h>
+
+#include "image.h"
+#include "strv.h"
+
+enum build_mode { BUILD_HOST_ONLY, BUILD_GENERIC };
+
+struct build_opts {
+	char *output;
+	char *kver;
+	char *kmoddir;
+	char *config;          /* --config FILE: instead of the system configuration */
+	char *cmdline;
+	char *firmware_dirs;
+	enum build_mode mode;
+	enum image_compress compress;
+	bool verbose;
+	/* Lists accumulate over config files and the command line. */
+	struct strv add_modules;
+	struct strv omit_modules;
+	struct strv add_files;
+	struct strv add_binaries;
+};
+
+void build_opts_init(struct build_opts *o);
+void build_opts_free(struct build_opts *o);
+/* Apply one setting by its long option name (also the config key; '_' and
+ * '-' are the same). Returns 0, or -EINVAL with the reason reported. */
+int build_opts_set(struct build_opts *o, const char *key, const char *value, const char *origin);
+/* Parse `lifeboat build` arguments (argv[0] is "build"): the config file
+ * first (--config, or the system's), then the arguments over it.
+ * Returns 0, or -EINVAL for a usage error (reported). */
+int build_opts_parse(struct build_opts *o, int argc, char **argv);
+void build_usage(void);
+
+#endif
