@@ -9,11 +9,13 @@
 
 struct elf_deps {
 	uint8_t elf_class;     /* ELFCLASS32 or ELFCLASS64 */
+	uint8_t byte_order;    /* ELFDATA2LSB or ELFDATA2MSB */
 	uint16_t machine;      /* e_machine */
 	char *interp;          /* PT_INTERP, or NULL (static or a library) */
 	struct strv needed;    /* DT_NEEDED, in file order */
 	struct strv rpath;     /* DT_RPATH entries, split on ':' */
 	struct strv runpath;   /* DT_RUNPATH entries, split on ':' */
+	char *soname;          /* DT_SONAME, or NULL */
 };
 
 /* Parse an in-memory ELF image of len bytes (either class, either byte
@@ -22,6 +24,8 @@ struct elf_deps {
 int elf_parse(const void *buf, size_t len, struct elf_deps *out);
 /* elf_parse() on a file; -errno from opening/reading it. */
 int elf_read_file(const char *path, struct elf_deps *out);
+/* elf_parse() on an open file descriptor (not closed here). */
+int elf_read_fd(int fd, struct elf_deps *out);
 void elf_deps_free(struct elf_deps *d);
 
 #endif
