@@ -1,0 +1,25 @@
+#!/bin/sh
+# install-deps.sh: install with apt what building and testing lifeboat needs,
+# only what is missing (a fresh Debian 12 machine has none of it).
+set -e
+PACKAGES="build-essential pkg-config libkmod-dev libblkid-dev zlib1g-dev liblzma-dev libzstd-dev
+libcmocka-dev clang libclang-rt-14-dev cppcheck cpio kmod e2fsprogs xfsprogs btrfs-progs fdisk
+qemu-system-x86 linux-image-amd64 busybox-static xz-utils zstd"
+
+missing=""
+for p in $PACKAGES; do
+	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+if [ -z "$missing" ]; then
+	echo "install-deps: everything is installed"
+	exit 0
+fi
+if [ "$(id -u)" -ne 0 ]; then
+	echo "install-deps: missing:$missing; run as root (sudo make deps)" >&2
+	exit 1
+fi
+echo "install-deps: installing$missing"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q
+# shellcheck disable=SC2086
+apt-get install -y -q --no-install-recommends $missing

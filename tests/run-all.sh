@@ -1,0 +1,46 @@
+#!/bin/bash
+# run-all.sh: everything `make test` runs, with one closing "N passed, N failed".
+#   unit tests, the unit tests again under ASan/UBSan, cppcheck, qemu boot tests
+set -u
+cd "$(dirname "$0")/.."
+total_pass=0 total_fail=0
+
+count() {   # count NAME LOGFILE: add the suite's closing "N passed, N failed"
+	local line p f
+	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$2" | tail -n 1)
+	if [ -z "$line" ]; then
+		echo "== $1: no result line; counted as one failure"
+		total_fail=$((total_fail + 1))
+		return
+	fi
+	p=${line%% passed*}
+	f=${line#*, }; f=${f%% failed*}
+	echo "== $1: $line"
+	total_pass=$((total_pass + p))
+	total_fail=$((total_fail + f))
+}
+
+mkdir -p build/logs
+echo "== unit tests"
+tests/run-unit.sh build/tests 2>&1 | tee build/logs/unit.log
+count "unit" build/logs/unit.log
+
+echo "== unit tests under ASan/UBSan"
+make -s asan-unit 2>&1 | tee build/logs/asan.log
+count "unit (ASan/UBSan)" build/logs/asan.log
+
+echo "== cppcheck"
+if make -s cppcheck > build/logs/cppcheck.log 2>&1; then
+	echo "1 passed, 0 failed" >> build/logs/cppcheck.log
+else
+	cat build/logs/cppcheck.log
+	echo "0 passed, 1 failed" >> build/logs/cppcheck.log
+fi
+count "cppcheck" build/logs/cppcheck.log
+
+echo "== qemu boot tests"
+tests/boot/run.sh 2>&1 | tee build/logs/boot.log
+count "boot" build/logs/boot.log
+
+echo "$total_pass passed, $total_fail failed"
+[ "$total_fail" -eq 0 ]
