@@ -1,0 +1,97 @@
+/* cpio: write and parse "newc" (070701) headers, their padding, the trailer. */
+#include "cpio.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+int cpio_write_header(struct sink *s, struct cpio_header *h, const char *name)
+{
+	char buf[CPIO_HEADER_LEN + 1];
+	size_t namesize = strlen(name) + 1;
+	int err;
+
+	h->namesize = namesize;
+	/* The order of the fields is the format: magic, then 13 numbers of
+	 * 8 hex digits each. snprintf writes a NUL we do not emit. */
+	snprintf(buf, sizeof(buf),
+		 "%s%08lX%08lX%08lX%08lX%08lX%08lX%08lX%08lX%08lX%08lX%08lX%08lX%08lX",
+		 h->crc ? CPIO_MAGIC_CRC : CPIO_MAGIC_NEWC,
+		 h->ino,
+		 h->mode,
+		 h->uid,
+		 h->gid,
+		 h->nlink,
+		 h->mtime,
+		 h->filesize,
+		 h->devmajor,
+		 h->devminor,
+		 h->rdevmajor,
+		 h->rdevminor,
+		 h->namesize,
+		 h->check);
+	err = sink_write(s, buf, CPIO_HEADER_LEN);
+	if (err == 0)
+		err = sink_write(s, name, namesize);
+	if (err == 0)
+		err = sink_zeros(s, cpio_pad(s->offset));
+	return err;
+}
+
+int cpio_write_data_pad(struct sink *s)
+{
+	return sink_zeros(s, cpio_pad(s->offset));
+}
+
+int cpio_write_trailer(struct sink *s)
+{
+	/* nlink 1 as the kernel's own gen_init_cpio writes it. */
+	struct cpio_header h = { .nlink = 1 };
+
+	return cpio_write_header(s, &h, CPIO_TRAILER);
+}
+
+/* Eight hex digits; anything else (sign, space, 0x) is malformed. */
+static int hex8_parse(const unsigned char *p, unsigned long *out)
+{
+	unsigned long v = 0;
+
+	for (int i = 0; i < 8; i++) {
+		unsigned char c = p[i];
+		unsigned int d;
+
+		if (c >= '0' && c <= '9')
+			d = c - '0';
+		else if (c >= 'a' && c <= 'f')
+			d = c - 'a' + 10;
+		else if (c >= 'A' && c <= 'F')
+			d = c - 'A' + 10;
+		else
+			return -EINVAL;
+		v = v << 4 | d;
+	}
+	*out = v;
+	return 0;
+}
+
+int cpio_header_parse(const unsigned char *buf, size_t len, struct cpio_header *h)
+{
+	unsigned long *fields[] = {
+		&h->ino, &h->mode, &h->uid, &h->gid, &h->nlink, &h->mtime,
+		&h->filesize, &h->devmajor, &h->devminor, &h->rdevmajor,
+		&h->rdevminor, &h->namesize, &h->check,
+	};
+
+	if (len < CPIO_HEADER_LEN)
+		return -EINVAL;
+	if (memcmp(buf, CPIO_MAGIC_NEWC, 6) == 0)
+		h->crc = false;
+	else if (memcmp(buf, CPIO_MAGIC_CRC, 6) == 0)
+		h->crc = true;
+	else
+		return -EINVAL;
+	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
+		if (hex8_parse(buf + 6 + 8 * i, fields[i]) < 0)
+			return -EINVAL;
+	return 0;
+}

@@ -1,0 +1,25 @@
+/* decompress: the compressed members an initramfs may hold, by magic bytes. */
+#ifndef LIFEBOAT_DECOMPRESS_H
+#define LIFEBOAT_DECOMPRESS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Never unpack more than this from one member: an initramfs is far smaller,
+ * and a hostile file must not exhaust memory. */
+#define DECOMPRESS_MAX_OUT (1024UL * 1024 * 1024)
+
+struct decompressor {
+	const char *name;
+	unsigned char magic[6];
+	size_t magic_len;
+	/* Decompress one stream from the start of in; *out is malloc'd. Sets
+	 * *consumed to the compressed bytes used, so what follows can be read. */
+	int (*run)(const unsigned char *in, size_t len, unsigned char **out,
+		   size_t *out_len, size_t *consumed);
+};
+
+/* The decompressor whose magic starts buf, or NULL. */
+const struct decompressor *decompressor_find(const unsigned char *buf, size_t len);
+
+#endif
