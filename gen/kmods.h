@@ -17,6 +17,14 @@ struct kmods;
  * NULL means the host's modprobe.d directories (/etc/modprobe.d,
  * /run/modprobe.d, /usr/lib/modprobe.d, /lib/modprobe.d). */
 int kmods_open(struct kmods **out, const char *moddir, const char *kver);
+/* The same with the modprobe.d configuration read from configdir only
+ * (NULL: the host's directories, as kmods_open). */
+int kmods_open_config(struct kmods **out, const char *moddir, const char *kver,
+		      const char *configdir);
+/* The module directory of kver under root (NULL or "" for the host):
+ * ROOT/lib/modules/KVER or ROOT/usr/lib/modules/KVER, whichever holds
+ * modules.dep, into buf. -ENOENT (reported) when neither does. */
+int kmods_moddir_find(const char *root, const char *kver, char *buf, size_t size);
 void kmods_free(struct kmods *k);
 
 /* A module by name or alias, with its dependencies and softdeps; why is shown
@@ -40,6 +48,9 @@ int kmods_omit(struct kmods *k, const char *name);
  * default /lib/firmware/updates:/lib/firmware) and the module table at
  * MODTAB_PATH. */
 int kmods_emit(struct kmods *k, struct image *img, const char *fwdirs);
+/* The module table text for the modules chosen so far (what kmods_emit
+ * writes at MODTAB_PATH); *text is malloc'd. */
+int kmods_table(struct kmods *k, char **text, size_t *len);
 /* Number of modules chosen so far. */
 size_t kmods_count(const struct kmods *k);
 
