@@ -13,6 +13,12 @@ void modload_blacklist(const char *name);
 int modload_name(const char *name);
 /* Load what a device's modalias needs. Returns the number newly loaded. */
 int modload_modalias(const char *modalias);
+/* Forget the table and the blacklist. */
 void modload_close(void);
+
+/* How one module file is loaded: finit_module(2) by default. Unit tests
+ * replace it to check the order without a kernel. Returns 0 or -errno
+ * (-EEXIST: already loaded). */
+extern int (*modload_load_fn)(const char *path, const char *options);
 
 #endif

@@ -1,0 +1,242 @@
+/* modload: load kernel modules in the init from the module table.
+ *
+ * Order for one module: its softdep "pre" modules, its dependencies, the
+ * module itself, then its softdep "post" modules, as modprobe does. A module
+ * the kernel already has (EEXIST) counts as loaded. A failure is reported
+ * here, where the module's name is known, and does not stop other modules.
+ */
+#include "modload.h"
+#include "modtab.h"
+#include "strv.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+/* Deep enough for real dependency chains; a longer chain is a loop. */
+#define MODLOAD_MAX_DEPTH 32
+
+static struct modtab modload_tab;
+static struct strv modload_blacklisted = STRV_INIT;
+
+static void modload_report(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void modload_report(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fputs("lifeboat: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+static int modload_finit(const char *path, const char *options)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int r = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (syscall(SYS_finit_module, fd, options, 0) != 0)
+		r = -errno;
+	close(fd);
+	return r;
+}
+
+int (*modload_load_fn)(const char *path, const char *options) = modload_finit;
+
+/* The whole file in a malloc'd buffer. */
+static int file_slurp(const char *path, char **text, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	char *buf;
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0 || !(buf = malloc((size_t)st.st_size + 1))) {
+		close(fd);
+		return -ENOMEM;
+	}
+	n = read(fd, buf, (size_t)st.st_size);
+	close(fd);
+	if (n != st.st_size) {
+		free(buf);
+		return n < 0 ? -errno : -EIO;
+	}
+	*text = buf;
+	*len = (size_t)n;
+	return 0;
+}
+
+int modload_open(const char *path)
+{
+	size_t len, bad_line;
+	char *text;
+	int r = file_slurp(path, &text, &len);
+
+	modtab_free(&modload_tab);
+	if (r == -ENOENT)
+		return 0;   /* no table: every driver is built into the kernel */
+	if (r < 0)
+		return r;
+	r = modtab_parse(text, len, &modload_tab, &bad_line);
+	free(text);
+	if (r == -EINVAL)
+		modload_report("module table %s: line %zu is malformed; no module will be loaded",
+			       path, bad_line);
+	return r;
+}
+
+/* Kernel module names use '_' where users often write '-'. */
+static void name_normalise(char *s)
+{
+	for (; *s; s++)
+		if (*s == '-')
+			*s = '_';
+}
+
+void modload_blacklist(const char *name)
+{
+	char *n = strdup(name);
+
+	if (!n)
+		return;
+	name_normalise(n);
+	strv_push_unique(&modload_blacklisted, n);
+	free(n);
+}
+
+static bool modload_is_blacklisted(const char *name)
+{
+	return strv_contains(&modload_blacklisted, name);
+}
+
+/* The modules being loaded right now, outermost first: a softdep cycle
+ * must end instead of recursing forever. */
+struct load_stack {
+	const struct modtab_module *mods[MODLOAD_MAX_DEPTH];
+	size_t depth;
+};
+
+static int module_load(struct modtab_module *m, struct load_stack *st);
+
+/* Load each named module (unknown names are skipped: softdeps may name
+ * modules the generator left out). Returns the count loaded or the first
+ * error. */
+static int names_load(char **names, struct load_stack *st, int *first_err)
+{
+	int count = 0;
+
+	for (size_t i = 0; names && names[i]; i++) {
+		struct modtab_module *d = modtab_find(&modload_tab, names[i]);
+		int r = d ? module_load(d, st) : 0;
+
+		if (r > 0)
+			count += r;
+		else if (r < 0 && *first_err == 0)
+			*first_err = r;
+	}
+	return count;
+}
+
+static bool stack_has(const struct load_stack *st, const struct modtab_module *m)
+{
+	for (size_t i = 0; i < st->depth; i++)
+		if (st->mods[i] == m)
+			return true;
+	return false;
+}
+
+static int module_load(struct modtab_module *m, struct load_stack *st)
+{
+	int count = 0, dep_err = 0, soft_err = 0, r;
+
+	if (m->loaded || stack_has(st, m) || modload_is_blacklisted(m->name))
+		return 0;
+	if (st->depth == MODLOAD_MAX_DEPTH)
+		return -ELOOP;
+	st->mods[st->depth++] = m;
+	count += names_load(m->pre, st, &soft_err);
+	count += names_load(m->deps, st, &dep_err);
+	r = modload_load_fn(m->path, m->options ? m->options : "");
+	if (r == 0 || r == -EEXIST) {
+		m->loaded = true;
+		count += r == 0;
+	} else {
+		modload_report("loading module %s (%s) failed: %s%s", m->name, m->path,
+			       strerror(-r), dep_err ? " (a module it needs failed first)" : "");
+	}
+	count += names_load(m->post, st, &soft_err);
+	st->depth--;
+	return r < 0 && r != -EEXIST ? r : count;
+}
+
+struct match_ctx {
+	struct load_stack st;
+	int matched;
+	int count;
+	int err;
+	bool skip_blacklisted;  /* modprobe.d blacklist applies to alias loads only */
+};
+
+static int match_load(struct modtab_module *m, void *data)
+{
+	struct match_ctx *c = data;
+	int r;
+
+	c->matched++;
+	if (c->skip_blacklisted && m->blacklisted)
+		return 0;
+	r = module_load(m, &c->st);
+	if (r > 0)
+		c->count += r;
+	else if (r < 0 && c->err == 0)
+		c->err = r;
+	return 0;
+}
+
+int modload_name(const char *name)
+{
+	struct match_ctx c = { .skip_blacklisted = true };
+	struct modtab_module *m;
+	char *n = strdup(name);
+
+	if (!n)
+		return -ENOMEM;
+	name_normalise(n);
+	m = modtab_find(&modload_tab, n);
+	free(n);
+	if (m)
+		return module_load(m, &c.st);
+	/* Not a module name: an alias such as fs-ext4 or crypto-crc32c. */
+	if (modload_is_blacklisted(name))
+		return 0;
+	modtab_match(&modload_tab, name, match_load, &c);
+	if (c.matched == 0)
+		return -ENOENT;
+	return c.count > 0 ? c.count : c.err;
+}
+
+int modload_modalias(const char *modalias)
+{
+	struct match_ctx c = { .skip_blacklisted = true };
+
+	modtab_match(&modload_tab, modalias, match_load, &c);
+	return c.count;
+}
+
+void modload_close(void)
+{
+	modtab_free(&modload_tab);
+	strv_free(&modload_blacklisted);
+}
