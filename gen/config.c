@@ -83,6 +83,7 @@ int config_parse_file(const char *path, int optional, config_fn fn, void *ctx)
 	FILE *f = fopen(path, "re");
 	char *text = NULL;
 	size_t size = 0;
+	ssize_t n;
 	int r;
 
 	if (!f) {
@@ -92,10 +93,14 @@ int config_parse_file(const char *path, int optional, config_fn fn, void *ctx)
 		gen_error("cannot read the configuration %s: %s", path, strerror(errno));
 		return r;
 	}
-	r = getdelim(&text, &size, '\0', f) < 0 && ferror(f) ? -EIO : 0;
+	/* The whole file at once; getdelim with NUL reads to the end. */
+	n = getdelim(&text, &size, '\0', f);
+	r = n < 0 && ferror(f) ? -EIO : 0;
 	fclose(f);
-	if (r == 0 && text)
-		r = config_parse(text, strlen(text), path, fn, ctx);
+	if (r < 0)
+		gen_error("cannot read the configuration %s: read error", path);
+	else if (n > 0)
+		r = config_parse(text, (size_t)n, path, fn, ctx);
 	free(text);
 	return r;
 }

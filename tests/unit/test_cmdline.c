@@ -1,0 +1,189 @@
+/* Unit tests: kernel command line, root=, mount options, uevent parsing. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <errno.h>
+#include <string.h>
+#include <sys/mount.h>
+
+#include "init/cmdline.h"
+#include "init/mountopts.h"
+#include "init/rootspec.h"
+#include "init/uevent.h"
+
+static void split_quotes_like_the_kernel(void **state)
+{
+	struct strv v = STRV_INIT;
+
+	(void)state;
+	assert_int_equal(cmdline_split("  a=1 b=\"two words\"  \"c=x y\" d\n", &v), 0);
+	assert_int_equal(v.len, 4);
+	assert_string_equal(v.items[0], "a=1");
+	assert_string_equal(v.items[1], "b=two words");
+	assert_string_equal(v.items[2], "c=x y");
+	assert_string_equal(v.items[3], "d");
+	strv_free(&v);
+}
+
+static void parse_dracut_names(void **state)
+{
+	struct boot_args a;
+
+	(void)state;
+	boot_args_init(&a);
+	assert_int_equal(a.timeout_sec, CMDLINE_DEFAULT_TIMEOUT);
+	assert_int_equal(cmdline_parse("BOOT_IMAGE=/vmlinuz root=UUID=abc rootfstype=xfs "
+				       "rootflags=noatime,nouuid ro init=/bin/sh rd.timeout=7 "
+				       "rd.debug rd.driver.pre=a,b rd.driver.pre=c "
+				       "rd.driver.blacklist=nouveau quiet", &a), 0);
+	assert_string_equal(a.root, "UUID=abc");
+	assert_string_equal(a.rootfstype, "xfs");
+	assert_string_equal(a.rootflags, "noatime,nouuid");
+	assert_string_equal(a.init, "/bin/sh");
+	assert_int_equal(a.rw, ROOT_RW_RO);
+	assert_int_equal(a.timeout_sec, 7);
+	assert_true(a.debug);
+	assert_int_equal(a.driver_pre.len, 3);
+	assert_string_equal(a.driver_pre.items[2], "c");
+	assert_true(strv_contains(&a.driver_blacklist, "nouveau"));
+	boot_args_free(&a);
+}
+
+static void last_occurrence_wins(void **state)
+{
+	struct boot_args a;
+
+	(void)state;
+	boot_args_init(&a);
+	assert_int_equal(cmdline_parse("root=/dev/sda1 ro rd.debug", &a), 0);
+	assert_int_equal(cmdline_parse("root=LABEL=x rw rd.debug=0", &a), 0);
+	assert_string_equal(a.root, "LABEL=x");
+	assert_int_equal(a.rw, ROOT_RW_RW);
+	assert_false(a.debug);
+	boot_args_free(&a);
+}
+
+static void bad_values_are_reported_not_fatal(void **state)
+{
+	struct boot_args a;
+	char longval[400];
+
+	(void)state;
+	boot_args_init(&a);
+	assert_int_equal(cmdline_parse("rd.timeout=abc root=/dev/vda", &a), -EINVAL);
+	assert_string_equal(a.root, "/dev/vda");
+	assert_int_equal(a.timeout_sec, CMDLINE_DEFAULT_TIMEOUT);
+	memset(longval, 'x', sizeof(longval));
+	memcpy(longval, "root=", 5);
+	longval[sizeof(longval) - 1] = '\0';
+	assert_int_equal(cmdline_parse(longval, &a), -ENAMETOOLONG);
+	assert_string_equal(a.root, "/dev/vda");
+	boot_args_free(&a);
+}
+
+static void root_spec_forms(void **state)
+{
+	struct root_spec s;
+
+	(void)state;
+	assert_int_equal(root_spec_parse("/dev/vda1", &s), 0);
+	assert_int_equal(s.kind, ROOT_PATH);
+	assert_string_equal(s.value, "vda1");
+	assert_int_equal(root_spec_parse("LABEL=my root", &s), 0);
+	assert_int_equal(s.kind, ROOT_LABEL);
+	assert_string_equal(s.value, "my root");
+	assert_int_equal(root_spec_parse("/dev/disk/by-uuid/1234-ABCD", &s), 0);
+	assert_int_equal(s.kind, ROOT_UUID);
+	assert_string_equal(s.value, "1234-ABCD");
+	assert_int_equal(root_spec_parse("PARTUUID=c0ffee00-1", &s), 0);
+	assert_int_equal(s.kind, ROOT_PARTUUID);
+	assert_int_equal(root_spec_parse("/dev/disk/by-partlabel/root", &s), 0);
+	assert_int_equal(s.kind, ROOT_PARTLABEL);
+	assert_int_equal(root_spec_parse("8:2", &s), 0);
+	assert_int_equal(s.kind, ROOT_DEVNUM);
+	assert_int_equal(s.major, 8);
+	assert_int_equal(s.minor, 2);
+	assert_int_equal(root_spec_parse("", &s), -EINVAL);
+	assert_int_equal(root_spec_parse("UUID=", &s), -EINVAL);
+	assert_int_equal(root_spec_parse("8:", &s), -EINVAL);
+	assert_int_equal(root_spec_parse("sda1", &s), -EINVAL);
+	assert_int_equal(root_spec_parse("99999:1", &s), -EINVAL);
+}
+
+static void root_spec_matching(void **state)
+{
+	struct blk_info info = { .type = "ext4", .label = "root", .uuid = "abcd-ef01",
+				 .partuuid = "c0ffee00-01", .partlabel = "sys" };
+	struct root_spec s;
+
+	(void)state;
+	root_spec_parse("UUID=ABCD-EF01", &s);
+	assert_true(root_spec_matches(&s, "vda1", 254, 1, &info));
+	assert_false(root_spec_matches(&s, "vda1", 254, 1, NULL));
+	root_spec_parse("LABEL=Root", &s);
+	assert_false(root_spec_matches(&s, "vda1", 254, 1, &info));  /* labels are case-sensitive */
+	root_spec_parse("/dev/vda1", &s);
+	assert_true(root_spec_matches(&s, "vda1", 254, 1, NULL));
+	assert_false(root_spec_matches(&s, "vda", 254, 0, NULL));
+	root_spec_parse("254:1", &s);
+	assert_true(root_spec_matches(&s, "whatever", 254, 1, NULL));
+	assert_false(root_spec_matches(&s, "whatever", 254, 2, NULL));
+	root_spec_parse("PARTLABEL=sys", &s);
+	assert_true(root_spec_matches(&s, "vda1", 254, 1, &info));
+	assert_true(root_spec_needs_probe(&s));
+}
+
+static void mount_options_split(void **state)
+{
+	unsigned long flags = MS_RDONLY;
+	char data[64];
+
+	(void)state;
+	assert_int_equal(mountopts_parse("rw,noatime,data=journal,,nodev,commit=7", &flags,
+					 data, sizeof(data)), 0);
+	assert_int_equal(flags, MS_NOATIME | MS_NODEV);
+	assert_string_equal(data, "data=journal,commit=7");
+	flags = 0;
+	assert_int_equal(mountopts_parse("defaults,ro", &flags, data, sizeof(data)), 0);
+	assert_int_equal(flags, MS_RDONLY);
+	assert_string_equal(data, "");
+	assert_int_equal(mountopts_parse("subvol=a-very-long-subvolume-name", &flags, data, 10),
+			 -ENAMETOOLONG);
+}
+
+static void uevent_kernel_message(void **state)
+{
+	static const char msg[] = "add@/devices/pci0000:00/0000:00:04.0/virtio1/block/vda\0"
+		"ACTION=add\0DEVPATH=/devices/pci0000:00/0000:00:04.0/virtio1/block/vda\0"
+		"SUBSYSTEM=block\0MAJOR=254\0MINOR=0\0DEVNAME=vda\0DEVTYPE=disk\0SEQNUM=1234";
+	struct uevent ev;
+
+	(void)state;
+	assert_int_equal(uevent_parse(msg, sizeof(msg), &ev), 0);
+	assert_string_equal(ev.action, "add");
+	assert_string_equal(ev.subsystem, "block");
+	assert_string_equal(ev.devname, "vda");
+	assert_string_equal(ev.devtype, "disk");
+	assert_null(ev.modalias);
+	/* Not NUL-terminated, no '@' header, or no ACTION: refused. */
+	assert_int_equal(uevent_parse(msg, sizeof(msg) - 1, &ev), -EINVAL);
+	assert_int_equal(uevent_parse("libudev\0ACTION=add", 19, &ev), -EINVAL);
+	assert_int_equal(uevent_parse("add@/x\0DEVPATH=/x", 18, &ev), -EINVAL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(split_quotes_like_the_kernel),
+		cmocka_unit_test(parse_dracut_names),
+		cmocka_unit_test(last_occurrence_wins),
+		cmocka_unit_test(bad_values_are_reported_not_fatal),
+		cmocka_unit_test(root_spec_forms),
+		cmocka_unit_test(root_spec_matching),
+		cmocka_unit_test(mount_options_split),
+		cmocka_unit_test(uevent_kernel_message),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

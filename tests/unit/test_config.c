@@ -1,0 +1,188 @@
+/* Unit tests: config files and build options (files, then the command line). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "gen/config.h"
+#include "gen/options.h"
+
+struct seen {
+	char keys[8][32];
+	char values[8][64];
+	unsigned int lines[8];
+	int n;
+};
+
+static int record(const char *key, const char *value, const char *file, unsigned int line, void *ctx)
+{
+	struct seen *s = ctx;
+
+	(void)file;
+	if (s->n >= 8)
+		return -E2BIG;
+	snprintf(s->keys[s->n], sizeof(s->keys[0]), "%s", key);
+	snprintf(s->values[s->n], sizeof(s->values[0]), "%s", value);
+	s->lines[s->n++] = line;
+	return 0;
+}
+
+static void parses_key_value_lines(void **state)
+{
+	static const char text[] = "# comment\n\n  kver = 6.1.0-57-amd64  \ncmdline=\"root=LABEL=x quiet\"\n"
+				   "add_modules = a, b\nempty =\n";
+	struct seen s = { .n = 0 };
+
+	(void)state;
+	assert_int_equal(config_parse(text, strlen(text), "t.conf", record, &s), 0);
+	assert_int_equal(s.n, 4);
+	assert_string_equal(s.keys[0], "kver");
+	assert_string_equal(s.values[0], "6.1.0-57-amd64");
+	assert_int_equal(s.lines[0], 3);
+	assert_string_equal(s.values[1], "root=LABEL=x quiet");
+	assert_string_equal(s.values[2], "a, b");
+	assert_string_equal(s.keys[3], "empty");
+	assert_string_equal(s.values[3], "");
+}
+
+static void rejects_lines_without_equals(void **state)
+{
+	static const char text[] = "kver = 1\nthis is not a setting\n";
+	struct seen s = { .n = 0 };
+
+	(void)state;
+	assert_int_equal(config_parse(text, strlen(text), "t.conf", record, &s), -EINVAL);
+	assert_int_equal(s.n, 1);
+	assert_int_equal(config_parse("= value\n", 8, "t.conf", record, &s), -EINVAL);
+}
+
+static char *write_temp(const char *text)
+{
+	char *path = strdup("/tmp/lifeboat-test-XXXXXX");
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	return path;
+}
+
+/* The file sets values, the command line wins; lists accumulate. */
+static void command_line_wins_over_config(void **state)
+{
+	char *conf = write_temp("kver = from-file\nmode = generic\nadd_modules = a,b\ncompress = none\n");
+	char arg_config[300];
+	char *argv[] = { "build", arg_config, "--kver", "from-cli", "--add-modules=c",
+			 "--host-only", "-o", "out.img", "-v", NULL };
+	struct build_opts o;
+
+	(void)state;
+	snprintf(arg_config, sizeof(arg_config), "--config=%s", conf);
+	build_opts_init(&o);
+	assert_int_equal(build_opts_parse(&o, 9, argv), 0);
+	assert_string_equal(o.kver, "from-cli");
+	assert_int_equal(o.mode, BUILD_HOST_ONLY);
+	assert_int_equal(o.compress, IMAGE_COMPRESS_NONE);
+	assert_int_equal(o.add_modules.len, 3);
+	assert_string_equal(o.add_modules.items[2], "c");
+	assert_string_equal(o.output, "out.img");
+	assert_true(o.verbose);
+	build_opts_free(&o);
+	unlink(conf);
+	free(conf);
+}
+
+static void usage_errors(void **state)
+{
+	char *no_output[] = { "build", "--config", "/dev/null", NULL };
+	char *unknown[] = { "build", "--config", "/dev/null", "--frobnicate", "-o", "x", NULL };
+	char *bad_value[] = { "build", "--config", "/dev/null", "--compress", "lz4", "-o", "x", NULL };
+	char *missing_value[] = { "build", "--config", "/dev/null", "-o", NULL };
+	char *conf = write_temp("no_such_key = 1\n");
+	char *bad_key[] = { "build", "--config", conf, "-o", "x", NULL };
+	struct build_opts o;
+
+	(void)state;
+	build_opts_init(&o);
+	assert_int_equal(build_opts_parse(&o, 3, no_output), -EINVAL);
+	build_opts_free(&o);
+	build_opts_init(&o);
+	assert_int_equal(build_opts_parse(&o, 6, unknown), -EINVAL);
+	build_opts_free(&o);
+	build_opts_init(&o);
+	assert_int_equal(build_opts_parse(&o, 7, bad_value), -EINVAL);
+	build_opts_free(&o);
+	build_opts_init(&o);
+	assert_int_equal(build_opts_parse(&o, 4, missing_value), -EINVAL);
+	build_opts_free(&o);
+	build_opts_init(&o);
+	assert_int_equal(build_opts_parse(&o, 5, bad_key), -EINVAL);
+	build_opts_free(&o);
+	unlink(conf);
+	free(conf);
+}
+
+static int apply_setting(const char *key, const char *value, const char *file,
+			 unsigned int line, void *ctx)
+{
+	(void)line;
+	return build_opts_set(ctx, key, value, file);
+}
+
+/* /etc/lifeboat.conf then lifeboat.conf.d/ in name order: later files win. */
+static void system_config_order(void **state)
+{
+	char root[] = "/tmp/lifeboat-root-XXXXXX";
+	char path[400];
+	struct build_opts o;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	snprintf(path, sizeof(path), "%s/etc", root);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/etc/lifeboat.conf.d", root);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/etc/lifeboat.conf", root);
+	f = fopen(path, "w");
+	fputs("kver = base\ncmdline = one\n", f);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/etc/lifeboat.conf.d/20-b.conf", root);
+	f = fopen(path, "w");
+	fputs("kver = twenty\n", f);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/etc/lifeboat.conf.d/10-a.conf", root);
+	f = fopen(path, "w");
+	fputs("kver = ten\ncmdline = two\n", f);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/etc/lifeboat.conf.d/README", root);
+	f = fopen(path, "w");
+	fputs("not a config\n", f);
+	fclose(f);
+	build_opts_init(&o);
+	assert_int_equal(config_load_system(root, apply_setting, &o), 0);
+	assert_string_equal(o.kver, "twenty");
+	assert_string_equal(o.cmdline, "two");
+	build_opts_free(&o);
+	snprintf(path, sizeof(path), "rm -rf %s", root);
+	assert_int_equal(system(path), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(parses_key_value_lines),
+		cmocka_unit_test(rejects_lines_without_equals),
+		cmocka_unit_test(command_line_wins_over_config),
+		cmocka_unit_test(usage_errors),
+		cmocka_unit_test(system_config_order),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
