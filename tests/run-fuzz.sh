@@ -1,20 +1,25 @@
 #!/bin/sh
-# Run every libFuzzer target matching PREFIX* for SECONDS each, from its seed corpus.
+# Run every libFuzzer target matching PREFIX* for SECONDS each, from its seed
+# corpus; a crash or a sanitizer report fails the run.
 # Usage: tests/run-fuzz.sh PREFIX SECONDS
 prefix=$1
 seconds=$2
 status=0
+mkdir -p build/fuzz/logs
 for f in "$prefix"*; do
 	[ -x "$f" ] || continue
 	name=$(basename "$f")
 	corpus=build/fuzz/corpus/$name
-	mkdir -p "$corpus"
 	seeds=tests/fuzz/seeds/$name
-	echo "fuzz: $name for ${seconds}s"
-	if [ -d "$seeds" ]; then
-		"$f" -max_total_time="$seconds" -print_final_stats=0 "$corpus" "$seeds" 2>&1 | tail -n 3 || status=1
+	mkdir -p "$corpus"
+	[ -d "$seeds" ] || seeds=
+	log=build/fuzz/logs/$name.log
+	if "$f" -max_total_time="$seconds" -print_final_stats=1 "$corpus" $seeds > "$log" 2>&1; then
+		echo "fuzz: $name ran ${seconds}s clean ($(grep -m1 -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$') runs)"
 	else
-		"$f" -max_total_time="$seconds" -print_final_stats=0 "$corpus" 2>&1 | tail -n 3 || status=1
+		echo "fuzz: $name FAILED; see $log"
+		tail -n 30 "$log"
+		status=1
 	fi
 done
 exit $status
