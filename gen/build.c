@@ -62,9 +62,9 @@ static int find_init(char *out, size_t size)
 	if (slash)
 		*slash = '\0';
 	for (size_t i = 0; i < sizeof(places) / sizeof(places[0]); i++) {
-		int n = snprintf(out, size, places[i], exe);
+		int len = snprintf(out, size, places[i], exe);
 
-		if (n > 0 && (size_t)n < size && access(out, R_OK) == 0)
+		if (len > 0 && (size_t)len < size && access(out, R_OK) == 0)
 			return 0;
 	}
 	gen_error("lifeboat-init not found beside %s or in %s/../lib/lifeboat; run 'make' "
