@@ -303,8 +303,9 @@ int image_write(struct image *img, const char *out_path, enum image_compress com
 	fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd < 0) {
 		err = -errno;
-		gen_error("cannot create %s: %s; check that the directory exists and is writable, "
-			  "or choose another output file with -o", tmp, strerror(-err));
+		gen_error("cannot create image %s (a temporary file beside it): %s; check that the "
+			  "directory exists and is writable, or choose another output file with -o",
+			  out_path, strerror(-err));
 		free(tmp);
 		free(w);
 		return err;
