@@ -14,8 +14,8 @@ CC ?= cc
 FUZZ_SECONDS ?= 20
 
 CFLAGS ?= -O2 -g
-CFLAGS += -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -Icommon -I. $(SANFLAGS)
-LDFLAGS += $(SANFLAGS)
+ALL_CFLAGS = -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -Icommon -I. $(CFLAGS) $(SANFLAGS)
+ALL_LDFLAGS = $(LDFLAGS) $(SANFLAGS)
 
 GEN_LIBS  := -lkmod -lz -llzma -lzstd
 INIT_LIBS := -lblkid
@@ -37,7 +37,7 @@ all: $(BUILD)/lifeboat $(BUILD)/lifeboat-init
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(BUILD)/libgen.a: $(GEN_OBJS)
 $(BUILD)/libinit.a: $(INIT_OBJS)
@@ -47,15 +47,15 @@ $(BUILD)/%.a:
 	rm -f $@ && ar rcs $@ $^
 
 $(BUILD)/lifeboat: $(BUILD)/obj/gen/main.o $(BUILD)/libgen.a $(BUILD)/libcommon.a
-	$(CC) $(LDFLAGS) -o $@ $^ $(GEN_LIBS)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(GEN_LIBS)
 
 $(BUILD)/lifeboat-init: $(BUILD)/obj/init/main.o $(BUILD)/libinit.a $(BUILD)/libcommon.a
-	$(CC) $(LDFLAGS) -o $@ $^ $(INIT_LIBS)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(INIT_LIBS)
 
 # Each unit test links against all three archives; only what it uses is pulled in.
 $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(BUILD)/libgen.a $(BUILD)/libinit.a $(BUILD)/libcommon.a
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ -lcmocka $(GEN_LIBS) $(INIT_LIBS)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ -lcmocka $(GEN_LIBS) $(INIT_LIBS)
 
 unit-build: $(UNIT_BINS) all
 
@@ -65,7 +65,7 @@ unit: unit-build
 # The guest-side helper of the boot tests: a static /sbin/init for test roots.
 $(BUILD)/test-init: tests/boot/test-init.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -static -o $@ $<
+	$(CC) $(ALL_CFLAGS) -static -o $@ $<
 
 test: all unit-build $(BUILD)/test-init
 	tests/run-all.sh
@@ -73,7 +73,7 @@ test: all unit-build $(BUILD)/test-init
 # libFuzzer targets are built with clang in their own build directory.
 $(BUILD)/fuzz/%: $(BUILD)/obj/tests/fuzz/%.o $(BUILD)/libgen.a $(BUILD)/libinit.a $(BUILD)/libcommon.a
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -fsanitize=fuzzer -o $@ $^ $(GEN_LIBS) $(INIT_LIBS)
+	$(CC) $(ALL_LDFLAGS) -fsanitize=fuzzer -o $@ $^ $(GEN_LIBS) $(INIT_LIBS)
 
 fuzz-build: $(FUZZ_BINS)
 
