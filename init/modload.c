@@ -128,25 +128,23 @@ struct load_stack {
 	size_t depth;
 };
 
-static int module_load(struct modtab_module *m, struct load_stack *st);
+static int module_load(struct modtab_module *m, struct load_stack *st, int *count);
 
 /* Load each named module (unknown names are skipped: softdeps may name
- * modules the generator left out). Returns the count loaded or the first
- * error. */
-static int names_load(char **names, struct load_stack *st, int *first_err)
+ * modules the generator left out). Failures were reported; the first is
+ * returned. */
+static int names_load(char **names, struct load_stack *st, int *count)
 {
-	int count = 0;
+	int err = 0;
 
 	for (size_t i = 0; names && names[i]; i++) {
 		struct modtab_module *d = modtab_find(&modload_tab, names[i]);
-		int r = d ? module_load(d, st) : 0;
+		int r = d ? module_load(d, st, count) : 0;
 
-		if (r > 0)
-			count += r;
-		else if (r < 0 && *first_err == 0)
-			*first_err = r;
+		if (r < 0 && err == 0)
+			err = r;
 	}
-	return count;
+	return err;
 }
 
 static bool stack_has(const struct load_stack *st, const struct modtab_module *m)
@@ -157,28 +155,32 @@ static bool stack_has(const struct load_stack *st, const struct modtab_module *m
 	return false;
 }
 
-static int module_load(struct modtab_module *m, struct load_stack *st)
+/* Load m and what it needs, adding the modules newly loaded to *count.
+ * A failed dependency is reported and m is still tried: the kernel says
+ * best whether m can do without it. */
+static int module_load(struct modtab_module *m, struct load_stack *st, int *count)
 {
-	int count = 0, dep_err = 0, soft_err = 0, r;
+	int dep_err, r;
 
 	if (m->loaded || stack_has(st, m) || modload_is_blacklisted(m->name))
 		return 0;
 	if (st->depth == MODLOAD_MAX_DEPTH)
 		return -ELOOP;
 	st->mods[st->depth++] = m;
-	count += names_load(m->pre, st, &soft_err);
-	count += names_load(m->deps, st, &dep_err);
+	names_load(m->pre, st, count);
+	dep_err = names_load(m->deps, st, count);
 	r = modload_load_fn(m->path, m->options ? m->options : "");
 	if (r == 0 || r == -EEXIST) {
 		m->loaded = true;
-		count += r == 0;
+		*count += r == 0;
+		r = 0;
 	} else {
 		modload_report("loading module %s (%s) failed: %s%s", m->name, m->path,
 			       strerror(-r), dep_err ? " (a module it needs failed first)" : "");
 	}
-	count += names_load(m->post, st, &soft_err);
+	names_load(m->post, st, count);
 	st->depth--;
-	return r < 0 && r != -EEXIST ? r : count;
+	return r;
 }
 
 struct match_ctx {
@@ -197,10 +199,8 @@ static int match_load(struct modtab_module *m, void *data)
 	c->matched++;
 	if (c->skip_blacklisted && m->blacklisted)
 		return 0;
-	r = module_load(m, &c->st);
-	if (r > 0)
-		c->count += r;
-	else if (r < 0 && c->err == 0)
+	r = module_load(m, &c->st, &c->count);
+	if (r < 0 && c->err == 0)
 		c->err = r;
 	return 0;
 }
@@ -216,8 +216,11 @@ int modload_name(const char *name)
 	name_normalise(n);
 	m = modtab_find(&modload_tab, n);
 	free(n);
-	if (m)
-		return module_load(m, &c.st);
+	if (m) {
+		int r = module_load(m, &c.st, &c.count);
+
+		return r < 0 ? r : c.count;
+	}
 	/* Not a module name: an alias such as fs-ext4 or crypto-crc32c. */
 	if (modload_is_blacklisted(name))
 		return 0;
