@@ -58,6 +58,7 @@ static int firmware_add(const struct kmods *k, struct image *img, const struct k
 
 	if (r < 0)
 		return 0;   /* modinfo unreadable: the module itself was read, its firmware is optional */
+	r = 0;      /* it returned the number of entries */
 	kmod_list_foreach(l, info) {
 		const char *name = kmod_module_info_get_value(l);
 		const char *suffix;
