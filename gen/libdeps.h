@@ -9,8 +9,12 @@
  * search directories, not canonicalised, so /lib/x86_64-linux-gnu/libc.so.6
  * stays that path). sysroot is "" or "/" for the host, or a directory that
  * holds another system's tree (paths are then looked up below it and returned
- * without the prefix). Reports a missing library with gen_error() naming the
- * binary and the library; returns 0 or -errno. */
+ * without the prefix). Nothing is executed: the files are read (elf.h), so
+ * binaries for another machine work. A file that is not ELF (a script) adds
+ * nothing and returns 0. Reports a missing library with gen_error() naming
+ * the binary and the library and returns -ENOENT (after reporting every
+ * missing one); an unreadable binary or interpreter is reported too.
+ * Returns 0 or -errno. */
 int libdeps_resolve(const char *sysroot, const char *binary, struct strv *out);
 
 #endif
