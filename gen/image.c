@@ -402,7 +402,7 @@ int image_add_file(struct image *img, const char *src, const char *dst, mode_t m
 
 int image_add_data(struct image *img, const char *dst, const void *data, size_t len, mode_t mode)
 {
-	static const unsigned char empty[1];
+	static const unsigned char empty[1] = { 0 };
 	struct image_entry proto = {
 		.mode = S_IFREG | ((mode ? mode : 0644) & 07777),
 		.data = len ? (unsigned char *)data : (unsigned char *)empty,

@@ -39,7 +39,7 @@ static void mode_string(unsigned long mode, char s[11])
 
 	s[0] = types[(mode >> 12) & 15];
 	for (int i = 0; i < 9; i++)
-		s[1 + i] = mode & (0400UL >> i) ? rwx[i] : '-';
+		s[1 + i] = (mode & (0400UL >> i)) ? rwx[i] : '-';
 	if (mode & S_ISUID)
 		s[3] = s[3] == 'x' ? 's' : 'S';
 	if (mode & S_ISGID)
