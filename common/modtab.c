@@ -167,8 +167,6 @@ static int modtab_softdep_apply(struct modtab *t, const struct modtab_line *l)
 static int modtab_line_apply(struct modtab *t, const struct modtab_line *l, int pass,
 			     size_t cap)
 {
-	struct modtab_module *m;
-
 	if (pass == 1 && l->type == 'm')
 		return modtab_module_add(t, l, cap);
 	if (pass == 1 && l->type == 'a')
@@ -176,7 +174,8 @@ static int modtab_line_apply(struct modtab *t, const struct modtab_line *l, int 
 	if (pass == 2 && l->type == 's')
 		return modtab_softdep_apply(t, l);
 	if (pass == 2 && l->type == 'b') {
-		m = modtab_find(t, l->field[0]);
+		struct modtab_module *m = modtab_find(t, l->field[0]);
+
 		if (m)
 			m->blacklisted = true;
 	}

@@ -141,19 +141,18 @@ static int push_all(struct strv *out, const char *const *names)
 static int stack_kind_collect(struct strv *out, const char *dir)
 {
 	char path[PATH_MAX + 16], value[256];
-	const char *dm[] = { "dm_mod", NULL }, *md[] = { "md_mod", NULL };
 	int r = 0;
 
 	snprintf(path, sizeof(path), "%s/dm/uuid", dir);
 	if (line_read(path, value, sizeof(value)) == 0) {
-		r = push_all(out, dm);
+		r = strv_push_unique(out, "dm_mod");
 		for (size_t i = 0; r == 0 && i < N_ELEMS(dm_kinds); i++)
 			if (strncmp(value, dm_kinds[i].uuid_prefix, strlen(dm_kinds[i].uuid_prefix)) == 0)
 				r = push_all(out, dm_kinds[i].modules);
 	}
 	snprintf(path, sizeof(path), "%s/md/level", dir);
 	if (r == 0 && line_read(path, value, sizeof(value)) == 0) {
-		r = push_all(out, md);
+		r = strv_push_unique(out, "md_mod");
 		for (size_t i = 0; r == 0 && i < N_ELEMS(md_levels); i++)
 			if (strcmp(value, md_levels[i].level) == 0)
 				r = strv_push_unique(out, md_levels[i].module);
