@@ -197,8 +197,8 @@ static int file_read(const char *path, unsigned char **data, size_t *len)
 int modfile_read(const char *path, void **data, size_t *len)
 {
 	struct outbuf b = { NULL, 0, 0 };
-	unsigned char *raw;
-	size_t raw_len;
+	unsigned char *raw = NULL;
+	size_t raw_len = 0;
 	int fmt, r;
 
 	r = file_read(path, &raw, &raw_len);

@@ -80,8 +80,8 @@ static int file_slurp(const char *path, char **text, size_t *len)
 
 int modload_open(const char *path)
 {
-	size_t len, bad_line;
-	char *text;
+	size_t len = 0, bad_line;
+	char *text = NULL;
 	int r = file_slurp(path, &text, &len);
 
 	modtab_free(&modload_tab);
