@@ -195,8 +195,8 @@ static int file_map(const char *path, void **map, size_t *len)
 int archive_walk_file(const char *path, archive_fn fn, void *ctx)
 {
 	struct archive_error why;
-	void *map;
-	size_t len;
+	void *map = NULL;
+	size_t len = 0;
 	int err = file_map(path, &map, &len);
 
 	if (err < 0)

@@ -2,37 +2,48 @@
 #include "cpio.h"
 
 #include <errno.h>
-#include <stdio.h>
 #include <string.h>
+
+/* Eight upper-case hex digits, no NUL. */
+static void hex8_put(char *p, unsigned long v)
+{
+	static const char digits[] = "0123456789ABCDEF";
+
+	for (int i = 7; i >= 0; i--, v >>= 4)
+		p[i] = digits[v & 15];
+}
 
 int cpio_write_header(struct sink *s, struct cpio_header *h, const char *name)
 {
-	char buf[CPIO_HEADER_LEN + 1];
-	size_t namesize = strlen(name) + 1;
+	/* The order of the fields is the format: magic, then 13 numbers. */
+	const unsigned long fields[] = {
+		h->ino,
+		h->mode,
+		h->uid,
+		h->gid,
+		h->nlink,
+		h->mtime,
+		h->filesize,
+		h->devmajor,
+		h->devminor,
+		h->rdevmajor,
+		h->rdevminor,
+		h->namesize = strlen(name) + 1,
+		h->check,
+	};
+	char buf[CPIO_HEADER_LEN];
 	int err;
 
-	h->namesize = namesize;
-	/* The order of the fields is the format: magic, then 13 numbers of
-	 * 8 hex digits each. snprintf writes a NUL we do not emit. */
-	snprintf(buf, sizeof(buf),
-		 "%s%08lX%08lX%08lX%08lX%08lX%08lX%08lX%08lX%08lX%08lX%08lX%08lX%08lX",
-		 h->crc ? CPIO_MAGIC_CRC : CPIO_MAGIC_NEWC,
-		 h->ino,
-		 h->mode,
-		 h->uid,
-		 h->gid,
-		 h->nlink,
-		 h->mtime,
-		 h->filesize,
-		 h->devmajor,
-		 h->devminor,
-		 h->rdevmajor,
-		 h->rdevminor,
-		 h->namesize,
-		 h->check);
+	memcpy(buf, h->crc ? CPIO_MAGIC_CRC : CPIO_MAGIC_NEWC, 6);
+	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
+		/* A field has 32 bits: a file of 4 GiB or more does not fit. */
+		if (fields[i] > 0xffffffffUL)
+			return -EFBIG;
+		hex8_put(buf + 6 + 8 * i, fields[i]);
+	}
 	err = sink_write(s, buf, CPIO_HEADER_LEN);
 	if (err == 0)
-		err = sink_write(s, name, namesize);
+		err = sink_write(s, name, h->namesize);
 	if (err == 0)
 		err = sink_zeros(s, cpio_pad(s->offset));
 	return err;

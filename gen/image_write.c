@@ -175,6 +175,13 @@ static int entry_write(struct writer *w, const struct slot *s, bool *reported)
 		}
 		/* The size now, not when added: the file may have been updated. */
 		h.filesize = (unsigned long)st.st_size;
+		if (h.filesize > 0xffffffffUL) {
+			gen_error("cannot add %s to the image: it is 4 GiB or larger, more than a cpio "
+				  "entry can hold", e->src);
+			*reported = true;
+			close(fd);
+			return -EFBIG;
+		}
 	}
 	err = cpio_write_header(&w->sink, &h, e->path);
 	if (err == 0 && fd >= 0) {

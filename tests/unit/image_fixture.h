@@ -50,6 +50,7 @@ static inline unsigned char *fixture_read(const char *path, size_t *len)
 	unsigned char *buf = NULL;
 	long n;
 
+	*len = 0;
 	if (!f)
 		return NULL;
 	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&

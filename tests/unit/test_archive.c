@@ -194,7 +194,7 @@ static void test_corrupted(void **state)
 	char *dir = fixture_tmpdir();
 	char p[PATH_MAX];
 	struct image *img = image_new();
-	unsigned char *data;
+	unsigned char *file, data[1024];
 	size_t len;
 	struct listing *l = calloc(1, sizeof(*l));
 	struct archive_error err;
@@ -204,7 +204,11 @@ static void test_corrupted(void **state)
 	snprintf(p, sizeof(p), "%s/img", dir);
 	assert_int_equal(image_write(img, p, IMAGE_COMPRESS_NONE, 0), 0);
 	image_free(img);
-	data = fixture_read(p, &len);
+	file = fixture_read(p, &len);
+	assert_non_null(file);
+	assert_true(len > 128 && len <= sizeof(data));
+	memcpy(data, file, len);
+	free(file);
 	/* namesize (field 12, at 6 + 11 * 8) far too large */
 	memcpy(data + 94, "7FFFFFFF", 8);
 	assert_int_equal(archive_walk_buffer(data, len, listing_add, l, &err), -EINVAL);
@@ -222,7 +226,6 @@ static void test_corrupted(void **state)
 	assert_int_equal(archive_walk_buffer(data, len, listing_add, l, &err), -EINVAL);
 	assert_string_equal(err.why, "neither cpio nor a known compression");
 	assert_int_equal(archive_walk_buffer(data, 0, listing_add, l, NULL), -EINVAL);
-	free(data);
 	free(l);
 	fixture_rmrf(dir);
 }
