@@ -19,9 +19,9 @@ static const char *const layouts[] = { "%s/%s", "%s/lib/modules/%s", "%s/usr/lib
 static int has_modules_dep(const char *dir)
 {
 	char path[4096];
+	int n = snprintf(path, sizeof(path), "%s/modules.dep", dir);
 
-	snprintf(path, sizeof(path), "%s/modules.dep", dir);
-	return access(path, R_OK) == 0;
+	return n > 0 && (size_t)n < sizeof(path) && access(path, R_OK) == 0;
 }
 
 /* first_layout 1 skips "the base itself", meaningless for the host's "/". */
