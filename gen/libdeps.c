@@ -336,16 +336,34 @@ static int walk_start(struct dep_walk *w, const char *binary)
 	return r;
 }
 
+/* A relative binary is taken from the working directory on the host; in
+ * another tree there is no working directory to take it from. */
+static int binary_absolute(const char *root, const char *binary, char *out, size_t size)
+{
+	char cwd[PATH_MAX];
+	int n;
+
+	if (binary[0] == '/')
+		n = snprintf(out, size, "%s", binary);
+	else if (rootpath_is_host(root) && getcwd(cwd, sizeof(cwd)))
+		n = snprintf(out, size, "%s/%s", cwd, binary);
+	else
+		n = -1;
+	if (n < 0 || (size_t)n >= size) {
+		gen_error("%s: give the binary by its absolute path inside %s", binary, root);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int libdeps_resolve(const char *sysroot, const char *binary, struct strv *out)
 {
 	struct dep_walk w = { .root = sysroot, .binary = binary };
-	int r;
+	char path[PATH_MAX];
+	int r = binary_absolute(sysroot, binary, path, sizeof(path));
 
-	if (binary[0] != '/') {
-		gen_error("%s: a binary to add must be given by its absolute path", binary);
-		return -EINVAL;
-	}
-	r = walk_start(&w, binary);
+	if (r == 0)
+		r = walk_start(&w, path);
 	if (r == -ENOEXEC) {
 		gen_info("%s is not an ELF file; no libraries added for it", binary);
 		walk_free(&w);

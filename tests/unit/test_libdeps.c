@@ -129,6 +129,28 @@ static void test_not_elf(void **state)
 	assert_int_equal(libdeps_resolve("", "/etc/passwd", &out), 0);
 	assert_int_equal(out.len, 0);
 	assert_int_equal(libdeps_resolve("", "/nonexistent/lifeboat-bin", &out), -ENOENT);
+	assert_int_equal(libdeps_resolve("/tmp", "bin/ls", &out), -EINVAL);
+	assert_int_equal(out.len, 0);
+}
+
+/* On the host, a relative binary is found from the working directory. */
+static void test_relative(void **state)
+{
+	struct strv rel = STRV_INIT, abs = STRV_INIT;
+	char cwd[PATH_MAX];
+
+	(void)state;
+	assert_non_null(getcwd(cwd, sizeof(cwd)));
+	assert_int_equal(chdir("/bin"), 0);
+	assert_int_equal(libdeps_resolve("", "ls", &rel), 0);
+	assert_int_equal(chdir(cwd), 0);
+	assert_int_equal(libdeps_resolve("", "/bin/ls", &abs), 0);
+	assert_true(rel.len >= 2);
+	assert_int_equal(rel.len, abs.len);
+	for (size_t i = 0; i < rel.len; i++)
+		assert_string_equal(rel.items[i], abs.items[i]);
+	strv_free(&rel);
+	strv_free(&abs);
 }
 
 /* A fake system tree in a temporary directory. */
@@ -355,6 +377,7 @@ int main(void)
 		cmocka_unit_test(test_long_chains),
 		cmocka_unit_test(test_dedup),
 		cmocka_unit_test(test_not_elf),
+		cmocka_unit_test(test_relative),
 		cmocka_unit_test_setup_teardown(test_sysroot, tree_setup, tree_teardown),
 		cmocka_unit_test_setup_teardown(test_sysroot_missing, tree_setup, tree_teardown),
 		cmocka_unit_test_setup_teardown(test_rpath_inherited, tree_setup, tree_teardown),
