@@ -14,7 +14,7 @@
  * reachable through its fs-TYPE alias (ext2 and ext3 are served by ext4). */
 static void load_fs_module(const char *type)
 {
-	char alias[80];
+	char alias[CMDLINE_VALUE_MAX + 4];
 
 	snprintf(alias, sizeof(alias), "fs-%s", type);
 	if (modload_name(alias) == -ENOENT)
