@@ -21,6 +21,8 @@ static int fd_write_all(int fd, const unsigned char *buf, size_t len)
 	return 0;
 }
 
+#define SINK_GZIP_LEVEL 6
+
 int sink_open(struct sink *s, int fd, bool gzip)
 {
 	memset(s, 0, sizeof(*s));
@@ -28,8 +30,11 @@ int sink_open(struct sink *s, int fd, bool gzip)
 	s->gzip = gzip;
 	if (!gzip)
 		return 0;
-	/* windowBits 15 + 16 asks zlib for the gzip wrapper instead of zlib's. */
-	if (deflateInit2(&s->zs, 9, Z_DEFLATED, 15 + 16, 9, Z_DEFAULT_STRATEGY) != Z_OK)
+	/* windowBits 15 + 16 asks zlib for the gzip wrapper instead of zlib's.
+	 * Level 6: on kernel modules level 9 is 9x slower for 1% less size
+	 * (measured on a generic image: 25.5 s vs 2.9 s, 18.7 vs 18.9 MB), and
+	 * the kernel inflates both equally fast. */
+	if (deflateInit2(&s->zs, SINK_GZIP_LEVEL, Z_DEFLATED, 15 + 16, 9, Z_DEFAULT_STRATEGY) != Z_OK)
 		return -ENOMEM;
 	/* An explicit header so nothing depends on the build host: time 0 and
 	 * OS 3 (unix) whatever zlib's compiled-in default is. */
