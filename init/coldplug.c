@@ -41,7 +41,6 @@ static int coldplug_bus(int busfd, const char *bus)
 		return 0;
 	while ((de = readdir(dir))) {
 		int devfd;
-		int r;
 
 		if (de->d_name[0] == '.')
 			continue;
@@ -49,7 +48,8 @@ static int coldplug_bus(int busfd, const char *bus)
 		if (devfd < 0)
 			continue;
 		if (read_attr(devfd, "modalias", alias, sizeof(alias)) == 0 && alias[0]) {
-			r = modload_modalias(alias);
+			int r = modload_modalias(alias);
+
 			if (r > 0)
 				loaded += r;
 			log_debug("coldplug %s/%s: %s (%d loaded)", bus, de->d_name, alias, r);

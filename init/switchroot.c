@@ -111,14 +111,14 @@ static void delete_contents(int dirfd, dev_t dev)
 	}
 	while ((de = readdir(dir))) {
 		struct stat st;
-		int fd;
 
 		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
 			continue;
 		if (fstatat(dirfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 || st.st_dev != dev)
 			continue;
 		if (S_ISDIR(st.st_mode)) {
-			fd = openat(dirfd, de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			int fd = openat(dirfd, de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
 			if (fd >= 0)
 				delete_contents(fd, dev);
 			unlinkat(dirfd, de->d_name, AT_REMOVEDIR);
