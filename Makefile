@@ -79,7 +79,7 @@ fuzz-build: $(FUZZ_BINS)
 
 fuzz:
 	$(MAKE) BUILD=build/fuzz CC=clang SANFLAGS="-fsanitize=fuzzer-no-link,address,undefined" fuzz-build
-	tests/run-fuzz.sh build/fuzz/fuzz $(FUZZ_SECONDS)
+	tests/run-fuzz.sh build/fuzz/fuzz/fuzz_ $(FUZZ_SECONDS)
 
 asan-unit:
 	$(MAKE) BUILD=build/asan SANFLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" unit-build

@@ -7,7 +7,7 @@ seconds=$2
 status=0
 mkdir -p build/fuzz/logs
 for f in "$prefix"*; do
-	[ -x "$f" ] || continue
+	[ -f "$f" ] && [ -x "$f" ] || continue
 	name=$(basename "$f")
 	corpus=build/fuzz/corpus/$name
 	seeds=tests/fuzz/seeds/$name
