@@ -20,7 +20,9 @@
 #   itools-most        mkinitramfs, Debian's /etc/initramfs-tools with MODULES=most
 #   itools-dep         the same with MODULES=dep
 #   dracut-generic     dracut --no-hostonly, the package's dracut.conf only
-#   dracut-host        dracut --hostonly, the same configuration
+#   dracut-host        dracut --hostonly --no-hostonly-cmdline
+#                      --add-drivers virtio_blk, the same configuration (see
+#                      gen_dracut-host for why the two options)
 #   tirfs              mktirfs with the package defaults (modules of the host's
 #                      root device; it is host-only by design)
 # Every image boots the same VM (boot_qemu from tests/boot/lib.sh: TCG, 512 MB,
@@ -69,7 +71,10 @@ dracut_run() {
 		--force "$@" "$KVER"
 }
 gen_dracut-generic() { dracut_run --no-hostonly "$1"; }
-gen_dracut-host() { dracut_run --hostonly "$1"; }
+# This build machine's kernel has no loadable modules (no /proc/modules), so
+# dracut's host-only scan misses the root disk's driver, and it would store
+# the host's root mount options: name the driver, keep the command line ours.
+gen_dracut-host() { dracut_run --hostonly --no-hostonly-cmdline --add-drivers virtio_blk "$1"; }
 gen_tirfs() { "$MKTIRFS" -o "$1" "$KVER"; }
 
 median() {
