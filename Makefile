@@ -17,8 +17,8 @@ CFLAGS ?= -O2 -g
 ALL_CFLAGS = -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -Icommon -I. $(CFLAGS) $(SANFLAGS)
 ALL_LDFLAGS = $(LDFLAGS) $(SANFLAGS)
 
-GEN_LIBS  := -lkmod -lz -llzma -lzstd
-INIT_LIBS := -lblkid
+GEN_LIBS  := -lkmod -lz -llzma -lzstd -pthread
+INIT_LIBS := -lblkid -lz
 
 GEN_SRCS    := $(filter-out gen/main.c,$(wildcard gen/*.c))
 INIT_SRCS   := $(filter-out init/main.c,$(wildcard init/*.c resume/*.c kdump/*.c net/*.c rescue/*.c))

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "cpio.h"
+#include "decompress.h"
 #include "report.h"
 #include "sink.h"
 
@@ -152,6 +153,21 @@ static void header_fill(const struct writer *w, const struct slot *s, struct cpi
 		h->filesize = e->size;
 }
 
+/* Content that starts with a compressor's magic (the image's modules,
+ * firmware .xz) is stored, not deflated a second time. */
+static bool content_is_compressed(const struct image_entry *e, int fd)
+{
+	unsigned char head[8];
+	ssize_t n;
+
+	if (e->data)
+		return decompressor_find(e->data, e->size) != NULL;
+	if (fd < 0)
+		return false;
+	n = pread(fd, head, sizeof(head), 0);
+	return n > 0 && decompressor_find(head, (size_t)n) != NULL;
+}
+
 /* One entry: header, name, data. Read errors are reported here; sink
  * errors are returned for the caller, who names the output file. */
 static int entry_write(struct writer *w, const struct slot *s, bool *reported)
@@ -184,6 +200,8 @@ static int entry_write(struct writer *w, const struct slot *s, bool *reported)
 		}
 	}
 	err = cpio_write_header(&w->sink, &h, e->path);
+	if (err == 0 && h.filesize > 0)
+		err = sink_set_stored(&w->sink, content_is_compressed(e, fd));
 	if (err == 0 && fd >= 0) {
 		err = file_copy(w, s, h.filesize, fd, reported);
 	} else if (err == 0 && S_ISLNK(e->mode)) {
@@ -191,6 +209,8 @@ static int entry_write(struct writer *w, const struct slot *s, bool *reported)
 	} else if (err == 0 && e->data) {
 		err = sink_write(&w->sink, e->data, h.filesize);
 	}
+	if (err == 0)
+		err = sink_set_stored(&w->sink, false);
 	if (fd >= 0)
 		close(fd);
 	return err < 0 ? err : cpio_write_data_pad(&w->sink);

@@ -3,6 +3,7 @@
 #include "kmods.h"
 #include "kmods_int.h"
 #include "modfile.h"
+#include "modpack.h"
 #include "modtab.h"
 #include "modtab_write.h"
 #include "report.h"
@@ -24,24 +25,6 @@ static int names_kept(const struct kmods *k, const struct strv *list, struct str
 			return r;
 	}
 	return 0;
-}
-
-/* The module file, decompressed: the init loads it with finit_module
- * whatever the kernel's own decompression support. */
-static int module_file_add(struct image *img, const char *src, const char *dst)
-{
-	void *data;
-	size_t len;
-	int r;
-
-	if (!modfile_is_compressed(src))
-		return image_add_file(img, src, dst, 0644);
-	r = modfile_read(src, &data, &len);
-	if (r < 0)
-		return r;
-	r = image_add_data(img, dst, data, len, 0644);
-	free(data);
-	return r;
 }
 
 /* Firmware is copied as found (compressed or not) under its own name: the
@@ -118,15 +101,16 @@ static int entry_lines(const struct kmods *k, const struct kmods_entry *e, const
 	return r;
 }
 
+/* The module, packed by modpack_run, and its firmware. */
 static int entry_emit(const struct kmods *k, struct image *img, const struct kmods_entry *e,
-		      const char *fwdirs)
+		      const struct modpack_job *packed, const char *fwdirs)
 {
 	char *dst = modfile_image_path(e->path, k->moddir, k->kver);
 	int r;
 
 	if (!dst)
 		return -ENOMEM;
-	r = module_file_add(img, e->path, dst);
+	r = image_add_data(img, dst, packed->data, packed->len, 0644);
 	if (r == 0)
 		r = firmware_add(k, img, e, fwdirs);
 	free(dst);
@@ -205,16 +189,40 @@ int kmods_table(struct kmods *k, char **text, size_t *len)
 	return r;
 }
 
+/* The modules that are chosen and not omitted, compressed for the image. */
+static int modules_pack(const struct kmods *k, struct modpack_job **out, size_t *n)
+{
+	struct modpack_job *jobs = calloc(k->n_mods ? k->n_mods : 1, sizeof(*jobs));
+	size_t count = 0;
+	int r;
+
+	if (!jobs)
+		return -ENOMEM;
+	for (size_t i = 0; i < k->n_mods; i++)
+		if (!kmods_omitted(k, k->mods[i].name))
+			jobs[count++].src = k->mods[i].path;
+	r = modpack_run(jobs, count);
+	*out = jobs;
+	*n = count;
+	return r;
+}
+
 int kmods_emit(struct kmods *k, struct image *img, const char *fwdirs)
 {
+	struct modpack_job *packed = NULL;
+	size_t n_packed = 0, j = 0;
 	char *text;
 	size_t len;
-	int r = 0;
+	int r;
 
 	kmods_sort(k);
+	r = modules_pack(k, &packed, &n_packed);
 	for (size_t i = 0; r == 0 && i < k->n_mods; i++)
 		if (!kmods_omitted(k, k->mods[i].name))
-			r = entry_emit(k, img, &k->mods[i], fwdirs);
+			r = entry_emit(k, img, &k->mods[i], &packed[j++], fwdirs);
+	for (size_t i = 0; i < n_packed; i++)
+		free(packed[i].data);
+	free(packed);
 	if (r == 0)
 		r = kmods_table(k, &text, &len);
 	if (r == 0) {

@@ -12,8 +12,10 @@ bool modfile_is_compressed(const char *path);
 /* Read the module at path, decompressed when it is xz, zstd or gzip
  * (recognised by magic bytes, not by name). *data is malloc'd. Reports. */
 int modfile_read(const char *path, void **data, size_t *len);
-/* The image path of a module: its path under moddir without the
- * compression suffix, under /lib/modules/KVER/. Returns a malloc'd string. */
+/* The image path of a module: its path under moddir, under
+ * /lib/modules/KVER/, with the suffix .ko.gz whatever the host's was:
+ * the image stores modules gzip-compressed (gen/modpack.h). Returns a
+ * malloc'd string. */
 char *modfile_image_path(const char *path, const char *moddir, const char *kver);
 
 /* Find firmware `name` in the ':'-separated fwdirs (NULL: /lib/firmware/updates

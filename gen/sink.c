@@ -84,6 +84,25 @@ int sink_write(struct sink *s, const void *buf, size_t len)
 	return 0;
 }
 
+int sink_set_stored(struct sink *s, bool stored)
+{
+	int err;
+
+	if (!s->gzip || s->stored == stored)
+		return 0;
+	/* Flush what the old level holds, so deflateParams needs no output room. */
+	s->zs.avail_in = 0;
+	err = sink_deflate(s, Z_BLOCK);
+	if (err < 0)
+		return err;
+	s->zs.next_out = s->out;
+	s->zs.avail_out = sizeof(s->out);
+	if (deflateParams(&s->zs, stored ? 0 : SINK_GZIP_LEVEL, Z_DEFAULT_STRATEGY) != Z_OK)
+		return -EINVAL;
+	s->stored = stored;
+	return fd_write_all(s->fd, s->out, sizeof(s->out) - s->zs.avail_out);
+}
+
 int sink_zeros(struct sink *s, size_t len)
 {
 	static const unsigned char zeros[512];

@@ -6,6 +6,7 @@
  * here, where the module's name is known, and does not stop other modules.
  */
 #include "modload.h"
+#include "gunzip.h"
 #include "modtab.h"
 #include "strv.h"
 
@@ -38,20 +39,34 @@ static void modload_report(const char *fmt, ...)
 	va_end(ap);
 }
 
-static int modload_finit(const char *path, const char *options)
+/* The image stores modules gzip-compressed (gen/modpack.h): inflate and
+ * hand the kernel the bytes. A plain module file goes by its fd. */
+static int modload_kernel(const char *path, const char *options)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	void *image;
+	size_t len;
 	int r = 0;
 
 	if (fd < 0)
 		return -errno;
-	if (syscall(SYS_finit_module, fd, options, 0) != 0)
-		r = -errno;
+	if (!gunzip_is_gzip(fd)) {
+		if (syscall(SYS_finit_module, fd, options, 0) != 0)
+			r = -errno;
+		close(fd);
+		return r;
+	}
+	r = gunzip_fd(fd, &image, &len);
 	close(fd);
+	if (r < 0)
+		return r;
+	if (syscall(SYS_init_module, image, len, options) != 0)
+		r = -errno;
+	free(image);
 	return r;
 }
 
-int (*modload_load_fn)(const char *path, const char *options) = modload_finit;
+int (*modload_load_fn)(const char *path, const char *options) = modload_kernel;
 
 /* The whole file in a malloc'd buffer. */
 static int file_slurp(const char *path, char **text, size_t *len)
