@@ -44,6 +44,9 @@ static const char *const generic_excluded[] = {
 	"kernel/drivers/scsi/qedi/",
 	"kernel/drivers/scsi/csiostor/",
 	"kernel/drivers/scsi/scsi_debug.",
+	/* No root lives on a floppy, and probing an absent controller's
+	 * drive costs boot time on every PC-like VM (PNP0700). */
+	"kernel/drivers/block/floppy.",
 	"kernel/drivers/block/drbd/",
 	"kernel/drivers/block/rbd.",
 	"kernel/fs/afs/",

@@ -7,6 +7,7 @@
  */
 #include "modload.h"
 #include "gunzip.h"
+#include "log.h"
 #include "modtab.h"
 #include "strv.h"
 
@@ -25,19 +26,6 @@
 
 static struct modtab modload_tab;
 static struct strv modload_blacklisted = STRV_INIT;
-
-static void modload_report(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static void modload_report(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	fputs("lifeboat: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	va_end(ap);
-}
 
 /* The image stores modules gzip-compressed (gen/modpack.h): inflate and
  * hand the kernel the bytes. A plain module file goes by its fd. */
@@ -107,7 +95,7 @@ int modload_open(const char *path)
 	r = modtab_parse(text, len, &modload_tab, &bad_line);
 	free(text);
 	if (r == -EINVAL)
-		modload_report("module table %s: line %zu is malformed; no module will be loaded",
+		log_warn("module table %s: line %zu is malformed; no module will be loaded",
 			       path, bad_line);
 	return r;
 }
@@ -141,6 +129,12 @@ static bool modload_is_blacklisted(const char *name)
 struct load_stack {
 	const struct modtab_module *mods[MODLOAD_MAX_DEPTH];
 	size_t depth;
+	/* Probe the devices of the module a device asked for in the
+	 * background (the kernel's generic async_probe module parameter):
+	 * finit_module returns once the driver is registered, so a slow
+	 * probe (an ATA bus reset, a floppy controller) does not hold up the
+	 * uevents of other devices. The device shows up by uevent when ready. */
+	bool async_probe;
 };
 
 static int module_load(struct modtab_module *m, struct load_stack *st, int *count);
@@ -170,6 +164,21 @@ static bool stack_has(const struct load_stack *st, const struct modtab_module *m
 	return false;
 }
 
+static int module_insert(const struct modtab_module *m, bool async_probe)
+{
+	const char *options = m->options ? m->options : "";
+	char *with_async;
+	int r;
+
+	if (!async_probe)
+		return modload_load_fn(m->path, options);
+	if (asprintf(&with_async, "%s%sasync_probe", options, *options ? " " : "") < 0)
+		return -ENOMEM;
+	r = modload_load_fn(m->path, with_async);
+	free(with_async);
+	return r;
+}
+
 /* Load m and what it needs, adding the modules newly loaded to *count.
  * A failed dependency is reported and m is still tried: the kernel says
  * best whether m can do without it. */
@@ -184,13 +193,13 @@ static int module_load(struct modtab_module *m, struct load_stack *st, int *coun
 	st->mods[st->depth++] = m;
 	names_load(m->pre, st, count);
 	dep_err = names_load(m->deps, st, count);
-	r = modload_load_fn(m->path, m->options ? m->options : "");
+	r = module_insert(m, st->async_probe && st->depth == 1);
 	if (r == 0 || r == -EEXIST) {
 		m->loaded = true;
 		*count += r == 0;
 		r = 0;
 	} else {
-		modload_report("loading module %s (%s) failed: %s%s", m->name, m->path,
+		log_warn("loading module %s (%s) failed: %s%s", m->name, m->path,
 			       strerror(-r), dep_err ? " (a module it needs failed first)" : "");
 	}
 	names_load(m->post, st, count);
@@ -247,7 +256,7 @@ int modload_name(const char *name)
 
 int modload_modalias(const char *modalias)
 {
-	struct match_ctx c = { .skip_blacklisted = true };
+	struct match_ctx c = { .skip_blacklisted = true, .st.async_probe = true };
 
 	modtab_match(&modload_tab, modalias, match_load, &c);
 	return c.count;
