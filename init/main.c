@@ -81,6 +81,8 @@ static const char *boot_disk_root(const struct boot_args *args, char **argv)
 	return fail_text("switch_root failed while %s: %s", step, strerror(-r));
 }
 
+/* The boot, step by step. Each step that can fail returns a description of
+ * what failed; the failure handler decides what the user gets. */
 int main(int argc, char **argv)
 {
 	struct boot_args args;
@@ -90,11 +92,9 @@ int main(int argc, char **argv)
 	(void)argc;
 	timeline_mark("start", NULL);
 	r = early_mounts(&what);
-	if (r < 0) {
-		early_console();
-		failure_poweroff(fail_text("mounting %s failed: %s", what, strerror(-r)));
-	}
 	early_console();
+	if (r < 0)
+		failure_poweroff(fail_text("mounting %s failed: %s", what, strerror(-r)));
 	timeline_flush();
 	boot_args_init(&args);
 	bootargs_load(&args);
