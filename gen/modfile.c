@@ -1,145 +1,20 @@
 /* modfile: the files of a kernel module on the build host: the module itself
  * (decompressed) and the firmware it declares. */
 #include "modfile.h"
+#include "decompress.h"
 #include "report.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <lzma.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
-#include <zstd.h>
 
 /* No module comes near this; a bigger output is a corrupt or hostile file. */
 #define MODFILE_MAX_SIZE (512u << 20)
-
-struct outbuf {
-	unsigned char *p;
-	size_t len;
-	size_t cap;
-};
-
-/* Make room for at least one more chunk of output. */
-static int outbuf_grow(struct outbuf *b)
-{
-	size_t cap = b->cap ? b->cap * 2 : 1u << 20;
-	unsigned char *p;
-
-	if (cap > MODFILE_MAX_SIZE)
-		return -EFBIG;
-	p = realloc(b->p, cap);
-	if (!p)
-		return -ENOMEM;
-	b->p = p;
-	b->cap = cap;
-	return 0;
-}
-
-static int xz_decompress(const unsigned char *in, size_t in_len, struct outbuf *b)
-{
-	lzma_stream s = LZMA_STREAM_INIT;
-	lzma_ret ret;
-	int r = 0;
-
-	if (lzma_stream_decoder(&s, UINT64_MAX, LZMA_CONCATENATED) != LZMA_OK)
-		return -ENOMEM;
-	s.next_in = in;
-	s.avail_in = in_len;
-	do {
-		if (b->len == b->cap && (r = outbuf_grow(b)) < 0)
-			break;
-		s.next_out = b->p + b->len;
-		s.avail_out = b->cap - b->len;
-		ret = lzma_code(&s, LZMA_FINISH);
-		b->len = b->cap - s.avail_out;
-		if (ret != LZMA_OK && ret != LZMA_STREAM_END)
-			r = -EBADMSG;
-	} while (r == 0 && ret != LZMA_STREAM_END);
-	lzma_end(&s);
-	return r;
-}
-
-static int zstd_decompress(const unsigned char *in, size_t in_len, struct outbuf *b)
-{
-	ZSTD_DCtx *dctx = ZSTD_createDCtx();
-	ZSTD_inBuffer input = { in, in_len, 0 };
-	size_t ret = 1;
-	int r = 0;
-
-	if (!dctx)
-		return -ENOMEM;
-	/* ret 0 means a frame ended and everything it holds was flushed. */
-	while (r == 0 && (ret != 0 || input.pos < input.size)) {
-		ZSTD_outBuffer output;
-
-		if (b->len == b->cap && (r = outbuf_grow(b)) < 0)
-			break;
-		output = (ZSTD_outBuffer){ b->p, b->cap, b->len };
-		ret = ZSTD_decompressStream(dctx, &output, &input);
-		b->len = output.pos;
-		if (ZSTD_isError(ret))
-			r = -EBADMSG;
-		else if (ret != 0 && input.pos == input.size && output.pos < output.size)
-			r = -EBADMSG;   /* truncated: more input wanted, none left */
-	}
-	ZSTD_freeDCtx(dctx);
-	return r;
-}
-
-static int gzip_decompress(const unsigned char *in, size_t in_len, struct outbuf *b)
-{
-	z_stream z;
-	int ret = Z_OK, r = 0;
-
-	memset(&z, 0, sizeof(z));
-	/* 15 + 16: a gzip wrapper, not a raw zlib stream. */
-	if (inflateInit2(&z, 15 + 16) != Z_OK)
-		return -ENOMEM;
-	z.next_in = (unsigned char *)in;
-	z.avail_in = (uInt)in_len;
-	while (r == 0 && ret != Z_STREAM_END) {
-		if (b->len == b->cap && (r = outbuf_grow(b)) < 0)
-			break;
-		z.next_out = b->p + b->len;
-		z.avail_out = (uInt)(b->cap - b->len);
-		ret = inflate(&z, Z_FINISH);
-		b->len = b->cap - z.avail_out;
-		if (ret != Z_OK && ret != Z_STREAM_END && ret != Z_BUF_ERROR)
-			r = -EBADMSG;
-		else if (ret == Z_BUF_ERROR && z.avail_in == 0)
-			r = -EBADMSG;   /* truncated */
-	}
-	inflateEnd(&z);
-	return r;
-}
-
-/* Compressors by magic bytes, as libkmod recognises them. */
-static const struct {
-	const char *name;
-	const unsigned char magic[6];
-	size_t magic_len;
-	int (*decompress)(const unsigned char *in, size_t in_len, struct outbuf *b);
-} modfile_formats[] = {
-	{ "xz", { 0xfd, '7', 'z', 'X', 'Z', 0x00 }, 6, xz_decompress },
-	{ "zstd", { 0x28, 0xb5, 0x2f, 0xfd }, 4, zstd_decompress },
-	{ "gzip", { 0x1f, 0x8b }, 2, gzip_decompress },
-};
-
-#define N_FORMATS (sizeof(modfile_formats) / sizeof(modfile_formats[0]))
-
-static int format_of(const unsigned char *p, size_t len)
-{
-	for (size_t i = 0; i < N_FORMATS; i++)
-		if (len >= modfile_formats[i].magic_len &&
-		    memcmp(p, modfile_formats[i].magic, modfile_formats[i].magic_len) == 0)
-			return (int)i;
-	return -1;
-}
 
 bool modfile_is_compressed(const char *path)
 {
@@ -151,7 +26,7 @@ bool modfile_is_compressed(const char *path)
 		return false;
 	n = read(fd, magic, sizeof(magic));
 	close(fd);
-	return n > 0 && format_of(magic, (size_t)n) >= 0;
+	return n > 0 && decompressor_find(magic, (size_t)n) != NULL;
 }
 
 /* Slurp a whole file. */
@@ -194,12 +69,13 @@ static int file_read(const char *path, unsigned char **data, size_t *len)
 	return 0;
 }
 
+/* The same decompressors as the archive reader's (gen/decompress.c). */
 int modfile_read(const char *path, void **data, size_t *len)
 {
-	struct outbuf b = { NULL, 0, 0 };
-	unsigned char *raw = NULL;
-	size_t raw_len = 0;
-	int fmt, r;
+	const struct decompressor *d;
+	unsigned char *raw = NULL, *out = NULL;
+	size_t raw_len = 0, out_len = 0, used = 0;
+	int r;
 
 	r = file_read(path, &raw, &raw_len);
 	if (r < 0) {
@@ -207,23 +83,21 @@ int modfile_read(const char *path, void **data, size_t *len)
 			  path, strerror(-r));
 		return r;
 	}
-	fmt = format_of(raw, raw_len);
-	if (fmt < 0) {
+	d = decompressor_find(raw, raw_len);
+	if (!d) {
 		*data = raw;
 		*len = raw_len;
 		return 0;
 	}
-	r = modfile_formats[fmt].decompress(raw, raw_len, &b);
+	r = d->run(raw, raw_len, &out, &out_len, &used);
 	free(raw);
 	if (r < 0) {
 		gen_error("decompressing module %s (%s): %s; the file is damaged or truncated, "
-			  "reinstall the kernel's modules", path, modfile_formats[fmt].name,
-			  strerror(-r));
-		free(b.p);
+			  "reinstall the kernel's modules", path, d->name, strerror(-r));
 		return r;
 	}
-	*data = b.p;
-	*len = b.len;
+	*data = out;
+	*len = out_len;
 	return 0;
 }
 
