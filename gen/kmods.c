@@ -347,20 +347,31 @@ static char *name_from_path(const char *path)
 }
 
 /* Every module of modules.dep in a generic tree. */
-static int generic_trees_add(struct kmods *k)
+FILE *kmods_index_open(const struct kmods *k, const char *name)
 {
-	char path[4096], *line = NULL;
-	size_t cap = 0, n = strlen(k->moddir);
+	char path[4096];
 	FILE *f;
-	int r = 0;
 
-	snprintf(path, sizeof(path), "%s/modules.dep", k->moddir);
+	snprintf(path, sizeof(path), "%s/%s", k->moddir, name);
 	f = fopen(path, "re");
 	if (!f) {
-		r = -errno;
-		gen_error("modules: cannot read %s: %s; run depmod for %s", path, strerror(-r), k->kver);
-		return r;
+		int e = errno;
+
+		gen_error("modules: cannot read %s: %s; run depmod for %s", path, strerror(e), k->kver);
+		errno = e;
 	}
+	return f;
+}
+
+static int generic_trees_add(struct kmods *k)
+{
+	char *line = NULL;
+	size_t cap = 0, n = strlen(k->moddir);
+	FILE *f = kmods_index_open(k, "modules.dep");
+	int r = 0;
+
+	if (!f)
+		return -errno;
 	while (r == 0 && getline(&line, &cap, f) > 0) {
 		char *rel = line, *name;
 

@@ -123,18 +123,13 @@ static int entry_emit(const struct kmods *k, struct image *img, const struct kmo
  * decompressing) every module. */
 static int aliases_lines(const struct kmods *k, struct strv *lines)
 {
-	char path[4096], *line = NULL;
+	char *line = NULL;
 	size_t cap = 0;
-	FILE *f;
+	FILE *f = kmods_index_open(k, "modules.alias");
 	int r = 0;
 
-	snprintf(path, sizeof(path), "%s/modules.alias", k->moddir);
-	f = fopen(path, "re");
-	if (!f) {
-		r = -errno;
-		gen_error("modules: cannot read %s: %s; run depmod for %s", path, strerror(-r), k->kver);
-		return r;
-	}
+	if (!f)
+		return -errno;
 	while (r == 0 && getline(&line, &cap, f) > 0) {
 		char pattern[1024], name[256];
 

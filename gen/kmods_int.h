@@ -5,6 +5,7 @@
 
 #include <libkmod.h>
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "kmods.h"
 #include "strv.h"
@@ -36,5 +37,8 @@ struct kmods_entry *kmods_find(const struct kmods *k, const char *name);
 /* Sort the chosen entries by name (reproducible output, faster lookups). */
 void kmods_sort(struct kmods *k);
 bool kmods_omitted(const struct kmods *k, const char *name);
+/* Open one of depmod's text indexes (modules.dep, modules.alias) in the
+ * modules directory; reports and returns NULL with errno set on failure. */
+FILE *kmods_index_open(const struct kmods *k, const char *name);
 
 #endif
