@@ -5,11 +5,13 @@
 #include "build.h"
 #include "ls.h"
 #include "options.h"
+#include "timeline_cmd.h"
 
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: lifeboat build -o IMAGE [options]   make an initramfs (--help for options)\n"
-		   "       lifeboat ls IMAGE                  list an initramfs\n");
+		   "       lifeboat ls IMAGE                  list an initramfs\n"
+		   "       lifeboat timeline [FILE] [--svg OUT] the boot's phases, as a table or a picture\n");
 }
 
 static int cmd_build(int argc, char **argv)
@@ -43,6 +45,8 @@ int main(int argc, char **argv)
 		return cmd_build(argc - 1, argv + 1);
 	if (strcmp(argv[1], "ls") == 0)
 		return ls_main(argc - 1, argv + 1);
+	if (strcmp(argv[1], "timeline") == 0)
+		return timeline_main(argc - 1, argv + 1);
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "help") == 0) {
 		usage(stdout);
 		return 0;

@@ -38,6 +38,10 @@ else
 fi
 count "cppcheck" build/logs/cppcheck.log
 
+echo "== distribution fit (timeline, layouts, microcode, man pages, completion, kernel hooks)"
+tests/dist/run.sh 2>&1 | tee build/logs/dist.log
+count "dist" build/logs/dist.log
+
 echo "== qemu boot tests"
 tests/boot/run.sh 2>&1 | tee build/logs/boot.log
 count "boot" build/logs/boot.log
