@@ -38,10 +38,13 @@ static int add_program(struct image *img, const char *src, const char *dst)
 	struct strv libs = STRV_INIT;
 	int r = libdeps_resolve("", src, &libs);
 
+	image_set_kind(img, IMAGE_KIND_LIBRARY);
 	for (size_t i = 0; r == 0 && i < libs.len; i++)
 		r = image_add_host_path(img, libs.items[i]);
+	image_set_kind(img, IMAGE_KIND_BINARY);
 	if (r == 0)
 		r = dst ? image_add_file(img, src, dst, 0755) : image_add_host_path(img, src);
+	image_set_kind(img, IMAGE_KIND_OTHER);
 	strv_free(&libs);
 	return r;
 }
@@ -217,6 +220,18 @@ static int assemble(const struct build_opts *o, struct image *img, const char *k
 	return r;
 }
 
+/* -v: where the bytes went, so a user sees what to omit to make it smaller. */
+static void sizes_report(const struct image *img, const char *output, const char *kver)
+{
+	unsigned long long bytes[IMAGE_KIND_COUNT];
+
+	image_kind_bytes(img, bytes);
+	gen_info("wrote %s for kernel %s (%llu bytes of content)", output, kver,
+		 image_content_bytes(img));
+	for (int k = 0; k < IMAGE_KIND_COUNT; k++)
+		gen_info("  %-10s %10llu bytes", image_kind_name((enum image_kind)k), bytes[k]);
+}
+
 int build_image(const struct build_opts *o)
 {
 	char kver[256], moddir[PATH_MAX];
@@ -234,8 +249,7 @@ int build_image(const struct build_opts *o)
 	if (r == 0)
 		r = image_write(img, o->output, o->compress, image_time());
 	if (r == 0)
-		gen_info("wrote %s for kernel %s (%llu bytes of content)", o->output, kver,
-			 image_content_bytes(img));
+		sizes_report(img, o->output, kver);
 	image_free(img);
 	return r;
 }

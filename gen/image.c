@@ -171,6 +171,7 @@ static int entry_append(struct image *img, const struct image_entry *proto, char
 	}
 	e.path = path;
 	e.dead = false;
+	e.kind = img->kind;
 	e.src = proto->src ? strdup(proto->src) : NULL;
 	e.target = proto->target ? strdup(proto->target) : NULL;
 	e.data = NULL;

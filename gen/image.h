@@ -21,6 +21,16 @@ enum image_compress {
 
 struct image;
 
+/* What an entry is, for the size report of `lifeboat build -v`. */
+enum image_kind {
+	IMAGE_KIND_OTHER,
+	IMAGE_KIND_MODULE,
+	IMAGE_KIND_FIRMWARE,
+	IMAGE_KIND_LIBRARY,
+	IMAGE_KIND_BINARY,
+	IMAGE_KIND_COUNT,
+};
+
 struct image *image_new(void);
 void image_free(struct image *img);
 
@@ -41,6 +51,13 @@ int image_add_host_path(struct image *img, const char *path);
 bool image_has(const struct image *img, const char *dst);
 /* Total bytes of regular file content so far, for size reports. */
 unsigned long long image_content_bytes(const struct image *img);
+
+/* Entries added from now on are of this kind (IMAGE_KIND_OTHER at first). */
+void image_set_kind(struct image *img, enum image_kind kind);
+/* Bytes of regular file content of each kind, a hard-linked file once. */
+void image_kind_bytes(const struct image *img, unsigned long long bytes[IMAGE_KIND_COUNT]);
+/* "modules", "firmware", "libraries", "binaries", "other". */
+const char *image_kind_name(enum image_kind kind);
 
 /* Write the archive to out_path: to a temporary file in the same directory,
  * fsync'd, mode 0600, then renamed into place. On failure nothing is left at

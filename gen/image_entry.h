@@ -22,6 +22,7 @@ struct image_entry {
 	unsigned char *data;     /* regular file given as content */
 	char *target;            /* symlink target text */
 	unsigned int major, minor;
+	unsigned char kind;      /* enum image_kind, for size reports */
 };
 
 struct image {
@@ -29,6 +30,7 @@ struct image {
 	size_t len, cap;
 	size_t *slots;           /* hash of path -> entry index + 1; 0 is empty */
 	size_t nslots;
+	unsigned char kind;      /* the kind given to entries added next */
 };
 
 /* Lexically clean an image path ("/a//b/./c" -> "a/b/c"); ".." above the

@@ -60,7 +60,11 @@ static int firmware_add(const struct kmods *k, struct image *img, const struct k
 		if (r < 0)
 			break;
 		snprintf(dst, sizeof(dst), "/lib/firmware/%s%s", name, suffix);
+		if (!image_has(img, dst))
+			gen_info("firmware %s: declared by module %s", found, e->name);
+		image_set_kind(img, IMAGE_KIND_FIRMWARE);
 		r = image_has(img, dst) ? 0 : image_add_file(img, found, dst, 0644);
+		image_set_kind(img, IMAGE_KIND_MODULE);
 		free(found);
 		if (r < 0)
 			break;
@@ -211,6 +215,7 @@ int kmods_emit(struct kmods *k, struct image *img, const char *fwdirs)
 	int r;
 
 	kmods_sort(k);
+	image_set_kind(img, IMAGE_KIND_MODULE);
 	r = modules_pack(k, &packed, &n_packed);
 	for (size_t i = 0; r == 0 && i < k->n_mods; i++)
 		if (!kmods_omitted(k, k->mods[i].name))
@@ -218,6 +223,7 @@ int kmods_emit(struct kmods *k, struct image *img, const char *fwdirs)
 	for (size_t i = 0; i < n_packed; i++)
 		free(packed[i].data);
 	free(packed);
+	image_set_kind(img, IMAGE_KIND_OTHER);
 	if (r == 0)
 		r = kmods_table(k, &text, &len);
 	if (r == 0) {
