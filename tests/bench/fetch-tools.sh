@@ -3,7 +3,8 @@
 # against, without installing them (dracut and tiny-initramfs conflict with
 # the installed initramfs-tools).
 #
-# Usage: tests/bench/fetch-tools.sh        (as root; idempotent)
+# Usage: tests/bench/fetch-tools.sh        (as root; idempotent: .debs already
+#        in build/bench/debs are not downloaded again)
 #
 # Downloads Debian's dracut, dracut-core, tiny-initramfs and
 # tiny-initramfs-core with `apt-get download` into build/bench/debs and
@@ -38,7 +39,14 @@ fi
 mkdir -p "$DEBS"
 # apt-get download writes to the current directory; as root it warns that
 # the _apt user cannot write there, which is harmless.
-(cd "$DEBS" && apt-get download $PACKAGES 2>&1 | grep -v '^W: Download is performed unsandboxed' || true)
+missing=()
+for pkg in $PACKAGES; do
+	ls "$DEBS/${pkg}_"*.deb >/dev/null 2>&1 || missing+=("$pkg")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+	(cd "$DEBS" && apt-get download "${missing[@]}" 2>&1 |
+		grep -v '^W: Download is performed unsandboxed' || true)
+fi
 
 for pkg in $PACKAGES; do
 	deb=$(ls "$DEBS/${pkg}_"*.deb 2>/dev/null | sort -V | tail -n 1)
