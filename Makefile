@@ -67,7 +67,12 @@ $(BUILD)/test-init: tests/boot/test-init.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -static -o $@ $<
 
-test: all unit-build $(BUILD)/test-init
+# hib-init: the same for the hibernation test roots (tests/boot/cases-resume.sh).
+$(BUILD)/hib-init: tests/boot/hib-init.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -static -o $@ $<
+
+test: all unit-build $(BUILD)/test-init $(BUILD)/hib-init
 	tests/run-all.sh
 
 # libFuzzer targets are built with clang in their own build directory.

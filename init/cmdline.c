@@ -86,14 +86,38 @@ static int set_timeout(struct boot_args *a, const char *value, size_t offset)
 	char *end;
 	unsigned long v;
 
-	(void)offset;
 	if (!value || !*value)
 		return -EINVAL;
 	errno = 0;
 	v = strtoul(value, &end, 10);
 	if (errno || *end || v > 24 * 3600)
 		return -EINVAL;
-	a->timeout_sec = (unsigned int)v;
+	*(unsigned int *)((char *)a + offset) = (unsigned int)v;
+	return 0;
+}
+
+static int set_noresume(struct boot_args *a, const char *value, size_t offset)
+{
+	(void)value;
+	(void)offset;
+	a->noresume = true;
+	return 0;
+}
+
+/* resume_offset=: decimal pages, as the kernel reads it. */
+static int set_resume_offset(struct boot_args *a, const char *value, size_t offset)
+{
+	char *end;
+	unsigned long long v;
+
+	(void)offset;
+	if (!value || !*value || *value == '-')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(value, &end, 10);
+	if (errno || *end)
+		return -EINVAL;
+	a->resume_offset = v;
 	return 0;
 }
 
@@ -122,7 +146,11 @@ static const struct param params[] = {
 	{ "init",               set_string,  FIELD(init) },
 	{ "ro",                 set_ro,      0 },
 	{ "rw",                 set_rw,      0 },
-	{ "rd.timeout",         set_timeout, 0 },
+	{ "rd.timeout",         set_timeout, FIELD(timeout_sec) },
+	{ "resume",             set_string,  FIELD(resume) },
+	{ "resume_offset",      set_resume_offset, 0 },
+	{ "noresume",           set_noresume, 0 },
+	{ "rd.resume.timeout",  set_timeout, FIELD(resume_timeout_sec) },
 	{ "rd.debug",           set_debug,   0 },
 	{ "rd.driver.pre",      append_list, FIELD(driver_pre) },
 	{ "rd.driver.post",     append_list, FIELD(driver_post) },
@@ -167,6 +195,7 @@ void boot_args_init(struct boot_args *args)
 {
 	memset(args, 0, sizeof(*args));
 	args->timeout_sec = CMDLINE_DEFAULT_TIMEOUT;
+	args->resume_timeout_sec = CMDLINE_DEFAULT_RESUME_TIMEOUT;
 }
 
 void boot_args_free(struct boot_args *args)

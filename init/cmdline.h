@@ -15,6 +15,10 @@
  * forever by default; rd.timeout=0 keeps that behaviour). */
 #define CMDLINE_DEFAULT_TIMEOUT 180
 
+/* rd.resume.timeout default: a swap that is missing or slow must not stall
+ * a normal boot for long. */
+#define CMDLINE_DEFAULT_RESUME_TIMEOUT 5
+
 enum root_rw { ROOT_RW_DEFAULT, ROOT_RW_RO, ROOT_RW_RW };
 
 struct boot_args {
@@ -25,6 +29,11 @@ struct boot_args {
 	enum root_rw rw;
 	unsigned int timeout_sec;     /* 0: wait forever */
 	bool debug;
+	/* Resume from hibernation (docs/resume.md): */
+	char resume[CMDLINE_VALUE_MAX];       /* resume=: the swap device */
+	unsigned long long resume_offset;     /* resume_offset=: pages into it (swap file) */
+	bool noresume;
+	unsigned int resume_timeout_sec;      /* rd.resume.timeout= */
 	struct strv driver_pre;
 	struct strv driver_post;
 	struct strv driver_blacklist;

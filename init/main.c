@@ -12,6 +12,7 @@
 #include "modload.h"
 #include "modtab.h"
 #include "mountroot.h"
+#include "resume/resume.h"
 #include "rootspec.h"
 #include "rootwait.h"
 #include "switchroot.h"
@@ -101,5 +102,7 @@ int main(int argc, char **argv)
 	log_set_debug(args.debug);
 	log_info("starting; root=%s", args.root);
 	setup_drivers(&args);
+	/* Before anything mounts a disk: see resume/resume.c. */
+	resume_from_hibernation(&args);
 	failure_poweroff(boot_disk_root(&args, argv));
 }

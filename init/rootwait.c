@@ -113,20 +113,34 @@ static bool drain_events(int fd, const struct root_spec *spec, struct found_dev 
 	return false;
 }
 
-int rootwait(const struct root_spec *spec, unsigned int timeout_sec, struct found_dev *found)
+/* The uevent socket of the first wait stays open for the later ones (the
+ * resume device, then the root): a device announced between two waits is
+ * then still queued, and coldplug runs once. exec closes it (CLOEXEC). */
+static int uevent_fd = -1;
+
+static int events_start(void)
+{
+	int loaded;
+
+	if (uevent_fd >= 0)
+		return uevent_fd;
+	uevent_fd = uevent_open();
+	if (uevent_fd < 0)
+		return uevent_fd;
+	loaded = coldplug_devices();
+	timeline_mark("modules", "%d loaded by coldplug", loaded);
+	return uevent_fd;
+}
+
+int device_wait(const struct root_spec *spec, unsigned int timeout_sec, struct found_dev *found)
 {
 	long long deadline = timeout_sec ? now_ms() + timeout_sec * 1000LL : 0;
-	int fd = uevent_open();
-	int loaded;
+	int fd = events_start();
 
 	if (fd < 0)
 		return fd;
-	loaded = coldplug_devices();
-	timeline_mark("modules", "%d loaded by coldplug", loaded);
-	if (scan_existing(spec, found) || drain_events(fd, spec, found)) {
-		close(fd);
+	if (scan_existing(spec, found) || drain_events(fd, spec, found))
 		return 0;
-	}
 	for (;;) {
 		struct pollfd pfd = { .fd = fd, .events = POLLIN };
 		long long left = deadline ? deadline - now_ms() : -1;
@@ -135,11 +149,13 @@ int rootwait(const struct root_spec *spec, unsigned int timeout_sec, struct foun
 			break;
 		if (poll(&pfd, 1, left > 0 ? (int)left : -1) < 0 && errno != EINTR)
 			break;
-		if (drain_events(fd, spec, found)) {
-			close(fd);
+		if (drain_events(fd, spec, found))
 			return 0;
-		}
 	}
-	close(fd);
 	return -ETIMEDOUT;
+}
+
+int rootwait(const struct root_spec *spec, unsigned int timeout_sec, struct found_dev *found)
+{
+	return device_wait(spec, timeout_sec, found);
 }

@@ -10,9 +10,11 @@ struct found_dev {
 	struct blk_info info;
 };
 
-/* Coldplug, then follow kernel uevents (loading what each new device needs)
- * until a block device matches spec or timeout_sec passes (0: no deadline).
+/* Coldplug (on the first wait), then follow kernel uevents (loading what
+ * each new device needs) until a block device matches spec or timeout_sec passes (0: no deadline).
  * Returns 0 with *found filled, -ETIMEDOUT, or another -errno. */
+int device_wait(const struct root_spec *spec, unsigned int timeout_sec, struct found_dev *found);
+/* device_wait for the root device. */
 int rootwait(const struct root_spec *spec, unsigned int timeout_sec, struct found_dev *found);
 
 #endif
