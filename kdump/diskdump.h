@@ -1,0 +1,53 @@
+/* diskdump: write a core in makedumpfile's kdump-compressed format: the
+ * "KDUMP   " header, the sub header with the notes and VMCOREINFO, the
+ * bitmap of present pages, the bitmap of dumped pages, a descriptor per
+ * dumped page, then the pages, each compressed with zlib.
+ *
+ * Two passes over memory, chunk by chunk, so memory use does not grow with
+ * the machine's RAM: the first counts the pages the dump level keeps (from
+ * the struct pages alone), which fixes where the page data starts; the
+ * second decides again, reads, compresses and writes. As makedumpfile does,
+ * level bit 1 does not drop zero pages from the bitmap: they all share one
+ * stored page of zeros, so readers find them. */
+#ifndef LIFEBOAT_KDUMP_DISKDUMP_H
+#define LIFEBOAT_KDUMP_DISKDUMP_H
+
+#include <stdint.h>
+
+#include "kdump/dumpsink.h"
+#include "kdump/elfcore.h"
+#include "kdump/vmcoreinfo.h"
+
+/* The header's status and the descriptors' flags. */
+#define DUMP_DH_COMPRESSED_ZLIB 0x1
+#define DUMP_DH_COMPRESSED_INCOMPLETE 0x8
+#define DISKDUMP_HEADER_VERSION 6
+#define DISKDUMP_SUBHDR_SIZE 104
+#define DISKDUMP_DESC_SIZE 24
+
+struct diskdump_stats {
+	uint64_t pages_total;      /* present page frames */
+	uint64_t pages_written;    /* with their own data */
+	uint64_t pages_zero;       /* zero pages sharing one stored page */
+	uint64_t pages_filtered;   /* left out by page kind */
+	uint64_t bytes;            /* size of the dump */
+	int filtered_by_kind;      /* 0 when the note did not allow it */
+};
+
+typedef void (*diskdump_progress_fn)(void *ctx, uint64_t done, uint64_t total);
+
+struct diskdump_opts {
+	unsigned dump_level;               /* makedumpfile's -d */
+	const char *nodename;              /* for the header's utsname; may be NULL */
+	diskdump_progress_fn progress;     /* may be NULL */
+	void *progress_ctx;
+};
+
+/* Write core to sink. vi may be NULL (no VMCOREINFO: only zero pages can
+ * be left out). Returns 0 or -errno (-EIO reading the core, the sink's
+ * error writing). */
+int diskdump_write(const struct elfcore *core, const struct vmcoreinfo *vi,
+		   struct dump_sink *sink, const struct diskdump_opts *opts,
+		   struct diskdump_stats *stats);
+
+#endif

@@ -1,0 +1,225 @@
+/* elfcore: the ELF core the kernel shows as /proc/vmcore: its memory ranges
+ * (PT_LOAD by physical address), its notes, and the VMCOREINFO note. */
+#include "kdump/elfcore.h"
+
+#include <elf.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int read_full(int fd, uint64_t off, void *buf, size_t len)
+{
+	char *p = buf;
+
+	/* An offset no file can have is a corrupt header: a short read. */
+	if (off > (uint64_t)INT64_MAX - len)
+		return -EIO;
+	while (len > 0) {
+		ssize_t n = pread(fd, p, len, (off_t)off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return -EIO;
+		p += n;
+		off += (uint64_t)n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static int check_ehdr(const Elf64_Ehdr *eh)
+{
+	if (memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 || eh->e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh->e_ident[EI_DATA] != ELFDATA2LSB || eh->e_type != ET_CORE)
+		return -ENOEXEC;
+	if (eh->e_phentsize != sizeof(Elf64_Phdr) || eh->e_phnum == 0 ||
+	    eh->e_phnum > ELFCORE_MAX_LOADS)
+		return -EINVAL;
+	return 0;
+}
+
+/* Walk the notes: find VMCOREINFO and count the CPUs' register notes. */
+static void scan_notes(struct elfcore *core)
+{
+	size_t pos = 0;
+
+	while (core->notes_size - pos >= sizeof(Elf64_Nhdr)) {
+		Elf64_Nhdr nh;
+		size_t name_len, desc_len, desc_at;
+
+		memcpy(&nh, core->notes + pos, sizeof(nh));
+		name_len = ((size_t)nh.n_namesz + 3) & ~(size_t)3;
+		desc_len = ((size_t)nh.n_descsz + 3) & ~(size_t)3;
+		desc_at = pos + sizeof(nh) + name_len;
+		if (nh.n_namesz > ELFCORE_MAX_NOTES || nh.n_descsz > ELFCORE_MAX_NOTES ||
+		    desc_at > core->notes_size || core->notes_size - desc_at < nh.n_descsz)
+			return;
+		if (nh.n_namesz == 11 && memcmp(core->notes + pos + sizeof(nh), "VMCOREINFO", 11) == 0) {
+			core->vmcoreinfo = core->notes + desc_at;
+			core->vmcoreinfo_size = nh.n_descsz;
+		} else if (nh.n_type == NT_PRSTATUS) {
+			core->nr_cpus++;
+		}
+		if (core->notes_size - desc_at < desc_len)
+			return;
+		pos = desc_at + desc_len;
+	}
+}
+
+static int add_note(struct elfcore *core, const Elf64_Phdr *ph)
+{
+	char *grown;
+	int r;
+
+	if (ph->p_filesz > ELFCORE_MAX_NOTES - core->notes_size)
+		return -EINVAL;
+	grown = realloc(core->notes, core->notes_size + ph->p_filesz + 1);
+	if (!grown)
+		return -ENOMEM;
+	core->notes = grown;
+	r = read_full(core->fd, ph->p_offset, core->notes + core->notes_size, ph->p_filesz);
+	if (r < 0)
+		return r;
+	core->notes_size += ph->p_filesz;
+	return 0;
+}
+
+static int add_load(struct elfcore *core, const Elf64_Phdr *ph)
+{
+	struct core_load *l = &core->loads[core->nloads++];
+
+	if (ph->p_filesz > ph->p_memsz || ph->p_paddr + ph->p_memsz < ph->p_paddr ||
+	    ph->p_offset + ph->p_filesz < ph->p_offset)
+		return -EINVAL;
+	*l = (struct core_load){ ph->p_paddr, ph->p_vaddr, ph->p_offset, ph->p_filesz, ph->p_memsz };
+	if (l->paddr + l->memsz > core->max_paddr)
+		core->max_paddr = l->paddr + l->memsz;
+	return 0;
+}
+
+static int read_phdrs(struct elfcore *core, const Elf64_Ehdr *eh)
+{
+	size_t size = (size_t)eh->e_phnum * sizeof(Elf64_Phdr);
+	Elf64_Phdr *ph = malloc(size);
+	int r;
+
+	if (!ph)
+		return -ENOMEM;
+	r = read_full(core->fd, eh->e_phoff, ph, size);
+	core->loads = calloc(eh->e_phnum, sizeof(*core->loads));
+	if (r == 0 && !core->loads)
+		r = -ENOMEM;
+	for (unsigned i = 0; r == 0 && i < eh->e_phnum; i++) {
+		if (ph[i].p_type == PT_NOTE)
+			r = add_note(core, &ph[i]);
+		else if (ph[i].p_type == PT_LOAD)
+			r = add_load(core, &ph[i]);
+	}
+	free(ph);
+	return r;
+}
+
+int elfcore_open(struct elfcore *core, int fd)
+{
+	Elf64_Ehdr eh;
+	int r;
+
+	memset(core, 0, sizeof(*core));
+	core->fd = fd;
+	r = read_full(fd, 0, &eh, sizeof(eh));
+	if (r == -EIO)
+		return -ENOEXEC;
+	if (r == 0)
+		r = check_ehdr(&eh);
+	if (r == 0)
+		r = read_phdrs(core, &eh);
+	if (r < 0) {
+		elfcore_close(core);
+		return r;
+	}
+	core->machine = eh.e_machine;
+	scan_notes(core);
+	return 0;
+}
+
+void elfcore_close(struct elfcore *core)
+{
+	free(core->loads);
+	free(core->notes);
+	core->loads = NULL;
+	core->notes = NULL;
+	core->nloads = core->notes_size = 0;
+	core->vmcoreinfo = NULL;
+}
+
+static const struct core_load *find_load(const struct elfcore *core, uint64_t paddr)
+{
+	for (size_t i = 0; i < core->nloads; i++) {
+		const struct core_load *l = &core->loads[i];
+
+		if (paddr >= l->paddr && paddr - l->paddr < l->memsz)
+			return l;
+	}
+	return NULL;
+}
+
+int elfcore_read_phys(const struct elfcore *core, uint64_t paddr, void *buf, size_t len)
+{
+	const struct core_load *l = find_load(core, paddr);
+	uint64_t rel, in_file;
+
+	if (!l)
+		return -ENOENT;
+	rel = paddr - l->paddr;
+	if (len > l->memsz - rel)
+		return -ENOENT;
+	in_file = rel < l->filesz ? l->filesz - rel : 0;
+	if (in_file > len)
+		in_file = len;
+	memset((char *)buf + in_file, 0, len - in_file);
+	return in_file ? read_full(core->fd, l->offset + rel, buf, (size_t)in_file) : 0;
+}
+
+int elfcore_read_page(const struct elfcore *core, uint64_t paddr, void *buf, size_t page_size)
+{
+	const struct core_load *l;
+	int r = elfcore_read_phys(core, paddr, buf, page_size);
+	bool covered = false;
+
+	if (r != -ENOENT)
+		return r;
+	memset(buf, 0, page_size);
+	/* Rare: a page only partly in a range. Copy byte runs range by range. */
+	for (size_t i = 0; i < core->nloads; i++) {
+		uint64_t from, to;
+
+		l = &core->loads[i];
+		from = l->paddr > paddr ? l->paddr : paddr;
+		to = l->paddr + l->memsz < paddr + page_size ? l->paddr + l->memsz : paddr + page_size;
+		if (from >= to)
+			continue;
+		r = elfcore_read_phys(core, from, (char *)buf + (from - paddr), (size_t)(to - from));
+		if (r < 0)
+			return r;
+		covered = true;
+	}
+	return covered ? 0 : -ENOENT;
+}
+
+static bool pfn_in_load(const struct core_load *l, uint64_t start, uint64_t end)
+{
+	return start < l->paddr + l->memsz && end > l->paddr;
+}
+
+int elfcore_pfn_valid(const struct elfcore *core, uint64_t pfn, uint64_t page_size)
+{
+	for (size_t i = 0; i < core->nloads; i++)
+		if (pfn_in_load(&core->loads[i], pfn * page_size, (pfn + 1) * page_size))
+			return 1;
+	return 0;
+}

@@ -1,0 +1,51 @@
+/* elfcore: the ELF core the kernel shows as /proc/vmcore: its memory ranges
+ * (PT_LOAD by physical address), its notes, and the VMCOREINFO note. */
+#ifndef LIFEBOAT_KDUMP_ELFCORE_H
+#define LIFEBOAT_KDUMP_ELFCORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* Bounds on what a core may claim, so a corrupt header cannot make the
+ * capture allocate without limit. */
+#define ELFCORE_MAX_LOADS 4096
+#define ELFCORE_MAX_NOTES (16u << 20)
+
+struct core_load {
+	uint64_t paddr, vaddr, offset, filesz, memsz;
+};
+
+struct elfcore {
+	int fd;
+	uint16_t machine;               /* e_machine: EM_X86_64, ... */
+	size_t nloads;
+	struct core_load *loads;        /* in header order */
+	char *notes;                    /* every PT_NOTE segment, concatenated */
+	size_t notes_size;
+	const char *vmcoreinfo;         /* inside notes; NULL if absent */
+	size_t vmcoreinfo_size;
+	unsigned nr_cpus;               /* NT_PRSTATUS notes */
+	uint64_t max_paddr;             /* end of the highest range */
+};
+
+/* Read the headers and notes of the core open on fd (which stays the
+ * caller's). Returns 0, -ENOEXEC if it is not a 64-bit little-endian ELF
+ * core, -EINVAL if its headers are inconsistent, -errno on read failure. */
+int elfcore_open(struct elfcore *core, int fd);
+void elfcore_close(struct elfcore *core);
+
+/* Copy len bytes of physical memory at paddr. Bytes beyond a range's file
+ * size read as zero. Returns 0, -ENOENT if paddr is in no range (a hole),
+ * -EIO on a short read. The whole span must lie in one range. */
+int elfcore_read_phys(const struct elfcore *core, uint64_t paddr, void *buf, size_t len);
+
+/* Copy one page (page_size bytes at paddr), zero where no range covers it,
+ * as the edges of firmware's memory map are not page-aligned. Returns 0,
+ * -ENOENT if no byte of it is covered, -EIO on a short read. */
+int elfcore_read_page(const struct elfcore *core, uint64_t paddr, void *buf, size_t page_size);
+
+/* Whether the page frame pfn (of page_size bytes) is backed by a range. */
+int elfcore_pfn_valid(const struct elfcore *core, uint64_t pfn, uint64_t page_size);
+
+#endif

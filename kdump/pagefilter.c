@@ -1,0 +1,145 @@
+/* pagefilter: which pages a dump level leaves out, decided from each page's
+ * struct page (flags, mapping, _mapcount, private) read through mem_section. */
+#include "kdump/pagefilter.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* mapping's low bit marks anonymous memory (PAGE_MAPPING_ANON). */
+#define MAPPING_ANON 0x1ULL
+/* The low bits of section_mem_map are flags, not address (SECTION_MAP_MASK). */
+#define SECTION_MAP_FLAGS 0x3fULL
+#define SECTION_PRESENT 0x1ULL
+#define MAX_BUDDY_ORDER 20
+
+static int flag_set(uint64_t flags, int64_t bit)
+{
+	return bit >= 0 && bit < 64 && (flags >> bit) & 1;
+}
+
+unsigned page_exclude_bits(const struct vmcoreinfo *vi, const struct page_fields *p)
+{
+	int slab = flag_set(p->flags, vi->pg_slab);
+	int cache;
+
+	if (flag_set(p->flags, vi->pg_hwpoison) ||
+	    (vi->offline_mapcount != VI_UNSET && p->mapcount == vi->offline_mapcount))
+		return DL_ALWAYS;
+	/* A free page's _mapcount holds the buddy type; slab pages reuse it. */
+	if (!slab && p->mapcount == vi->buddy_mapcount)
+		return DL_FREE;
+	if (slab)
+		return 0;
+	if (p->mapping & MAPPING_ANON)
+		return DL_USER;
+	/* Swap cache counts as cache only when the page is swap-backed, as the
+	 * flag bit is shared with another meaning otherwise. */
+	cache = flag_set(p->flags, vi->pg_lru) ||
+		(flag_set(p->flags, vi->pg_swapcache) &&
+		 (vi->pg_swapbacked == VI_UNSET || flag_set(p->flags, vi->pg_swapbacked)));
+	if (!cache)
+		return 0;
+	return flag_set(p->flags, vi->pg_private) ? DL_CACHE_PRIVATE : DL_CACHE | DL_CACHE_PRIVATE;
+}
+
+int pagefilter_init(struct pagefilter *pf, const struct elfcore *core,
+		    const struct vmcoreinfo *vi, unsigned level)
+{
+	int shift = __builtin_ctzll((uint64_t)vi->page_size);
+	int r;
+
+	memset(pf, 0, sizeof(*pf));
+	pf->vi = vi;
+	pf->level = level;
+	if (!vmcoreinfo_can_filter(vi) || vi->section_size_bits <= shift)
+		return -EOPNOTSUPP;
+	r = kvmem_init(&pf->kv, core, vi);
+	if (r < 0)
+		return r;
+	pf->pages_per_section = 1ULL << (vi->section_size_bits - shift);
+	pf->pages = malloc(pf->pages_per_section * (uint64_t)vi->size_page);
+	return pf->pages ? 0 : -ENOMEM;
+}
+
+void pagefilter_free(struct pagefilter *pf)
+{
+	free(pf->pages);
+	pf->pages = NULL;
+}
+
+uint64_t pagefilter_chunk_pages(const struct pagefilter *pf)
+{
+	return pf->pages ? pf->pages_per_section : 1ULL << 15;
+}
+
+/* The virtual address of section nr's first struct page, or 0. */
+static uint64_t section_mem_map(struct pagefilter *pf, uint64_t nr)
+{
+	const struct vmcoreinfo *vi = pf->vi;
+	uint64_t per_root = (uint64_t)(vi->page_size / vi->size_mem_section);
+	uint64_t root, map;
+
+	if (nr / per_root >= (uint64_t)vi->mem_section_len)
+		return 0;
+	if (kvmem_read(&pf->kv, (uint64_t)vi->mem_section + nr / per_root * 8, &root, 8) < 0 || !root)
+		return 0;
+	if (kvmem_read(&pf->kv, root + nr % per_root * (uint64_t)vi->size_mem_section +
+		       (uint64_t)vi->off_section_mem_map, &map, 8) < 0)
+		return 0;
+	if (!(map & SECTION_PRESENT))
+		return 0;
+	/* The stored value is mem_map minus the section's first pfn, in pages. */
+	return (map & ~SECTION_MAP_FLAGS) + nr * pf->pages_per_section * (uint64_t)vi->size_page;
+}
+
+static void page_fields_get(const struct vmcoreinfo *vi, const uint8_t *sp, struct page_fields *p)
+{
+	memcpy(&p->flags, sp + vi->off_flags, 8);
+	memcpy(&p->mapping, sp + vi->off_mapping, 8);
+	memcpy(&p->private, sp + vi->off_private, 8);
+	memcpy(&p->mapcount, sp + vi->off_mapcount, 4);
+}
+
+static uint64_t clear_bits(uint8_t *bits, uint64_t from, uint64_t n)
+{
+	uint64_t cleared = 0;
+
+	for (uint64_t i = from; i < from + n; i++)
+		if (bits[i / 8] & (1u << (i % 8))) {
+			bits[i / 8] &= (uint8_t)~(1u << (i % 8));
+			cleared++;
+		}
+	return cleared;
+}
+
+uint64_t pagefilter_apply(struct pagefilter *pf, uint64_t start, uint64_t count, uint8_t *bits)
+{
+	const struct vmcoreinfo *vi = pf->vi;
+	uint64_t map, cleared = 0, size = (uint64_t)vi->size_page;
+
+	if (!pf->pages || count > pf->pages_per_section || start % pf->pages_per_section)
+		return 0;
+	map = section_mem_map(pf, start / pf->pages_per_section);
+	if (!map || kvmem_read(&pf->kv, map, pf->pages, count * size) < 0)
+		return 0;
+	for (uint64_t i = 0; i < count; i++) {
+		struct page_fields p;
+		unsigned ex;
+
+		page_fields_get(vi, pf->pages + i * size, &p);
+		ex = page_exclude_bits(vi, &p);
+		if (!(ex & (pf->level | DL_ALWAYS)))
+			continue;
+		if (ex == DL_FREE && p.private < MAX_BUDDY_ORDER) {
+			uint64_t run = 1ULL << p.private;
+
+			run = run > count - i ? count - i : run;
+			cleared += clear_bits(bits, i, run);
+			i += run - 1;
+			continue;
+		}
+		cleared += clear_bits(bits, i, 1);
+	}
+	return cleared;
+}

@@ -1,0 +1,281 @@
+/* test_kdump_diskdump: the kdump-compressed writer on synthetic cores, read
+ * back by a reader written here from the format's description; the
+ * flattened stream reassembled here and by `makedumpfile -R` must give the
+ * same bytes; the page-kind rules of the dump levels. */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <zlib.h>
+
+#include <cmocka.h>
+
+#include "kdump_fixture.h"
+#include "kdump/diskdump.h"
+#include "kdump/pagefilter.h"
+
+static const char info_text[] = "OSRELEASE=6.1.0-test\nPAGESIZE=4096\n";
+
+static const struct fixture_load loads[] = {
+	{ 0x1000, 0x9f000, 0x9f000 },
+	{ 0x100000, 0x40000, 0x40000 },
+	{ 0x400000, 0x3000, 0x5000 },
+};
+
+static uint32_t le32(const uint8_t *p) { return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24; }
+static uint64_t le64(const uint8_t *p) { return le32(p) | (uint64_t)le32(p + 4) << 32; }
+static int bit(const uint8_t *b, uint64_t i) { return (b[i / 8] >> (i % 8)) & 1; }
+
+struct dumped {
+	uint8_t *buf;
+	size_t size;
+	struct elfcore core;
+	struct diskdump_stats stats;
+};
+
+static void dump_make(struct dumped *d, unsigned level, bool flat)
+{
+	size_t size;
+	uint8_t *core = fixture_core(loads, 3, info_text, 2, &size);
+	int in = fixture_memfd(core, size), out = memfd_create("dump", 0);
+	struct diskdump_opts opts = { .dump_level = level, .nodename = "testhost" };
+	struct vmcoreinfo vi;
+	struct dump_sink sink;
+	struct stat st;
+
+	free(core);
+	assert_int_equal(elfcore_open(&d->core, in), 0);
+	assert_int_equal(vmcoreinfo_parse(d->core.vmcoreinfo, d->core.vmcoreinfo_size, &vi), 0);
+	dump_sink_init(&sink, out, flat);
+	assert_int_equal(dump_sink_begin(&sink), 0);
+	assert_int_equal(diskdump_write(&d->core, &vi, &sink, &opts, &d->stats), 0);
+	assert_int_equal(dump_sink_end(&sink), 0);
+	assert_int_equal(fstat(out, &st), 0);
+	/* A file ends with the last page; a stream is every byte sent. */
+	assert_true((uint64_t)st.st_size == (flat ? sink.bytes : d->stats.bytes));
+	d->size = (size_t)st.st_size;
+	d->buf = malloc(d->size);
+	assert_int_equal(pread(out, d->buf, d->size, 0), (ssize_t)d->size);
+	close(out);
+}
+
+static void dump_free(struct dumped *d)
+{
+	close(d->core.fd);
+	elfcore_close(&d->core);
+	free(d->buf);
+}
+
+/* Read every page back through the bitmaps and descriptors; each must
+ * equal the core's. Returns the number of pages checked. */
+static uint64_t dump_verify(const uint8_t *f, size_t size, const struct elfcore *core)
+{
+	uint64_t block = le32(f + 428), sub = le32(f + 432), bmb = le32(f + 436);
+	uint64_t max_mapnr = le64(f + block + 96), half = bmb / 2 * block, desc = 0;
+	const uint8_t *b1 = f + (1 + sub) * block, *b2 = b1 + half, *descs = b2 + half;
+	uint8_t want[4096], got[4096];
+
+	assert_memory_equal(f, "KDUMP   ", 8);
+	assert_int_equal(le32(f + 8), 6);
+	assert_string_equal((const char *)f + 12 + 65 * 2, "6.1.0-test");
+	assert_string_equal((const char *)f + 12 + 65, "testhost");
+	assert_int_equal(le32(f + 424), DUMP_DH_COMPRESSED_ZLIB);
+	assert_int_equal(block, 4096);
+	assert_true(max_mapnr == 0x405);
+	/* The notes and VMCOREINFO the sub header points at. */
+	assert_true(le64(f + block + 32) + le64(f + block + 40) <= size);
+	assert_memory_equal(f + le64(f + block + 32), info_text, strlen(info_text));
+	assert_true(le64(f + block + 56) == core->notes_size);
+	for (uint64_t pfn = 0; pfn < max_mapnr; pfn++) {
+		const uint8_t *pd;
+		uLongf len = sizeof(got);
+
+		assert_int_equal(bit(b1, pfn), elfcore_pfn_valid(core, pfn, 4096));
+		if (!bit(b2, pfn))
+			continue;
+		assert_true(bit(b1, pfn));
+		pd = descs + desc++ * DISKDUMP_DESC_SIZE;
+		assert_true(le64(pd) + le32(pd + 8) <= size);
+		if (le32(pd + 12) & DUMP_DH_COMPRESSED_ZLIB) {
+			assert_int_equal(uncompress(got, &len, f + le64(pd), le32(pd + 8)), Z_OK);
+			assert_int_equal(len, 4096);
+		} else {
+			assert_int_equal(le32(pd + 8), 4096);
+			memcpy(got, f + le64(pd), 4096);
+		}
+		assert_int_equal(elfcore_read_page(core, pfn * 4096, want, 4096), 0);
+		assert_memory_equal(got, want, 4096);
+	}
+	return desc;
+}
+
+static void writes_every_page(void **state)
+{
+	struct dumped d;
+	uint64_t present = 0x9f + 0x40 + 5;
+
+	(void)state;
+	dump_make(&d, 0, false);
+	assert_true(dump_verify(d.buf, d.size, &d.core) == present);
+	assert_true(d.stats.pages_total == present);
+	assert_true(d.stats.pages_written == present);
+	assert_int_equal(d.stats.filtered_by_kind, 0);
+	dump_free(&d);
+}
+
+/* How many different data offsets the descriptors name. */
+static uint64_t distinct_offsets(const uint8_t *f)
+{
+	uint64_t block = le32(f + 428), sub = le32(f + 432), bmb = le32(f + 436);
+	const uint8_t *descs = f + (1 + sub + bmb) * block;
+	uint64_t n = 0, max_mapnr = le64(f + block + 96), count = 0;
+	const uint8_t *b2 = f + (1 + sub + bmb / 2) * block;
+
+	for (uint64_t pfn = 0; pfn < max_mapnr; pfn++)
+		count += bit(b2, pfn);
+	for (uint64_t i = 0; i < count; i++) {
+		uint64_t off = le64(descs + i * DISKDUMP_DESC_SIZE);
+		bool seen = false;
+
+		for (uint64_t j = 0; j < i && !seen; j++)
+			seen = le64(descs + j * DISKDUMP_DESC_SIZE) == off;
+		n += !seen;
+	}
+	return n;
+}
+
+/* Level 1: zero pages still readable, as one shared stored page. */
+static void zero_pages_shared(void **state)
+{
+	struct dumped full, zero;
+
+	(void)state;
+	dump_make(&full, 0, false);
+	dump_make(&zero, 31, false);
+	assert_true(dump_verify(zero.buf, zero.size, &zero.core) == full.stats.pages_total);
+	/* Every fourth page of the fixture is zero, and the two pages past the
+	 * third range's file size. */
+	assert_true(zero.stats.pages_zero >= full.stats.pages_total / 4);
+	assert_true(zero.stats.pages_written + zero.stats.pages_zero == full.stats.pages_total);
+	assert_true(distinct_offsets(zero.buf) == zero.stats.pages_written + 1);
+	assert_true(distinct_offsets(full.buf) == full.stats.pages_written);
+	dump_free(&full);
+	dump_free(&zero);
+}
+
+/* Apply a flattened stream's records to a buffer, as makedumpfile -R does. */
+static uint8_t *flat_apply(const uint8_t *s, size_t len, size_t *out_size)
+{
+	uint8_t *out = NULL;
+	size_t pos = FLAT_HEADER_SIZE, size = 0;
+
+	assert_memory_equal(s, "makedumpfile", 12);
+	for (;;) {
+		uint64_t off = 0, n = 0;
+
+		assert_true(pos + 16 <= len);
+		for (int i = 0; i < 8; i++) {
+			off = off << 8 | s[pos + (size_t)i];
+			n = n << 8 | s[pos + 8 + (size_t)i];
+		}
+		pos += 16;
+		if (off == UINT64_MAX && n == UINT64_MAX)
+			break;
+		assert_true(pos + n <= len);
+		if (off + n > size) {
+			out = realloc(out, off + n);
+			memset(out + size, 0, off + n - size);
+			size = off + n;
+		}
+		memcpy(out + off, s + pos, n);
+		pos += n;
+	}
+	assert_true(pos == len);
+	*out_size = size;
+	return out;
+}
+
+static void flattened_reassembles(void **state)
+{
+	struct dumped flat;
+	size_t size;
+	uint8_t *plain;
+	char dir[] = "/tmp/lbkdumpXXXXXX", cmd[512], path[300];
+	FILE *f;
+
+	(void)state;
+	dump_make(&flat, 31, true);
+	plain = flat_apply(flat.buf, flat.size, &size);
+	dump_verify(plain, size, &flat.core);
+	/* makedumpfile must turn the same stream into the same file. */
+	if (system("command -v makedumpfile >/dev/null 2>&1") == 0) {
+		assert_non_null(mkdtemp(dir));
+		snprintf(path, sizeof(path), "%s/flat", dir);
+		f = fopen(path, "w");
+		assert_int_equal(fwrite(flat.buf, 1, flat.size, f), flat.size);
+		fclose(f);
+		snprintf(cmd, sizeof(cmd), "makedumpfile -R %s/out < %s/flat >/dev/null 2>&1", dir, dir);
+		assert_int_equal(system(cmd), 0);
+		snprintf(path, sizeof(path), "%s/out", dir);
+		f = fopen(path, "r");
+		assert_non_null(f);
+		uint8_t *theirs = malloc(size + 1);
+		assert_int_equal(fread(theirs, 1, size + 1, f), size);
+		fclose(f);
+		assert_memory_equal(theirs, plain, size);
+		free(theirs);
+		snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+		assert_int_equal(system(cmd), 0);
+	} else {
+		fail_msg("makedumpfile is not installed: run tests/install-deps.sh");
+	}
+	free(plain);
+	dump_free(&flat);
+}
+
+static const struct vmcoreinfo kinds = {
+	.pg_lru = 4, .pg_private = 13, .pg_swapcache = 10, .pg_swapbacked = 19, .pg_slab = 9,
+	.pg_hwpoison = 23, .buddy_mapcount = -129, .offline_mapcount = -257,
+};
+
+static void page_kinds(void **state)
+{
+	struct page_fields p = { .mapcount = -1 };
+
+	(void)state;
+	assert_int_equal(page_exclude_bits(&kinds, &p), 0);                 /* kernel data */
+	p.flags = 1 << 4;
+	assert_int_equal(page_exclude_bits(&kinds, &p), DL_CACHE | DL_CACHE_PRIVATE);
+	p.flags |= 1 << 13;
+	assert_int_equal(page_exclude_bits(&kinds, &p), DL_CACHE_PRIVATE);
+	p.flags = 1 << 4;
+	p.mapping = 0xffff888001234561ULL;                                  /* anonymous */
+	assert_int_equal(page_exclude_bits(&kinds, &p), DL_USER);
+	p = (struct page_fields){ .mapcount = -129, .private = 3 };
+	assert_int_equal(page_exclude_bits(&kinds, &p), DL_FREE);
+	p.flags = 1 << 9;                                                   /* slab reuses the field */
+	assert_int_equal(page_exclude_bits(&kinds, &p), 0);
+	p = (struct page_fields){ .mapcount = -1, .flags = 1 << 10 };      /* swapcache bit alone */
+	assert_int_equal(page_exclude_bits(&kinds, &p), 0);
+	p.flags |= 1 << 19;
+	assert_int_equal(page_exclude_bits(&kinds, &p), DL_CACHE | DL_CACHE_PRIVATE);
+	p = (struct page_fields){ .mapcount = -257 };
+	assert_int_equal(page_exclude_bits(&kinds, &p), DL_ALWAYS);
+	p = (struct page_fields){ .mapcount = -1, .flags = 1 << 23 };
+	assert_int_equal(page_exclude_bits(&kinds, &p), DL_ALWAYS);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(writes_every_page),
+		cmocka_unit_test(zero_pages_shared),
+		cmocka_unit_test(flattened_reassembles),
+		cmocka_unit_test(page_kinds),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

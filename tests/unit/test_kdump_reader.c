@@ -1,0 +1,200 @@
+/* test_kdump_reader: the ELF core reader and the VMCOREINFO parser on
+ * synthetic cores, truncated cores and malformed notes. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "kdump_fixture.h"
+#include "kdump/elfcore.h"
+#include "kdump/vmcoreinfo.h"
+
+static const char info_text[] =
+	"OSRELEASE=6.1.0-57-amd64\n"
+	"PAGESIZE=4096\n"
+	"SYMBOL(init_top_pgt)=ffffffff9e810000\n"
+	"NUMBER(phys_base)=-369098752\n"
+	"NUMBER(PAGE_BUDDY_MAPCOUNT_VALUE)=-129\n"
+	"SIZE(page)=64\n"
+	"OFFSET(page.flags)=0\n"
+	"garbage line without equals\n"
+	"SIZE(page)x=12\n"
+	"NUMBER(PG_lru)=4z\n"
+	"KERNELOFFSET=1be00000\n";
+
+static void vmcoreinfo_values(void **state)
+{
+	struct vmcoreinfo vi;
+
+	(void)state;
+	assert_int_equal(vmcoreinfo_parse(info_text, strlen(info_text), &vi), 0);
+	assert_string_equal(vi.osrelease, "6.1.0-57-amd64");
+	assert_int_equal(vi.page_size, 4096);
+	assert_true((uint64_t)vi.init_top_pgt == 0xffffffff9e810000ULL);
+	assert_int_equal(vi.phys_base, -369098752);
+	assert_int_equal(vi.buddy_mapcount, -129);
+	assert_int_equal(vi.size_page, 64);
+	assert_int_equal(vi.off_flags, 0);
+	assert_int_equal(vi.kerneloffset, 0x1be00000);
+	/* "4z" is not a number: the key stays unset rather than half-read. */
+	assert_true(vi.pg_lru == VI_UNSET);
+	assert_true(vi.mem_section == VI_UNSET);
+	assert_false(vmcoreinfo_can_filter(&vi));
+}
+
+static void vmcoreinfo_needs_pagesize(void **state)
+{
+	const char *bad[] = { "OSRELEASE=6.1\n", "PAGESIZE=3000\n", "PAGESIZE=\n", "PAGESIZE=-4096\n", "" };
+	struct vmcoreinfo vi;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_int_equal(vmcoreinfo_parse(bad[i], strlen(bad[i]), &vi), -EINVAL);
+	/* No trailing newline, and a length that cuts the text short. */
+	assert_int_equal(vmcoreinfo_parse("PAGESIZE=65536", 14, &vi), 0);
+	assert_int_equal(vi.page_size, 65536);
+	assert_int_equal(vmcoreinfo_parse("PAGESIZE=4096", 11, &vi), -EINVAL);
+}
+
+static const struct fixture_load loads[] = {
+	{ 0x1000, 0x9f000, 0x9f000 },     /* pfn 1..0x9f */
+	{ 0x100000, 0x4000, 0x6000 },     /* last two pages not in the file */
+	{ 0x200800, 0x800, 0x800 },       /* half a page */
+};
+
+static void core_open(struct elfcore *core, int nr_cpus, const char *info)
+{
+	size_t size;
+	uint8_t *buf = fixture_core(loads, 3, info, nr_cpus, &size);
+	int fd = fixture_memfd(buf, size);
+
+	free(buf);
+	assert_true(fd >= 0);
+	assert_int_equal(elfcore_open(core, fd), 0);
+}
+
+static void core_headers_and_notes(void **state)
+{
+	struct elfcore core;
+	struct vmcoreinfo vi;
+
+	(void)state;
+	core_open(&core, 2, info_text);
+	assert_int_equal(core.machine, EM_X86_64);
+	assert_int_equal(core.nloads, 3);
+	assert_int_equal(core.nr_cpus, 2);
+	assert_true(core.max_paddr == 0x201000);
+	assert_non_null(core.vmcoreinfo);
+	assert_int_equal(core.vmcoreinfo_size, strlen(info_text));
+	assert_int_equal(vmcoreinfo_parse(core.vmcoreinfo, core.vmcoreinfo_size, &vi), 0);
+	assert_string_equal(vi.osrelease, "6.1.0-57-amd64");
+	close(core.fd);
+	elfcore_close(&core);
+	core_open(&core, 0, NULL);
+	assert_null(core.vmcoreinfo);
+	assert_int_equal(core.nr_cpus, 0);
+	close(core.fd);
+	elfcore_close(&core);
+}
+
+static void core_reads(void **state)
+{
+	struct elfcore core;
+	uint8_t page[4096];
+
+	(void)state;
+	core_open(&core, 1, info_text);
+	assert_int_equal(elfcore_read_phys(&core, 0x5000, page, 4096), 0);
+	for (int i = 0; i < 4096; i++)
+		assert_int_equal(page[i], fixture_byte(0x5000 + (uint64_t)i));
+	/* Past the file size, inside the memory size: zeros. */
+	memset(page, 0xaa, sizeof(page));
+	assert_int_equal(elfcore_read_phys(&core, 0x104000, page, 4096), 0);
+	for (int i = 0; i < 4096; i++)
+		assert_int_equal(page[i], 0);
+	assert_int_equal(elfcore_read_phys(&core, 0x0, page, 16), -ENOENT);
+	assert_int_equal(elfcore_read_phys(&core, 0x9f800, page, 4096), -ENOENT);
+	/* The half page: the covered half read, the rest zero. */
+	assert_int_equal(elfcore_read_page(&core, 0x200000, page, 4096), 0);
+	assert_int_equal(page[0], 0);
+	assert_int_equal(page[0x800], fixture_byte(0x200800));
+	assert_int_equal(elfcore_read_page(&core, 0x300000, page, 4096), -ENOENT);
+	assert_true(elfcore_pfn_valid(&core, 0x200, 4096));
+	assert_true(elfcore_pfn_valid(&core, 0x9f, 4096));
+	assert_false(elfcore_pfn_valid(&core, 0xa0, 4096));
+	assert_false(elfcore_pfn_valid(&core, 0, 4096));
+	close(core.fd);
+	elfcore_close(&core);
+}
+
+/* Every prefix of a core is either refused or read consistently. */
+static void core_truncated(void **state)
+{
+	size_t size;
+	uint8_t *buf = fixture_core(loads, 3, info_text, 1, &size);
+	size_t notes_end = sizeof(Elf64_Ehdr) + 4 * sizeof(Elf64_Phdr);
+
+	(void)state;
+	for (size_t len = 0; len < size; len += len < 2048 ? 1 : 4093) {
+		struct elfcore core;
+		int fd = fixture_memfd(buf, len);
+		int r = elfcore_open(&core, fd);
+
+		if (len < sizeof(Elf64_Ehdr))
+			assert_int_equal(r, -ENOEXEC);
+		else if (len < notes_end)
+			assert_int_equal(r, -EIO);
+		if (r == 0) {
+			uint8_t page[4096];
+
+			r = elfcore_read_phys(&core, 0x90000, page, sizeof(page));
+			assert_true(r == 0 || r == -EIO);
+			elfcore_close(&core);
+		}
+		close(fd);
+	}
+	free(buf);
+}
+
+static void core_refused(void **state)
+{
+	size_t size;
+	uint8_t *buf = fixture_core(loads, 3, info_text, 1, &size);
+	Elf64_Ehdr *eh = (Elf64_Ehdr *)buf;
+	struct elfcore core;
+	int fd;
+
+	(void)state;
+	eh->e_type = ET_EXEC;
+	fd = fixture_memfd(buf, size);
+	assert_int_equal(elfcore_open(&core, fd), -ENOEXEC);
+	close(fd);
+	eh->e_type = ET_CORE;
+	eh->e_phentsize = 12;
+	fd = fixture_memfd(buf, size);
+	assert_int_equal(elfcore_open(&core, fd), -EINVAL);
+	close(fd);
+	eh->e_phentsize = sizeof(Elf64_Phdr);
+	/* A load whose file size exceeds its memory size. */
+	((Elf64_Phdr *)(buf + eh->e_phoff))[1].p_filesz = 0x100000;
+	fd = fixture_memfd(buf, size);
+	assert_int_equal(elfcore_open(&core, fd), -EINVAL);
+	close(fd);
+	free(buf);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(vmcoreinfo_values),
+		cmocka_unit_test(vmcoreinfo_needs_pagesize),
+		cmocka_unit_test(core_headers_and_notes),
+		cmocka_unit_test(core_reads),
+		cmocka_unit_test(core_truncated),
+		cmocka_unit_test(core_refused),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
