@@ -101,16 +101,18 @@ deps:
 demo:
 	tests/demo.sh
 
-install: all
+install: all install-dist
 	install -D -m 0755 $(BUILD)/lifeboat $(DESTDIR)$(PREFIX)/bin/lifeboat
 	install -D -m 0755 $(BUILD)/lifeboat-init $(DESTDIR)$(PREFIX)/lib/lifeboat/lifeboat-init
 
-uninstall:
+uninstall: uninstall-dist
 	rm -f $(DESTDIR)$(PREFIX)/bin/lifeboat $(DESTDIR)$(PREFIX)/lib/lifeboat/lifeboat-init
 	-rmdir $(DESTDIR)$(PREFIX)/lib/lifeboat
 
 clean:
 	rm -rf build
+
+include dist/install.mk
 
 .PHONY: all unit unit-build test fuzz fuzz-build asan-unit cppcheck deps demo install uninstall clean
 

@@ -12,6 +12,7 @@
 
 #include "kernel.h"
 #include "kmods.h"
+#include "modsets_net.h"
 #include "libdeps.h"
 #include "report.h"
 
@@ -87,6 +88,8 @@ static int add_modules(const struct build_opts *o, struct image *img, const char
 		r = kmods_omit(k, o->omit_modules.items[i]);
 	if (r == 0)
 		r = o->mode == BUILD_GENERIC ? kmods_add_generic(k) : kmods_add_host(k);
+	if (r == 0 && (o->net || modsets_net_host_root()))
+		r = modsets_net_add(k, o->mode == BUILD_GENERIC);
 	for (size_t i = 0; r == 0 && i < o->add_modules.len; i++)
 		r = kmods_add(k, o->add_modules.items[i], "--add-modules");
 	if (r == 0)

@@ -59,6 +59,10 @@ void image_kind_bytes(const struct image *img, unsigned long long bytes[IMAGE_KI
 /* "modules", "firmware", "libraries", "binaries", "other". */
 const char *image_kind_name(enum image_kind kind);
 
+/* Write early (the microcode archive) uncompressed in front of img's own
+ * archive; early stays the caller's. */
+void image_set_early(struct image *img, struct image *early);
+
 /* Write the archive to out_path: to a temporary file in the same directory,
  * fsync'd, mode 0600, then renamed into place. On failure nothing is left at
  * out_path or beside it. mtime is the timestamp of every entry. */

@@ -19,6 +19,11 @@ void image_set_kind(struct image *img, enum image_kind kind)
 	img->kind = (unsigned char)kind;
 }
 
+void image_set_early(struct image *img, struct image *early)
+{
+	img->early = early;
+}
+
 const char *image_kind_name(enum image_kind kind)
 {
 	return (unsigned int)kind < IMAGE_KIND_COUNT ? kind_names[kind] : "other";

@@ -340,6 +340,10 @@ int image_write(struct image *img, const char *out_path, enum image_compress com
 	signals_catch(tmp, old);
 	/* Whatever the umask: readable by root only. */
 	err = fchmod(fd, 0600) < 0 ? -errno : 0;
+	/* The early archive first and never compressed: the kernel's microcode
+	 * loader looks for it at the start of the image, before decompressing. */
+	if (err == 0 && img->early)
+		err = archive_write(w, img->early, false, fd, &reported);
 	if (err == 0)
 		err = archive_write(w, img, compress == IMAGE_COMPRESS_GZIP, fd, &reported);
 	if (err < 0)

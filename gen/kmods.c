@@ -328,6 +328,11 @@ int kmods_add(struct kmods *k, const char *name, const char *why)
 	return kmods_resolve(k, name, why, 0, false);
 }
 
+int kmods_add_optional(struct kmods *k, const char *name, const char *why)
+{
+	return kmods_resolve(k, name, why, RESOLVE_MISSING_OK, false);
+}
+
 int kmods_add_modalias(struct kmods *k, const char *modalias, const char *why)
 {
 	return kmods_resolve(k, modalias, why, RESOLVE_MISSING_OK | RESOLVE_NO_BLACKLISTED, false);

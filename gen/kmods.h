@@ -31,6 +31,9 @@ void kmods_free(struct kmods *k);
  * with -v. A name that matches nothing is an error (reported). A built-in
  * module is fine and adds nothing. */
 int kmods_add(struct kmods *k, const char *name, const char *why);
+/* The same, but a name this kernel does not have adds nothing, silently
+ * (lists that cover many kernels). */
+int kmods_add_optional(struct kmods *k, const char *name, const char *why);
 /* Every module a modalias resolves to (none is fine). */
 int kmods_add_modalias(struct kmods *k, const char *modalias, const char *why);
 /* The generic set: every storage, filesystem and virtio driver a boot could

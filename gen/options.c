@@ -83,6 +83,14 @@ static int set_verbose(struct build_opts *o, const char *value, size_t offset)
 	return 0;
 }
 
+static int set_net(struct build_opts *o, const char *value, size_t offset)
+{
+	(void)value;
+	(void)offset;
+	o->net = true;
+	return 0;
+}
+
 #define F(f) offsetof(struct build_opts, f)
 
 static const struct opt_def opt_defs[] = {
@@ -101,6 +109,7 @@ static const struct opt_def opt_defs[] = {
 	{ "firmware-dirs", 0,   true,  set_string,    F(firmware_dirs), "DIR:...: where firmware is looked up" },
 	{ "config",        0,   true,  set_string,    F(config),        "FILE: read this instead of /etc/lifeboat.conf{,.d}" },
 	{ "verbose",       'v', false, set_verbose,   0,                "say what is added and why" },
+	{ "net",           0,   false, set_net,       0,                "network root: NIC drivers, NFS client (docs/network.md)" },
 };
 
 #define N_OPTS (sizeof(opt_defs) / sizeof(opt_defs[0]))

@@ -19,6 +19,7 @@ struct build_opts {
 	enum build_mode mode;
 	enum image_compress compress;
 	bool verbose;
+	bool net;              /* --net: NIC drivers and NFS (gen/modsets_net.c) */
 	/* Lists accumulate over config files and the command line. */
 	struct strv add_modules;
 	struct strv omit_modules;

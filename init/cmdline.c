@@ -65,6 +65,13 @@ static int set_debug(struct boot_args *a, const char *value, size_t offset)
 	return 0;
 }
 
+/* An rd.* boolean stored at offset. */
+static int set_flag(struct boot_args *a, const char *value, size_t offset)
+{
+	*(bool *)((char *)a + offset) = parse_bool(value);
+	return 0;
+}
+
 static int set_ro(struct boot_args *a, const char *value, size_t offset)
 {
 	(void)value;
@@ -152,6 +159,13 @@ static const struct param params[] = {
 	{ "noresume",           set_noresume, 0 },
 	{ "rd.resume.timeout",  set_timeout, FIELD(resume_timeout_sec) },
 	{ "rd.debug",           set_debug,   0 },
+	{ "ip",                 set_string,  FIELD(ip) },
+	{ "bootdev",            set_string,  FIELD(bootdev) },
+	{ "nfsroot",            set_string,  FIELD(nfsroot) },
+	{ "netroot",            set_string,  FIELD(netroot) },
+	{ "rd.neednet",         set_flag,    FIELD(neednet) },
+	{ "rd.net.timeout.dhcp", set_timeout, FIELD(net_timeout_dhcp) },
+	{ "rd.net.timeout.carrier", set_timeout, FIELD(net_timeout_carrier) },
 	{ "rd.driver.pre",      append_list, FIELD(driver_pre) },
 	{ "rd.driver.post",     append_list, FIELD(driver_post) },
 	{ "rd.driver.blacklist", append_list, FIELD(driver_blacklist) },

@@ -34,6 +34,14 @@ struct boot_args {
 	unsigned long long resume_offset;     /* resume_offset=: pages into it (swap file) */
 	bool noresume;
 	unsigned int resume_timeout_sec;      /* rd.resume.timeout= */
+	/* Network and NFS root (docs/network.md): */
+	char ip[CMDLINE_VALUE_MAX];           /* ip=: the last one given */
+	char bootdev[CMDLINE_VALUE_MAX];      /* bootdev=: the interface to use */
+	char nfsroot[CMDLINE_VALUE_MAX];      /* nfsroot=, with root=/dev/nfs */
+	char netroot[CMDLINE_VALUE_MAX];      /* netroot=nfs:... */
+	bool neednet;                         /* rd.neednet */
+	unsigned int net_timeout_dhcp;        /* rd.net.timeout.dhcp=, seconds */
+	unsigned int net_timeout_carrier;     /* rd.net.timeout.carrier=, seconds */
 	struct strv driver_pre;
 	struct strv driver_post;
 	struct strv driver_blacklist;

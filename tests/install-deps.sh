@@ -4,7 +4,7 @@
 set -e
 PACKAGES="build-essential pkg-config libkmod-dev libblkid-dev zlib1g-dev liblzma-dev libzstd-dev
 libcmocka-dev clang libclang-rt-14-dev cppcheck cpio kmod e2fsprogs xfsprogs btrfs-progs fdisk
-qemu-system-x86 linux-image-amd64 busybox-static xz-utils zstd"
+qemu-system-x86 linux-image-amd64 busybox-static xz-utils zstd scdoc libxml2-utils groff-base man-db"
 
 missing=""
 for p in $PACKAGES; do

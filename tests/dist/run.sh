@@ -12,6 +12,7 @@ SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/lifeboat-dist.XXXXXX")
 trap 'rm -rf "$SCRATCH"' EXIT
 passed=0 failed=0
 
+source "$TOP/tests/dist/layout_lib.sh"
 # Each test_NAME function returns non-zero with a reason on stdout.
 for f in "$TOP"/tests/dist/tests_*.sh; do
 	# shellcheck disable=SC1090

@@ -1,0 +1,30 @@
+/* link: network interfaces over rtnetlink: list, bring up, carrier, address, route. */
+#ifndef LIFEBOAT_NET_LINK_H
+#define LIFEBOAT_NET_LINK_H
+
+#include <net/if.h>
+#include <netinet/in.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#define LINK_MAX 16
+
+struct link_info {
+	char name[IF_NAMESIZE];
+	int index;
+	uint8_t mac[6];
+};
+
+/* The Ethernet interfaces present (not loopback, not virtual ones without a
+ * device), in index order. Returns how many, or -errno. */
+int link_list(struct link_info *out, int max);
+/* Set the interface up, and its MTU when mtu is not 0. */
+int link_up(int index, unsigned int mtu);
+/* Whether the interface has a carrier (IFF_LOWER_UP). */
+bool link_has_carrier(int index);
+/* Add addr/prefix (with its broadcast address) to the interface. */
+int link_add_address(int index, struct in_addr addr, int prefix);
+/* Add a default route through gateway on the interface. */
+int link_add_default_route(int index, struct in_addr gateway);
+
+#endif

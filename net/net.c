@@ -1,0 +1,211 @@
+/* net: the network root step of the init: configure, find the NFS root, mount it. */
+#include "net.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "init/log.h"
+#include "init/modload.h"
+#include "init/mountroot.h"
+#include "init/timeline.h"
+#include "ipconf.h"
+#include "netconf.h"
+#include "netup.h"
+#include "nfsspec.h"
+
+/* Defaults when rd.net.timeout.* are not given: long enough for a slow
+ * switch port or DHCP server, short enough that a missing one ends in a
+ * message the user can act on. */
+#define LINK_TIMEOUT_SEC 20
+#define DHCP_TIMEOUT_SEC 30
+#define NFS_RETRY_MS 1000
+#define KERNEL_NFSROOT_DEFAULT "/tftpboot/%s"
+
+/* Where the root's location comes from. */
+enum root_source { FROM_SPEC, FROM_NFSROOT, FROM_DHCP };
+
+bool net_root_wanted(const struct boot_args *a)
+{
+	if (strncmp(a->netroot, "nfs", 3) == 0 || strcmp(a->root, "/dev/nfs") == 0 ||
+	    strcmp(a->root, "dhcp") == 0 || nfs_spec_is_nfs_root(a->root))
+		return true;
+	return !a->root[0] && (a->neednet || strncmp(a->ip, "dhcp", 4) == 0 ||
+			       strstr(a->ip, ":dhcp") != NULL);
+}
+
+static enum root_source root_source(const struct boot_args *a, const char **text)
+{
+	*text = NULL;
+	if (nfs_spec_is_nfs_root(a->root))
+		*text = a->root;
+	else if (strncmp(a->netroot, "nfs", 3) == 0 && strcmp(a->netroot, "nfs") != 0 &&
+		 strcmp(a->netroot, "nfs4") != 0)
+		*text = a->netroot;
+	if (*text)
+		return FROM_SPEC;
+	if (strcmp(a->root, "/dev/nfs") == 0 && a->nfsroot[0]) {
+		*text = a->nfsroot;
+		return FROM_NFSROOT;
+	}
+	return FROM_DHCP;
+}
+
+/* The root's location, once the network says what DHCP gave. Without a
+ * server named, the one ip= names, then DHCP's next server, then the
+ * DHCP server itself are used, as the kernel and dracut do. */
+static int spec_resolve(const struct boot_args *a, const struct ip_conf *ipc,
+			const struct net_state *st, struct nfs_spec *spec, char *why, size_t n)
+{
+	const char *text;
+	enum root_source src = root_source(a, &text);
+	int r;
+
+	if (src == FROM_DHCP && !st->conf.root_path[0] && strcmp(a->root, "/dev/nfs") == 0)
+		text = KERNEL_NFSROOT_DEFAULT;
+	else if (src == FROM_DHCP)
+		text = st->conf.root_path;
+	if (!text[0]) {
+		snprintf(why, n, "the DHCP server on %s gave no root-path (option 17) and the "
+			 "command line names no NFS root; give root=nfs:SERVER:/PATH or set the "
+			 "root-path on the DHCP server", st->link.name);
+		return -ENOENT;
+	}
+	r = src == FROM_NFSROOT ? nfs_spec_parse_nfsroot(text, spec) : nfs_spec_parse(text, spec);
+	if (r < 0) {
+		snprintf(why, n, "the NFS root '%s' is %s; write it as [nfs:|nfs4:]SERVER-IP:/PATH"
+			 "[:OPTIONS]", text, r == -EOPNOTSUPP ? "not an IPv4 address and path" :
+			 "malformed");
+		return r;
+	}
+	if (strncmp(a->root, "nfs4", 4) == 0 || strncmp(a->netroot, "nfs4", 4) == 0)
+		spec->v4 = true;
+	if (!spec->server.s_addr)
+		spec->server = ipc->server.s_addr ? ipc->server :
+			       st->conf.siaddr.s_addr ? st->conf.siaddr : st->conf.server_id;
+	if (!spec->server.s_addr) {
+		snprintf(why, n, "the NFS root '%s' names no server and none is known from ip= "
+			 "or DHCP; give root=nfs:SERVER:/PATH", text);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Errors worth waiting out: the server may be starting, or the path to it. */
+static bool mount_error_transient(int err)
+{
+	static const int transient[] = { ECONNREFUSED, ETIMEDOUT, EHOSTUNREACH, ENETUNREACH,
+					 EAGAIN, ECONNRESET, EIO };
+
+	for (size_t i = 0; i < sizeof(transient) / sizeof(transient[0]); i++)
+		if (err == transient[i])
+			return true;
+	return false;
+}
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/* The kernel's NFS client takes text options, so no mount.nfs is needed;
+ * it asks for nfsv3/nfsv4 by request_module, which has no modprobe to run
+ * here, so they are loaded first. */
+static int nfs_mount(const struct boot_args *a, const struct net_state *st,
+		     const struct nfs_spec *spec, char *why, size_t n)
+{
+	static const char *const mods[] = { "sunrpc", "nfs" };
+	char data[CMDLINE_VALUE_MAX * 2], path[NFS_PATH_MAX + 32], src[NFS_PATH_MAX + 64];
+	char server[INET_ADDRSTRLEN];
+	unsigned long flags = a->rw == ROOT_RW_RW ? 0 : MS_RDONLY;
+	uint64_t deadline = now_ms() + (uint64_t)a->timeout_sec * 1000;
+	int r;
+
+	for (size_t i = 0; i < sizeof(mods) / sizeof(mods[0]); i++)
+		modload_name(mods[i]);
+	modload_name(spec->v4 ? "nfsv4" : "nfsv3");
+	inet_ntop(AF_INET, &spec->server, server, sizeof(server));
+	if (nfs_spec_mount_data(spec, st->conf.addr, data, sizeof(data), path, sizeof(path)) < 0 ||
+	    snprintf(src, sizeof(src), "%s:%s", server, path) >= (int)sizeof(src)) {
+		snprintf(why, n, "the NFS root's path or options are too long");
+		return -ENAMETOOLONG;
+	}
+	log_info("mounting %s (%s) on %s", src, data, SYSROOT);
+	while ((r = mount(src, SYSROOT, "nfs", flags, data) < 0 ? -errno : 0) < 0 &&
+	       mount_error_transient(-r) && (a->timeout_sec == 0 || now_ms() < deadline)) {
+		log_warn("mounting %s failed: %s; trying again", src, strerror(-r));
+		usleep(NFS_RETRY_MS * 1000);
+	}
+	if (r < 0)
+		snprintf(why, n, "mounting the NFS root %s failed: %s; check that the server "
+			 "exports %s to %s%s", src, strerror(-r), path, "this client",
+			 mount_error_transient(-r) ? " and is reachable (waited rd.timeout)" : "");
+	else
+		timeline_mark("mounted", "%s nfs%s", src, spec->v4 ? "4" : "");
+	return r;
+}
+
+static int net_configure(const struct boot_args *a, struct ip_conf *ipc, struct net_state *st,
+			 char *why, size_t n)
+{
+	struct netup_limits lim = {
+		.link_ms = (a->net_timeout_carrier ? a->net_timeout_carrier : LINK_TIMEOUT_SEC) * 1000,
+		.dhcp_ms = (a->net_timeout_dhcp ? a->net_timeout_dhcp : DHCP_TIMEOUT_SEC) * 1000,
+	};
+	int r = a->ip[0] ? ip_conf_parse(a->ip, ipc) : 0;
+
+	if (!a->ip[0]) {
+		memset(ipc, 0, sizeof(*ipc));
+		ipc->method = IP_METHOD_DHCP;
+	}
+	if (r < 0) {
+		snprintf(why, n, "ip=%s is %s; see docs/network.md for its forms", a->ip,
+			 r == -EOPNOTSUPP ? "not supported (IPv6 and iBFT are not)" : "malformed");
+		return r;
+	}
+	if (ipc->method == IP_METHOD_OFF) {
+		snprintf(why, n, "ip=%s turns the network off but the root is on it; give "
+			 "ip=dhcp or a static address", a->ip);
+		return -EINVAL;
+	}
+	r = netup_configure(ipc, a->bootdev, &lim, st, why, n);
+	if (r == 0) {
+		int w = netconf_write(NETCONF_DIR, RESOLV_CONF, &st->link,
+				      st->from_dhcp ? "dhcp" : "static", &st->conf);
+
+		if (w < 0)
+			log_warn("writing %s/net.%s.conf failed: %s; the real root will have to "
+				 "configure %s itself", NETCONF_DIR, st->link.name, strerror(-w),
+				 st->link.name);
+	}
+	return r;
+}
+
+int net_bring_up(const struct boot_args *args, char *why, size_t why_size)
+{
+	struct ip_conf ipc;
+	struct net_state st;
+
+	return net_configure(args, &ipc, &st, why, why_size);
+}
+
+int net_root_mount(const struct boot_args *args, char *why, size_t why_size)
+{
+	struct ip_conf ipc;
+	struct net_state st;
+	struct nfs_spec spec;
+	int r = net_configure(args, &ipc, &st, why, why_size);
+
+	if (r == 0)
+		r = spec_resolve(args, &ipc, &st, &spec, why, why_size);
+	if (r == 0)
+		r = nfs_mount(args, &st, &spec, why, why_size);
+	return r;
+}

@@ -1,0 +1,22 @@
+/* net: network root for the init: bring the network up (ip=, DHCP) and
+ * mount the root over NFS. docs/network.md has the parameters. */
+#ifndef LIFEBOAT_NET_NET_H
+#define LIFEBOAT_NET_NET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "init/cmdline.h"
+
+/* Whether the command line puts the root on the network: root=nfs:,
+ * root=nfs4:, root=SERVER:/PATH, root=/dev/nfs, root=dhcp, netroot=nfs:, or
+ * no root= at all with ip=dhcp or rd.neednet. */
+bool net_root_wanted(const struct boot_args *args);
+/* Configure the network as ip=/bootdev= say (DHCP when they say nothing),
+ * then mount the NFS root at SYSROOT. Returns 0, or -errno with what failed
+ * and what the user can do in why. */
+int net_root_mount(const struct boot_args *args, char *why, size_t why_size);
+/* rd.neednet=1 with a local root: only configure the network. */
+int net_bring_up(const struct boot_args *args, char *why, size_t why_size);
+
+#endif

@@ -1,0 +1,22 @@
+/* netconf: what the network setup learnt, written for the real root. */
+#ifndef LIFEBOAT_NET_NETCONF_H
+#define LIFEBOAT_NET_NETCONF_H
+
+#include <stddef.h>
+
+#include "dhcppkt.h"
+#include "link.h"
+
+#define NETCONF_DIR "/run/initramfs"
+#define RESOLV_CONF "/etc/resolv.conf"
+
+/* Format net.IFACE.conf (key=value lines, docs/network.md) into buf.
+ * method is "dhcp" or "static". Returns the length or -ENOSPC. */
+int netconf_format(const struct link_info *link, const char *method,
+		   const struct dhcp_lease *l, char *buf, size_t size);
+/* Write dir/net.IFACE.conf and, when DNS servers are known, resolv
+ * (/etc/resolv.conf), each to a temporary name then renamed. */
+int netconf_write(const char *dir, const char *resolv, const struct link_info *link,
+		  const char *method, const struct dhcp_lease *l);
+
+#endif

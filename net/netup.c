@@ -1,0 +1,200 @@
+/* netup: wait for interfaces, bring them up, configure one (ip= or DHCP). */
+#include "netup.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "dhcp.h"
+#include "init/coldplug.h"
+#include "init/log.h"
+#include "init/timeline.h"
+
+#define POLL_MS 100
+
+struct links {
+	struct link_info ready[LINK_MAX];   /* up, with a carrier */
+	int n_ready;
+	int up_index[LINK_MAX];             /* interfaces already set up */
+	int n_up;
+	int n_seen;                         /* matching interfaces present */
+};
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+static bool links_was_up(const struct links *s, int index)
+{
+	for (int i = 0; i < s->n_up; i++)
+		if (s->up_index[i] == index)
+			return true;
+	return false;
+}
+
+/* One look at the interfaces: bring new ones up, note those with carrier. */
+static void links_scan(struct links *s, const char *want, unsigned int mtu)
+{
+	struct link_info all[LINK_MAX];
+	int n = link_list(all, LINK_MAX);
+
+	s->n_ready = 0;
+	s->n_seen = 0;
+	for (int i = 0; i < n; i++) {
+		if (want[0] && strcmp(all[i].name, want) != 0)
+			continue;
+		s->n_seen++;
+		if (!links_was_up(s, all[i].index) && s->n_up < LINK_MAX) {
+			int r = link_up(all[i].index, mtu);
+
+			if (r < 0)
+				log_warn("setting %s up failed: %s", all[i].name, strerror(-r));
+			s->up_index[s->n_up++] = all[i].index;
+		}
+		if (link_has_carrier(all[i].index))
+			s->ready[s->n_ready++] = all[i];
+	}
+}
+
+/* The drivers of network devices are loaded as their devices show up (a
+ * virtio NIC appears only once virtio_pci is loaded), so coldplug runs again
+ * on every look until an interface has a carrier. */
+static int links_wait(struct links *s, const char *want, unsigned int mtu, unsigned int timeout_ms)
+{
+	uint64_t deadline = now_ms() + timeout_ms;
+
+	memset(s, 0, sizeof(*s));
+	for (;;) {
+		coldplug_devices();
+		links_scan(s, want, mtu);
+		if (s->n_ready > 0)
+			return 0;
+		if (now_ms() >= deadline)
+			return -ETIMEDOUT;
+		usleep(POLL_MS * 1000);
+	}
+}
+
+static void conf_from_ip(const struct ip_conf *ipc, struct dhcp_lease *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->addr = ipc->addr;
+	c->netmask = ipc->netmask;
+	c->router = ipc->gateway;
+	c->mtu = ipc->mtu;
+	for (int i = 0; i < IPCONF_DNS_MAX; i++)
+		if (ipc->dns[i].s_addr)
+			c->dns[c->n_dns++] = ipc->dns[i];
+	snprintf(c->hostname, sizeof(c->hostname), "%s", ipc->hostname);
+}
+
+/* Address, MTU and default route on the chosen interface. */
+static int link_apply(const struct net_state *st, const struct ip_conf *ipc)
+{
+	const struct dhcp_lease *c = &st->conf;
+	int prefix = c->netmask.s_addr ? ip_mask_prefix(c->netmask) : 32;
+	int r;
+
+	if (prefix < 0)
+		prefix = 24;
+	/* ip='s MTU wins over the server's. */
+	if (c->mtu && !ipc->mtu)
+		link_up(st->link.index, c->mtu);
+	r = link_add_address(st->link.index, c->addr, prefix);
+	if (r < 0)
+		return r;
+	if (c->router.s_addr) {
+		int rr = link_add_default_route(st->link.index, c->router);
+		char gw[INET_ADDRSTRLEN];
+
+		inet_ntop(AF_INET, &c->router, gw, sizeof(gw));
+		if (rr < 0)
+			log_warn("%s: adding the default route through %s failed: %s; only the "
+				 "local network is reachable", st->link.name, gw, strerror(-rr));
+	}
+	return 0;
+}
+
+static int dhcp_on_links(const struct links *s, const struct ip_conf *ipc, unsigned int dhcp_ms,
+			 struct net_state *out)
+{
+	int r = -ENODEV;
+
+	for (int i = 0; i < s->n_ready; i++) {
+		log_info("dhcp: asking for an address on %s", s->ready[i].name);
+		r = dhcp_run(&s->ready[i], ipc->hostname, dhcp_ms, &out->conf);
+		if (r == 0) {
+			out->link = s->ready[i];
+			out->from_dhcp = true;
+			return 0;
+		}
+		log_warn("dhcp: no lease on %s: %s", s->ready[i].name,
+			 r == -ETIMEDOUT ? "no server answered" : strerror(-r));
+	}
+	return r;
+}
+
+static void log_conf(const struct net_state *st)
+{
+	char a[INET_ADDRSTRLEN], srv[INET_ADDRSTRLEN];
+
+	inet_ntop(AF_INET, &st->conf.addr, a, sizeof(a));
+	inet_ntop(AF_INET, &st->conf.server_id, srv, sizeof(srv));
+	if (st->from_dhcp)
+		log_info("%s: %s/%d from DHCP server %s, root-path '%s'", st->link.name, a,
+			 ip_mask_prefix(st->conf.netmask), srv, st->conf.root_path);
+	else
+		log_info("%s: %s/%d from ip=", st->link.name, a, ip_mask_prefix(st->conf.netmask));
+	timeline_mark("lease", "%s %s %s", st->link.name, a, st->from_dhcp ? "dhcp" : "static");
+}
+
+int netup_configure(const struct ip_conf *ipc, const char *bootdev,
+		    const struct netup_limits *lim, struct net_state *out,
+		    char *why, size_t why_size)
+{
+	const char *want = ipc->dev[0] ? ipc->dev : bootdev;
+	struct links s;
+	int r;
+
+	memset(out, 0, sizeof(*out));
+	if (links_wait(&s, want, ipc->mtu, lim->link_ms) < 0) {
+		if (s.n_seen)
+			snprintf(why, why_size, "no carrier on %s within %u s; check the cable or "
+				 "the virtual network, or raise rd.net.timeout.carrier=",
+				 want[0] ? want : "any interface", lim->link_ms / 1000);
+		else
+			snprintf(why, why_size, "no network interface%s%s appeared within %u s; "
+				 "check that the image has the NIC's driver (lifeboat build --net) "
+				 "and the interface name", want[0] ? " named " : "", want,
+				 lim->link_ms / 1000);
+		return -ETIMEDOUT;
+	}
+	if (ipc->method == IP_METHOD_STATIC) {
+		out->link = s.ready[0];
+		conf_from_ip(ipc, &out->conf);
+	} else {
+		r = dhcp_on_links(&s, ipc, lim->dhcp_ms, out);
+		if (r < 0) {
+			snprintf(why, why_size, "no DHCP server answered on %s%s within %u s; "
+				 "check the DHCP server, or give a static ip=ADDR::GW:MASK::IFACE:none",
+				 s.ready[0].name, s.n_ready > 1 ? " and the others" : "",
+				 lim->dhcp_ms / 1000);
+			return r;
+		}
+	}
+	r = link_apply(out, ipc);
+	if (r < 0) {
+		snprintf(why, why_size, "configuring the address on %s failed: %s", out->link.name,
+			 strerror(-r));
+		return r;
+	}
+	log_conf(out);
+	return 0;
+}

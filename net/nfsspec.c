@@ -1,0 +1,145 @@
+/* nfsspec: parse NFS root locations and make the kernel's mount options. */
+#include "nfsspec.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *skip_prefix(const char *text, struct nfs_spec *out)
+{
+	if (strncmp(text, "nfs4:", 5) == 0) {
+		out->v4 = true;
+		return text + 5;
+	}
+	if (strncmp(text, "nfs:", 4) == 0)
+		return text + 4;
+	return text;
+}
+
+static int copy_n(char *dst, size_t size, const char *src, size_t n)
+{
+	if (n >= size)
+		return -EINVAL;
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+	return 0;
+}
+
+/* SERVER before the path: an IPv4 address only; a name needs DNS. */
+static int parse_server(const char *s, size_t n, struct nfs_spec *out)
+{
+	char buf[INET_ADDRSTRLEN];
+
+	if (n == 0)
+		return 0;
+	if (s[0] == '[')
+		return -EOPNOTSUPP;
+	if (n >= sizeof(buf))
+		return -EOPNOTSUPP;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	return inet_pton(AF_INET, buf, &out->server) == 1 ? 0 : -EOPNOTSUPP;
+}
+
+/* vers=4, vers=4.1, nfsvers=4.2 among the options make it an NFSv4 mount. */
+static bool options_ask_v4(const char *opts)
+{
+	static const char *const keys[] = { "vers=4", "nfsvers=4" };
+
+	for (const char *p = opts; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+		for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+			if (strncmp(p, keys[i], strlen(keys[i])) == 0)
+				return true;
+	return false;
+}
+
+static int parse_location(const char *text, const char *opt_seps, struct nfs_spec *out)
+{
+	const char *slash, *end;
+
+	memset(out, 0, sizeof(*out));
+	if (!text)
+		return -EINVAL;
+	text = skip_prefix(text, out);
+	slash = strchr(text, '/');
+	if (!slash)
+		return -EINVAL;
+	if (slash != text) {
+		if (slash[-1] != ':')
+			return -EINVAL;
+		int r = parse_server(text, (size_t)(slash - 1 - text), out);
+		if (r < 0)
+			return r;
+	}
+	end = slash + strcspn(slash, opt_seps);
+	if (copy_n(out->path, sizeof(out->path), slash, (size_t)(end - slash)) < 0)
+		return -EINVAL;
+	if (*end && copy_n(out->options, sizeof(out->options), end + 1, strlen(end + 1)) < 0)
+		return -EINVAL;
+	if (options_ask_v4(out->options))
+		out->v4 = true;
+	return 0;
+}
+
+int nfs_spec_parse(const char *text, struct nfs_spec *out)
+{
+	return parse_location(text, ":,", out);
+}
+
+int nfs_spec_parse_nfsroot(const char *text, struct nfs_spec *out)
+{
+	return parse_location(text, ",", out);
+}
+
+bool nfs_spec_is_nfs_root(const char *root)
+{
+	const char *colon_slash = strstr(root, ":/");
+
+	if (strncmp(root, "nfs:", 4) == 0 || strncmp(root, "nfs4:", 5) == 0)
+		return true;
+	/* dracut's SERVER:/PATH; MAJ:MIN and /dev paths have no ":/". */
+	return root[0] != '/' && colon_slash && colon_slash != root;
+}
+
+/* Copy path, replacing each %s by the client address (the kernel's nfsroot). */
+static int expand_path(const char *path, const char *client, char *out, size_t size)
+{
+	size_t n = 0;
+
+	for (const char *p = path; *p; p++) {
+		const char *add = p;
+		size_t len = 1;
+
+		if (p[0] == '%' && p[1] == 's') {
+			add = client;
+			len = strlen(client);
+			p++;
+		}
+		if (n + len >= size)
+			return -ENAMETOOLONG;
+		memcpy(out + n, add, len);
+		n += len;
+	}
+	out[n] = '\0';
+	return 0;
+}
+
+int nfs_spec_mount_data(const struct nfs_spec *spec, struct in_addr client,
+			char *data, size_t data_size, char *path, size_t path_size)
+{
+	char server[INET_ADDRSTRLEN], me[INET_ADDRSTRLEN];
+	int len;
+
+	inet_ntop(AF_INET, &spec->server, server, sizeof(server));
+	inet_ntop(AF_INET, &client, me, sizeof(me));
+	if (spec->v4)
+		len = snprintf(data, data_size, "vers=4,addr=%s,clientaddr=%s,proto=tcp%s%s",
+			       server, me, spec->options[0] ? "," : "", spec->options);
+	else
+		len = snprintf(data, data_size, "vers=3,addr=%s,proto=tcp,nolock%s%s",
+			       server, spec->options[0] ? "," : "", spec->options);
+	if (len < 0 || (size_t)len >= data_size)
+		return -ENAMETOOLONG;
+	return expand_path(spec->path, me, path, path_size);
+}

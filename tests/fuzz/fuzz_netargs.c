@@ -1,0 +1,31 @@
+/* fuzz_netargs: ip=, root=nfs:/nfsroot= parsers and the mount options made
+ * from them, on arbitrary text. */
+#include <arpa/inet.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "net/ipconf.h"
+#include "net/nfsspec.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *text = malloc(size + 1);
+	struct ip_conf ipc;
+	struct nfs_spec spec;
+	char opts[512], path[512];
+
+	if (!text)
+		return 0;
+	memcpy(text, data, size);
+	text[size] = '\0';
+	ip_conf_parse(text, &ipc);
+	nfs_spec_is_nfs_root(text);
+	if (nfs_spec_parse(text, &spec) == 0)
+		nfs_spec_mount_data(&spec, ipc.addr, opts, sizeof(opts), path, sizeof(path));
+	if (nfs_spec_parse_nfsroot(text, &spec) == 0)
+		nfs_spec_mount_data(&spec, ipc.addr, opts, sizeof(opts), path, sizeof(path));
+	free(text);
+	return 0;
+}

@@ -1,0 +1,464 @@
+/* Unit tests: net/ parsers: ip=, NFS root locations, DHCP packets, net.IFACE.conf. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "init/cmdline.h"
+#include "net/dhcppkt.h"
+#include "net/ipconf.h"
+#include "net/net.h"
+#include "net/netconf.h"
+#include "net/nfsspec.h"
+
+static const uint8_t mac[6] = { 0x52, 0x54, 0x00, 0x00, 0x00, 0x01 };
+#define XID 0x1234abcdu
+
+static const char *addr_text(struct in_addr a)
+{
+	static char buf[4][INET_ADDRSTRLEN];
+	static int n;
+
+	n = (n + 1) % 4;
+	return inet_ntop(AF_INET, &a, buf[n], sizeof(buf[n]));
+}
+
+/* ---- ip= ---- */
+
+static void ip_single_words(void **state)
+{
+	struct ip_conf c;
+
+	(void)state;
+	assert_int_equal(ip_conf_parse("dhcp", &c), 0);
+	assert_int_equal(c.method, IP_METHOD_DHCP);
+	assert_string_equal(c.dev, "");
+	assert_int_equal(ip_conf_parse("on", &c), 0);
+	assert_int_equal(c.method, IP_METHOD_DHCP);
+	assert_int_equal(ip_conf_parse("off", &c), 0);
+	assert_int_equal(c.method, IP_METHOD_OFF);
+	assert_int_equal(ip_conf_parse("dhcp6", &c), -EOPNOTSUPP);
+	assert_int_equal(ip_conf_parse("auto6", &c), -EOPNOTSUPP);
+	assert_int_equal(ip_conf_parse("sometimes", &c), -EINVAL);
+	assert_int_equal(ip_conf_parse("", &c), -EINVAL);
+}
+
+static void ip_dracut_interface_form(void **state)
+{
+	struct ip_conf c;
+
+	(void)state;
+	assert_int_equal(ip_conf_parse("eth1:dhcp", &c), 0);
+	assert_int_equal(c.method, IP_METHOD_DHCP);
+	assert_string_equal(c.dev, "eth1");
+	assert_int_equal(ip_conf_parse("enp0s3:dhcp:9000:52:54:00:12:34:56", &c), 0);
+	assert_int_equal(c.mtu, 9000);
+	assert_int_equal(ip_conf_parse("eth0:dhcp:12", &c), -EINVAL);       /* MTU below 68 */
+	assert_int_equal(ip_conf_parse("eth0:dhcp6", &c), -EOPNOTSUPP);
+	assert_int_equal(ip_conf_parse("averyveryverylongname0:dhcp", &c), -EINVAL);
+}
+
+static void ip_kernel_static_form(void **state)
+{
+	struct ip_conf c;
+
+	(void)state;
+	assert_int_equal(ip_conf_parse("198.51.100.21:198.51.100.1:198.51.100.254:255.255.255.0:"
+				       "guest:eth0:none:198.51.100.53:198.51.100.54", &c), 0);
+	assert_int_equal(c.method, IP_METHOD_STATIC);
+	assert_string_equal(addr_text(c.addr), "198.51.100.21");
+	assert_string_equal(addr_text(c.server), "198.51.100.1");
+	assert_string_equal(addr_text(c.gateway), "198.51.100.254");
+	assert_int_equal(ip_mask_prefix(c.netmask), 24);
+	assert_string_equal(c.hostname, "guest");
+	assert_string_equal(c.dev, "eth0");
+	assert_string_equal(addr_text(c.dns[0]), "198.51.100.53");
+	assert_string_equal(addr_text(c.dns[1]), "198.51.100.54");
+	/* No autoconf word with an address: static, with the class mask. */
+	assert_int_equal(ip_conf_parse("10.1.2.3::::", &c), 0);
+	assert_int_equal(c.method, IP_METHOD_STATIC);
+	assert_int_equal(ip_mask_prefix(c.netmask), 8);
+	assert_int_equal(ip_conf_parse("172.16.0.9:::::eth0:off", &c), 0);
+	assert_int_equal(ip_mask_prefix(c.netmask), 16);
+	/* dracut's MTU after autoconf. */
+	assert_int_equal(ip_conf_parse("198.51.100.21::198.51.100.1:255.255.255.0::eth0:none:1400", &c), 0);
+	assert_int_equal(c.mtu, 1400);
+	/* No address: autoconfiguration fills what is missing. */
+	assert_int_equal(ip_conf_parse(":198.51.100.1::::eth0:dhcp", &c), 0);
+	assert_int_equal(c.method, IP_METHOD_DHCP);
+	assert_string_equal(addr_text(c.server), "198.51.100.1");
+}
+
+static void ip_malformed(void **state)
+{
+	struct ip_conf c;
+
+	(void)state;
+	assert_int_equal(ip_conf_parse("198.51.100.300::::::none", &c), -EINVAL);
+	assert_int_equal(ip_conf_parse("198.51.100.2:::255.0.255.0:::none", &c), -EINVAL);
+	assert_int_equal(ip_conf_parse("198.51.100.2::::::bogus", &c), -EINVAL);
+	assert_int_equal(ip_conf_parse("198.51.100.2::::::none:notanaddress", &c), -EINVAL);
+	assert_int_equal(ip_conf_parse("[2001:db8::1]::::::none", &c), -EOPNOTSUPP);
+	assert_int_equal(ip_conf_parse(":::::::::::::::::::::::::::::::", &c), 0);
+	assert_int_equal(c.method, IP_METHOD_DHCP);
+}
+
+/* ---- NFS locations ---- */
+
+static void nfs_dracut_forms(void **state)
+{
+	struct nfs_spec s;
+
+	(void)state;
+	assert_int_equal(nfs_spec_parse("nfs:198.51.100.1:/srv/root:vers=3,rsize=8192", &s), 0);
+	assert_string_equal(addr_text(s.server), "198.51.100.1");
+	assert_string_equal(s.path, "/srv/root");
+	assert_string_equal(s.options, "vers=3,rsize=8192");
+	assert_false(s.v4);
+	assert_int_equal(nfs_spec_parse("nfs4:198.51.100.1:/", &s), 0);
+	assert_true(s.v4);
+	assert_string_equal(s.path, "/");
+	assert_int_equal(nfs_spec_parse("198.51.100.1:/nfsroot,vers=4.2", &s), 0);   /* root-path form */
+	assert_string_equal(s.path, "/nfsroot");
+	assert_true(s.v4);
+	assert_int_equal(nfs_spec_parse("nfs:/only/path", &s), 0);
+	assert_int_equal(s.server.s_addr, 0);
+	assert_int_equal(nfs_spec_parse("nfs:server.example:/x", &s), -EOPNOTSUPP);
+	assert_int_equal(nfs_spec_parse("nfs:[2001:db8::1]:/x", &s), -EOPNOTSUPP);
+	assert_int_equal(nfs_spec_parse("nfs:198.51.100.1", &s), -EINVAL);
+	assert_int_equal(nfs_spec_parse("nfs:198.51.100.1/x", &s), -EINVAL);
+}
+
+static void nfs_kernel_nfsroot(void **state)
+{
+	struct nfs_spec s;
+
+	(void)state;
+	assert_int_equal(nfs_spec_parse_nfsroot("198.51.100.1:/tftpboot/%s,vers=3,port=2049", &s), 0);
+	assert_string_equal(s.path, "/tftpboot/%s");
+	assert_string_equal(s.options, "vers=3,port=2049");
+	/* The kernel's form keeps ':' in the path. */
+	assert_int_equal(nfs_spec_parse_nfsroot("/a:b", &s), 0);
+	assert_string_equal(s.path, "/a:b");
+}
+
+static void nfs_root_detection(void **state)
+{
+	(void)state;
+	assert_true(nfs_spec_is_nfs_root("nfs:198.51.100.1:/x"));
+	assert_true(nfs_spec_is_nfs_root("nfs4:/x"));
+	assert_true(nfs_spec_is_nfs_root("198.51.100.1:/x"));
+	assert_false(nfs_spec_is_nfs_root("/dev/vda1"));
+	assert_false(nfs_spec_is_nfs_root("8:2"));
+	assert_false(nfs_spec_is_nfs_root("UUID=1234"));
+	assert_false(nfs_spec_is_nfs_root(":/x"));
+}
+
+static void nfs_mount_options(void **state)
+{
+	struct nfs_spec s;
+	struct in_addr me;
+	char data[256], path[256];
+
+	(void)state;
+	inet_pton(AF_INET, "198.51.100.11", &me);
+	assert_int_equal(nfs_spec_parse_nfsroot("198.51.100.1:/tftpboot/%s", &s), 0);
+	assert_int_equal(nfs_spec_mount_data(&s, me, data, sizeof(data), path, sizeof(path)), 0);
+	assert_string_equal(data, "vers=3,addr=198.51.100.1,proto=tcp,nolock");
+	assert_string_equal(path, "/tftpboot/198.51.100.11");
+	assert_int_equal(nfs_spec_parse("nfs4:198.51.100.1:/r:vers=4.1", &s), 0);
+	assert_int_equal(nfs_spec_mount_data(&s, me, data, sizeof(data), path, sizeof(path)), 0);
+	assert_string_equal(data, "vers=4,addr=198.51.100.1,clientaddr=198.51.100.11,proto=tcp,vers=4.1");
+	assert_int_equal(nfs_spec_mount_data(&s, me, data, 20, path, sizeof(path)), -ENAMETOOLONG);
+}
+
+/* ---- DHCP ---- */
+
+struct reply {
+	uint8_t b[DHCP_PACKET_MAX];
+	size_t len;
+};
+
+static uint16_t csum(uint32_t sum, const uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i + 1 < n; i += 2)
+		sum += (uint32_t)(p[i] << 8 | p[i + 1]);
+	if (n & 1)
+		sum += (uint32_t)p[n - 1] << 8;
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return (uint16_t)~sum;
+}
+
+/* A server's reply: IPv4 + UDP 67->68 + BOOTREPLY with the options given. */
+static void reply_make(struct reply *r, uint32_t xid, const uint8_t *opts, size_t olen,
+		       bool udp_sum)
+{
+	uint8_t *ip = r->b, *udp = ip + 20, *m = udp + 8;
+	size_t mlen = 240 + olen, total = 28 + mlen;
+	uint16_t s;
+
+	memset(r->b, 0, sizeof(r->b));
+	ip[0] = 0x45;
+	ip[2] = (uint8_t)(total >> 8);
+	ip[3] = (uint8_t)total;
+	ip[8] = 64;
+	ip[9] = 17;
+	inet_pton(AF_INET, "198.51.100.1", ip + 12);
+	memset(ip + 16, 0xff, 4);
+	s = csum(0, ip, 20);
+	ip[10] = (uint8_t)(s >> 8);
+	ip[11] = (uint8_t)s;
+	udp[1] = 67;
+	udp[3] = 68;
+	udp[4] = (uint8_t)((total - 20) >> 8);
+	udp[5] = (uint8_t)(total - 20);
+	m[0] = 2;
+	m[1] = 1;
+	m[2] = 6;
+	m[4] = (uint8_t)(xid >> 24);
+	m[5] = (uint8_t)(xid >> 16);
+	m[6] = (uint8_t)(xid >> 8);
+	m[7] = (uint8_t)xid;
+	inet_pton(AF_INET, "198.51.100.11", m + 16);
+	inet_pton(AF_INET, "198.51.100.2", m + 20);
+	memcpy(m + 28, mac, 6);
+	m[236] = 99;
+	m[237] = 130;
+	m[238] = 83;
+	m[239] = 99;
+	memcpy(m + 240, opts, olen);
+	if (udp_sum) {
+		uint32_t pseudo = 17 + (uint32_t)(total - 20);
+
+		for (int i = 12; i < 20; i += 2)
+			pseudo += (uint32_t)(ip[i] << 8 | ip[i + 1]);
+		s = csum(pseudo, udp, total - 20);
+		udp[6] = (uint8_t)(s >> 8);
+		udp[7] = (uint8_t)s;
+	}
+	r->len = total;
+}
+
+static const uint8_t ack_opts[] = {
+	53, 1, 5,
+	54, 4, 198, 51, 100, 1,
+	1, 4, 255, 255, 255, 0,
+	3, 8, 198, 51, 100, 254, 198, 51, 100, 253,
+	6, 8, 198, 51, 100, 53, 198, 51, 100, 54,
+	12, 5, 'g', 'u', 'e', 's', 't',
+	15, 13, 'l', 'i', 'f', 'e', 'b', 'o', 'a', 't', '.', 't', 'e', 's', 't',
+	17, 22, '1', '9', '8', '.', '5', '1', '.', '1', '0', '0', '.', '1', ':', '/', 'n', 'f', 's',
+		'r', 'o', 'o', 't', '\0',
+	26, 2, 0x05, 0xdc,
+	51, 4, 0, 0, 0x0e, 0x10,
+	255,
+};
+
+static void dhcp_ack_parsed(void **state)
+{
+	struct reply r;
+	struct dhcp_lease l;
+
+	(void)state;
+	reply_make(&r, XID, ack_opts, sizeof(ack_opts), true);
+	assert_int_equal(dhcp_packet_parse(r.b, r.len, true, XID, mac, &l), 0);
+	assert_int_equal(l.type, DHCP_ACK);
+	assert_string_equal(addr_text(l.addr), "198.51.100.11");
+	assert_string_equal(addr_text(l.siaddr), "198.51.100.2");
+	assert_string_equal(addr_text(l.server_id), "198.51.100.1");
+	assert_string_equal(addr_text(l.router), "198.51.100.254");
+	assert_int_equal(l.n_dns, 2);
+	assert_string_equal(addr_text(l.dns[1]), "198.51.100.54");
+	assert_string_equal(l.hostname, "guest");
+	assert_string_equal(l.domain, "lifeboat.test");
+	assert_string_equal(l.root_path, "198.51.100.1:/nfsroot");
+	assert_int_equal(l.mtu, 1500);
+	assert_int_equal(l.lease_sec, 3600);
+	/* The same without a UDP checksum (0 means none). */
+	reply_make(&r, XID, ack_opts, sizeof(ack_opts), false);
+	assert_int_equal(dhcp_packet_parse(r.b, r.len, true, XID, mac, &l), 0);
+}
+
+static void dhcp_not_ours_dropped(void **state)
+{
+	struct reply r;
+	struct dhcp_lease l;
+	uint8_t other[6] = { 2, 0, 0, 0, 0, 9 };
+
+	(void)state;
+	reply_make(&r, XID, ack_opts, sizeof(ack_opts), true);
+	assert_int_equal(dhcp_packet_parse(r.b, r.len, true, XID + 1, mac, &l), -EINVAL);
+	assert_int_equal(dhcp_packet_parse(r.b, r.len, true, XID, other, &l), -EINVAL);
+	r.b[20 + 3] = 67;                          /* to the server's port */
+	assert_int_equal(dhcp_packet_parse(r.b, r.len, false, XID, mac, &l), -EINVAL);
+}
+
+static void dhcp_corrupt_dropped(void **state)
+{
+	struct reply r;
+	struct dhcp_lease l;
+
+	(void)state;
+	reply_make(&r, XID, ack_opts, sizeof(ack_opts), true);
+	r.b[28 + 240 + 20] ^= 1;                   /* a byte inside the options */
+	assert_int_equal(dhcp_packet_parse(r.b, r.len, true, XID, mac, &l), -EINVAL);
+	/* Offloaded checksums are not checked. */
+	assert_int_equal(dhcp_packet_parse(r.b, r.len, false, XID, mac, &l), 0);
+	reply_make(&r, XID, ack_opts, sizeof(ack_opts), true);
+	r.b[8] = 1;                                /* TTL: IP header checksum now wrong */
+	assert_int_equal(dhcp_packet_parse(r.b, r.len, true, XID, mac, &l), -EINVAL);
+	reply_make(&r, XID, ack_opts, sizeof(ack_opts), false);
+	for (size_t n = 0; n < r.len; n++)         /* every truncation */
+		assert_int_equal(dhcp_packet_parse(r.b, n, true, XID, mac, &l), -EINVAL);
+}
+
+static void dhcp_hostile_options(void **state)
+{
+	/* A length past the end, an unsafe root path, a wrong-size mask, no
+	 * message type after the end. */
+	static const uint8_t past_end[] = { 53, 1, 2, 17, 200, '/', 'x' };
+	static const uint8_t unsafe[] = { 53, 1, 2, 17, 9, '/', 'x', '\n', 'E', 'V', 'I', 'L', '=', '1',
+					  12, 4, 'a', ' ', 'b', 'c', 1, 3, 255, 255, 255, 255 };
+	static const uint8_t type_after_end[] = { 255, 53, 1, 2 };
+	struct reply r;
+	struct dhcp_lease l;
+
+	(void)state;
+	reply_make(&r, XID, past_end, sizeof(past_end), false);
+	assert_int_equal(dhcp_packet_parse(r.b, r.len, true, XID, mac, &l), 0);
+	assert_int_equal(l.type, DHCP_OFFER);
+	assert_string_equal(l.root_path, "");
+	reply_make(&r, XID, unsafe, sizeof(unsafe), false);
+	assert_int_equal(dhcp_packet_parse(r.b, r.len, true, XID, mac, &l), 0);
+	assert_string_equal(l.root_path, "");
+	assert_string_equal(l.hostname, "");
+	assert_int_equal(l.netmask.s_addr, 0);
+	reply_make(&r, XID, type_after_end, sizeof(type_after_end), false);
+	assert_int_equal(dhcp_packet_parse(r.b, r.len, true, XID, mac, &l), -EINVAL);
+}
+
+static void dhcp_overload_options(void **state)
+{
+	/* Option 52 = 1: more options in the 'file' field. */
+	static const uint8_t opts[] = { 53, 1, 5, 52, 1, 1, 255 };
+	static const uint8_t in_file[] = { 17, 6, '/', 'r', 'o', 'o', 't', '2', 255 };
+	struct reply r;
+	struct dhcp_lease l;
+
+	(void)state;
+	reply_make(&r, XID, opts, sizeof(opts), false);
+	memcpy(r.b + 28 + 108, in_file, sizeof(in_file));
+	assert_int_equal(dhcp_packet_parse(r.b, r.len, true, XID, mac, &l), 0);
+	assert_string_equal(l.root_path, "/root2");
+}
+
+static void dhcp_request_built(void **state)
+{
+	struct dhcp_request req = { .type = DHCP_REQUEST, .xid = XID, .hostname = "guest" };
+	uint8_t buf[DHCP_PACKET_MAX];
+	int len;
+	const uint8_t *m = buf + 28;
+	bool vendor = false, asks_root = false;
+
+	(void)state;
+	memcpy(req.mac, mac, 6);
+	inet_pton(AF_INET, "198.51.100.11", &req.requested);
+	inet_pton(AF_INET, "198.51.100.1", &req.server_id);
+	len = dhcp_packet_build(&req, buf, sizeof(buf));
+	assert_true(len >= 28 + 300);
+	assert_int_equal(csum(0, buf, 20), 0);                 /* IP header checksum */
+	assert_int_equal(buf[20 + 1], 68);
+	assert_int_equal(buf[20 + 3], 67);
+	assert_int_equal(m[0], 1);
+	assert_memory_equal(m + 28, mac, 6);
+	for (int i = 240; i < len - 28 && m[i] != 255; i += 2 + m[i + 1]) {
+		if (m[i] == 0) {
+			i -= 1;
+			continue;
+		}
+		if (m[i] == 60)
+			vendor = m[i + 1] == 8 && memcmp(m + i + 2, "lifeboat", 8) == 0;
+		if (m[i] == 55)
+			asks_root = memchr(m + i + 2, 17, m[i + 1]) != NULL;
+	}
+	assert_true(vendor);
+	assert_true(asks_root);
+	assert_int_equal(dhcp_packet_build(&req, buf, 100), -ENOSPC);
+}
+
+/* ---- net.IFACE.conf, command line ---- */
+
+static void netconf_written(void **state)
+{
+	struct link_info link = { .name = "eth0", .index = 2, .mac = { 0x52, 0x54, 0, 0, 0, 1 } };
+	struct dhcp_lease l;
+	struct reply r;
+	char buf[1024];
+
+	(void)state;
+	reply_make(&r, XID, ack_opts, sizeof(ack_opts), false);
+	assert_int_equal(dhcp_packet_parse(r.b, r.len, true, XID, mac, &l), 0);
+	assert_true(netconf_format(&link, "dhcp", &l, buf, sizeof(buf)) > 0);
+	assert_non_null(strstr(buf, "IFACE=eth0\nMAC=52:54:00:00:00:01\nMETHOD=dhcp\n"));
+	assert_non_null(strstr(buf, "ADDRESS=198.51.100.11\nNETMASK=255.255.255.0\nPREFIX=24\n"));
+	assert_non_null(strstr(buf, "GATEWAY=198.51.100.254\n"));
+	assert_non_null(strstr(buf, "DNS1=198.51.100.54\n"));
+	assert_non_null(strstr(buf, "ROOT_PATH=198.51.100.1:/nfsroot\n"));
+	assert_non_null(strstr(buf, "LEASE_SECONDS=3600\n"));
+	assert_int_equal(netconf_format(&link, "dhcp", &l, buf, 40), -ENOSPC);
+}
+
+static void net_parameters(void **state)
+{
+	struct boot_args a;
+
+	(void)state;
+	boot_args_init(&a);
+	assert_int_equal(cmdline_parse("ip=dhcp rd.neednet=1 bootdev=eth1 rd.net.timeout.dhcp=7 "
+				       "nfsroot=198.51.100.1:/r", &a), 0);
+	assert_string_equal(a.ip, "dhcp");
+	assert_true(a.neednet);
+	assert_string_equal(a.bootdev, "eth1");
+	assert_int_equal(a.net_timeout_dhcp, 7);
+	assert_true(net_root_wanted(&a));          /* no root=, ip=dhcp */
+	assert_int_equal(cmdline_parse("root=/dev/vda1", &a), 0);
+	assert_false(net_root_wanted(&a));
+	assert_int_equal(cmdline_parse("root=/dev/nfs", &a), 0);
+	assert_true(net_root_wanted(&a));
+	assert_int_equal(cmdline_parse("root=UUID=x netroot=nfs4:198.51.100.1:/r", &a), 0);
+	assert_true(net_root_wanted(&a));
+	boot_args_free(&a);
+	boot_args_init(&a);
+	assert_int_equal(cmdline_parse("ip=198.51.100.2::::::none", &a), 0);
+	assert_false(net_root_wanted(&a));
+	boot_args_free(&a);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(ip_single_words),
+		cmocka_unit_test(ip_dracut_interface_form),
+		cmocka_unit_test(ip_kernel_static_form),
+		cmocka_unit_test(ip_malformed),
+		cmocka_unit_test(nfs_dracut_forms),
+		cmocka_unit_test(nfs_kernel_nfsroot),
+		cmocka_unit_test(nfs_root_detection),
+		cmocka_unit_test(nfs_mount_options),
+		cmocka_unit_test(dhcp_ack_parsed),
+		cmocka_unit_test(dhcp_not_ours_dropped),
+		cmocka_unit_test(dhcp_corrupt_dropped),
+		cmocka_unit_test(dhcp_hostile_options),
+		cmocka_unit_test(dhcp_overload_options),
+		cmocka_unit_test(dhcp_request_built),
+		cmocka_unit_test(netconf_written),
+		cmocka_unit_test(net_parameters),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
