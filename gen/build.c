@@ -14,6 +14,7 @@
 #include "kmods.h"
 #include "modsets_net.h"
 #include "libdeps.h"
+#include "microcode.h"
 #include "report.h"
 
 /* The skeleton every image has: mount points the init uses, and a console
@@ -238,7 +239,7 @@ static void sizes_report(const struct image *img, const char *output, const char
 int build_image(const struct build_opts *o)
 {
 	char kver[256], moddir[PATH_MAX];
-	struct image *img;
+	struct image *img, *early = NULL;
 	int r;
 
 	gen_verbose = o->verbose;
@@ -250,9 +251,15 @@ int build_image(const struct build_opts *o)
 		return -ENOMEM;
 	r = assemble(o, img, kver, moddir);
 	if (r == 0)
+		r = microcode_early(o->microcode, o->mode == BUILD_HOST_ONLY, o->firmware_dirs,
+				    "/proc/cpuinfo", &early);
+	if (early)
+		image_set_early(img, early);
+	if (r == 0)
 		r = image_write(img, o->output, o->compress, image_time());
 	if (r == 0)
 		sizes_report(img, o->output, kver);
 	image_free(img);
+	image_free(early);
 	return r;
 }

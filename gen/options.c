@@ -75,6 +75,20 @@ static int set_compress(struct build_opts *o, const char *value, size_t offset)
 	return 0;
 }
 
+static int set_microcode(struct build_opts *o, const char *value, size_t offset)
+{
+	static const char *const names[] = { [MICROCODE_AUTO] = "auto", [MICROCODE_ALL] = "all",
+					     [MICROCODE_NONE] = "none" };
+
+	(void)offset;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(value, names[i]) == 0) {
+			o->microcode = (enum microcode_mode)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
 static int set_verbose(struct build_opts *o, const char *value, size_t offset)
 {
 	(void)value;
@@ -105,6 +119,7 @@ static const struct opt_def opt_defs[] = {
 	{ "add-files",     0,   true,  add_list,      F(add_files),     "SRC[:DST],...: files to add" },
 	{ "add-binaries",  0,   true,  add_list,      F(add_binaries),  "PATH,...: programs to add with their libraries" },
 	{ "compress",      0,   true,  set_compress,  0,                "gzip|none (default gzip)" },
+	{ "microcode",     0,   true,  set_microcode, 0,                "auto|all|none: early x86 microcode (auto: this CPU's if host-only)" },
 	{ "cmdline",       0,   true,  set_string,    F(cmdline),       "'...': kernel parameters built into the image" },
 	{ "firmware-dirs", 0,   true,  set_string,    F(firmware_dirs), "DIR:...: where firmware is looked up" },
 	{ "config",        0,   true,  set_string,    F(config),        "FILE: read this instead of /etc/lifeboat.conf{,.d}" },

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 
 #include "image.h"
+#include "microcode.h"
 #include "strv.h"
 
 enum build_mode { BUILD_HOST_ONLY, BUILD_GENERIC };
@@ -18,6 +19,7 @@ struct build_opts {
 	char *firmware_dirs;
 	enum build_mode mode;
 	enum image_compress compress;
+	enum microcode_mode microcode;
 	bool verbose;
 	bool net;              /* --net: NIC drivers and NFS (gen/modsets_net.c) */
 	/* Lists accumulate over config files and the command line. */
