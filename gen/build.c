@@ -16,6 +16,7 @@
 #include "libdeps.h"
 #include "microcode.h"
 #include "report.h"
+#include "rescue_pack.h"
 
 /* The skeleton every image has: mount points the init uses, and a console
  * node so the kernel can give PID 1 its stdio before devtmpfs is mounted. */
@@ -170,6 +171,9 @@ static int add_build_conf(const struct build_opts *o, struct image *img, const c
 	append_list(buf, sizeof(buf), "omit_modules", &o->omit_modules);
 	append_list(buf, sizeof(buf), "add_files", &o->add_files);
 	append_list(buf, sizeof(buf), "add_binaries", &o->add_binaries);
+	snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "rescue = %s%s\n",
+		 rescue_pack_busybox(o) ? rescue_pack_busybox(o) : "none",
+		 o->rescue_auth ? " (root password)" : "");
 	if (o->cmdline) {
 		size_t n = strlen(buf);
 
@@ -211,6 +215,8 @@ static int assemble(const struct build_opts *o, struct image *img, const char *k
 		r = add_modules(o, img, kver, moddir, &n_modules);
 	if (r == 0)
 		r = add_binaries(o, img);
+	if (r == 0)
+		r = rescue_pack(o, img, init);
 	if (r == 0)
 		r = add_files(o, img);
 	if (r == 0 && o->cmdline) {

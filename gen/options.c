@@ -105,6 +105,14 @@ static int set_net(struct build_opts *o, const char *value, size_t offset)
 	return 0;
 }
 
+/* A flag option that turns a bool field on. */
+static int set_flag(struct build_opts *o, const char *value, size_t offset)
+{
+	(void)value;
+	*(bool *)((char *)o + offset) = true;
+	return 0;
+}
+
 #define F(f) offsetof(struct build_opts, f)
 
 static const struct opt_def opt_defs[] = {
@@ -122,6 +130,9 @@ static const struct opt_def opt_defs[] = {
 	{ "microcode",     0,   true,  set_microcode, 0,                "auto|all|none: early x86 microcode (auto: this CPU's if host-only)" },
 	{ "cmdline",       0,   true,  set_string,    F(cmdline),       "'...': kernel parameters built into the image" },
 	{ "firmware-dirs", 0,   true,  set_string,    F(firmware_dirs), "DIR:...: where firmware is looked up" },
+	{ "rescue",        0,   true,  set_string,    F(rescue),        "busybox|none|PATH: the rescue shell (default busybox when /bin/busybox exists)" },
+	{ "rescue-auth",   0,   false, set_flag,      F(rescue_auth),   "ask for root's password before the rescue shell (docs/rescue.md)" },
+	{ "rescue-shadow", 0,   true,  set_string,    F(rescue_shadow), "FILE: where --rescue-auth reads root's hash (default /etc/shadow)" },
 	{ "config",        0,   true,  set_string,    F(config),        "FILE: read this instead of /etc/lifeboat.conf{,.d}" },
 	{ "verbose",       'v', false, set_verbose,   0,                "say what is added and why" },
 	{ "net",           0,   false, set_net,       0,                "network root: NIC drivers, NFS client (docs/network.md)" },
@@ -303,6 +314,8 @@ void build_opts_free(struct build_opts *o)
 	free(o->config);
 	free(o->cmdline);
 	free(o->firmware_dirs);
+	free(o->rescue);
+	free(o->rescue_shadow);
 	strv_free(&o->add_modules);
 	strv_free(&o->omit_modules);
 	strv_free(&o->add_files);

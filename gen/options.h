@@ -21,6 +21,9 @@ struct build_opts {
 	enum image_compress compress;
 	enum microcode_mode microcode;
 	bool verbose;
+	char *rescue;          /* --rescue busybox|none|PATH; NULL: busybox if the host has it */
+	bool rescue_auth;
+	char *rescue_shadow;   /* NULL: /etc/shadow */
 	bool net;              /* --net: NIC drivers and NFS (gen/modsets_net.c) */
 	/* Lists accumulate over config files and the command line. */
 	struct strv add_modules;

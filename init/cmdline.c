@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rescue/stage.h"
+
 int cmdline_split(const char *line, struct strv *out)
 {
 	char word[CMDLINE_MAX];
@@ -69,6 +71,25 @@ static int set_debug(struct boot_args *a, const char *value, size_t offset)
 static int set_flag(struct boot_args *a, const char *value, size_t offset)
 {
 	*(bool *)((char *)a + offset) = parse_bool(value);
+	return 0;
+}
+
+static int set_shell(struct boot_args *a, const char *value, size_t offset)
+{
+	(void)offset;
+	a->shell = parse_bool(value);
+	return 0;
+}
+
+/* rd.break alone stops before switch_root, as dracut's does; repeatable. */
+static int set_break(struct boot_args *a, const char *value, size_t offset)
+{
+	int stage = value ? rescue_stage_parse(value) : RESCUE_STAGE_PRE_PIVOT;
+
+	(void)offset;
+	if (stage < 0)
+		return stage;
+	a->break_stages |= RESCUE_STAGE_BIT(stage);
 	return 0;
 }
 
@@ -159,6 +180,8 @@ static const struct param params[] = {
 	{ "noresume",           set_noresume, 0 },
 	{ "rd.resume.timeout",  set_timeout, FIELD(resume_timeout_sec) },
 	{ "rd.debug",           set_debug,   0 },
+	{ "rd.shell",           set_shell,   0 },
+	{ "rd.break",           set_break,   0 },
 	{ "ip",                 set_string,  FIELD(ip) },
 	{ "bootdev",            set_string,  FIELD(bootdev) },
 	{ "nfsroot",            set_string,  FIELD(nfsroot) },
@@ -209,6 +232,7 @@ void boot_args_init(struct boot_args *args)
 {
 	memset(args, 0, sizeof(*args));
 	args->timeout_sec = CMDLINE_DEFAULT_TIMEOUT;
+	args->shell = true;   /* dracut's default */
 	args->resume_timeout_sec = CMDLINE_DEFAULT_RESUME_TIMEOUT;
 }
 

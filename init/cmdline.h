@@ -29,6 +29,8 @@ struct boot_args {
 	enum root_rw rw;
 	unsigned int timeout_sec;     /* 0: wait forever */
 	bool debug;
+	bool shell;                   /* rd.shell: a shell on failure (default on) */
+	unsigned int break_stages;    /* rd.break[=STAGE]: RESCUE_STAGE_BIT()s */
 	/* Resume from hibernation (docs/resume.md): */
 	char resume[CMDLINE_VALUE_MAX];       /* resume=: the swap device */
 	unsigned long long resume_offset;     /* resume_offset=: pages into it (swap file) */

@@ -12,6 +12,7 @@
 #include "modload.h"
 #include "modtab.h"
 #include "mountroot.h"
+#include "rescue/rescue.h"
 #include "resume/resume.h"
 #include "rootspec.h"
 #include "rootwait.h"
@@ -19,6 +20,9 @@
 #include "timeline.h"
 
 #define DEFAULT_INIT "/sbin/init"
+/* After the rescue shell the devices are usually there already (the person
+ * added or fixed them): a retry waits this long, not rd.timeout again. */
+#define RETRY_TIMEOUT_SEC 10
 
 static char failure_text[512];
 
@@ -48,13 +52,11 @@ static void setup_drivers(const struct boot_args *args)
 	load_driver_list(&args->driver_pre, "rd.driver.pre");
 }
 
-/* Find, mount and enter the real root; returns only on failure. */
-static const char *boot_disk_root(const struct boot_args *args, char **argv)
+/* Find the root device and mount it on /sysroot; returns what failed. */
+static const char *mount_disk_root(const struct boot_args *args)
 {
-	const char *init = args->init[0] ? args->init : DEFAULT_INIT;
 	struct root_spec spec;
 	struct found_dev dev;
-	const char *step;
 	int r;
 
 	if (root_spec_parse(args->root, &spec) < 0)
@@ -68,11 +70,28 @@ static const char *boot_disk_root(const struct boot_args *args, char **argv)
 	if (r < 0)
 		return fail_text("waiting for root=%s failed: %s", args->root, strerror(-r));
 	timeline_mark("rootdev", "/dev/%s", dev.devname);
+	rescue_break(args, RESCUE_STAGE_PRE_MOUNT);
+	rescue_break(args, RESCUE_STAGE_MOUNT);
 	if (mount_root(args, &dev) < 0)
 		return fail_text("mounting the root filesystem /dev/%s failed%s; see the "
 				 "message above", dev.devname, "");
 	timeline_mark("mounted", "/dev/%s %s", dev.devname, args->rootfstype[0] ? args->rootfstype : dev.info.type);
 	load_driver_list(&args->driver_post, "rd.driver.post");
+	return NULL;
+}
+
+/* Mount (unless a previous try or the rescue shell did) and enter the real
+ * root; returns only on failure. */
+static const char *boot_disk_root(const struct boot_args *args, char **argv)
+{
+	const char *init = args->init[0] ? args->init : DEFAULT_INIT;
+	const char *what = sysroot_is_mounted() ? NULL : mount_disk_root(args);
+	const char *step;
+	int r;
+
+	if (what)
+		return what;
+	rescue_break(args, RESCUE_STAGE_PRE_PIVOT);
 	if (switch_root_check_init(SYSROOT, init) < 0)
 		return fail_text("init=%s is missing or not executable on the root filesystem "
 				 "%s; give init= the path of the real init", init, "");
@@ -83,7 +102,8 @@ static const char *boot_disk_root(const struct boot_args *args, char **argv)
 }
 
 /* The boot, step by step. Each step that can fail returns a description of
- * what failed; the failure handler decides what the user gets. */
+ * what failed; rescue (rescue/rescue.h) reports it, gives the shell, and the
+ * step is tried again when the person leaves it. */
 int main(int argc, char **argv)
 {
 	struct boot_args args;
@@ -101,8 +121,14 @@ int main(int argc, char **argv)
 	bootargs_load(&args);
 	log_set_debug(args.debug);
 	log_info("starting; root=%s", args.root);
+	rescue_break(&args, RESCUE_STAGE_CMDLINE);
 	setup_drivers(&args);
+	rescue_break(&args, RESCUE_STAGE_PRE_UDEV);
 	/* Before anything mounts a disk: see resume/resume.c. */
 	resume_from_hibernation(&args);
-	failure_poweroff(boot_disk_root(&args, argv));
+	for (;;) {
+		rescue_failure(&args, boot_disk_root(&args, argv));
+		if (args.timeout_sec == 0 || args.timeout_sec > RETRY_TIMEOUT_SEC)
+			args.timeout_sec = RETRY_TIMEOUT_SEC;
+	}
 }

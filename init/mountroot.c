@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/stat.h>
 
 #include "log.h"
 #include "modload.h"
@@ -62,4 +63,13 @@ int mount_root(const struct boot_args *args, const struct found_dev *dev)
 	log_info("mounted %s (%s, %s) on %s", src, type,
 		 flags & MS_RDONLY ? "ro" : "rw", SYSROOT);
 	return 0;
+}
+
+/* A mount point lies on another device than its parent. */
+bool sysroot_is_mounted(void)
+{
+	struct stat root, sysroot;
+
+	return stat("/", &root) == 0 && stat(SYSROOT, &sysroot) == 0 &&
+	       root.st_dev != sysroot.st_dev;
 }

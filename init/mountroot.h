@@ -2,6 +2,8 @@
 #ifndef LIFEBOAT_MOUNTROOT_H
 #define LIFEBOAT_MOUNTROOT_H
 
+#include <stdbool.h>
+
 #include "cmdline.h"
 #include "rootwait.h"
 
@@ -11,5 +13,8 @@
  * libblkid found) and rootflags=, loading the filesystem's module first.
  * Returns 0 or -errno; the message for the user is logged here. */
 int mount_root(const struct boot_args *args, const struct found_dev *dev);
+/* Whether a filesystem is mounted on SYSROOT: by an earlier try, or by hand
+ * in the rescue shell. */
+bool sysroot_is_mounted(void);
 
 #endif

@@ -99,30 +99,33 @@ case_embedded_cmdline() {
 	boot_ok "$IMG_CMDLINE" "" ext4.img virtio-blk
 }
 
-# A root that never appears: a clear message naming what was waited for and
-# what was found, no hang past rd.timeout, and the machine powers off.
+# A root that never appears, with rd.shell=0: a clear message naming what was
+# waited for and what was found, no hang past rd.timeout, no shell, and the
+# machine reboots (cases-rescue.sh has the shell).
 case_missing_root() {
 	local disk log=$CASE_DIR/console.log start end
 	disk=$(disk_copy ext4.img)
 	start=$(date +%s)
 	# shellcheck disable=SC2046
-	boot_qemu "$log" "$KERNEL" "$IMG_GENERIC" "root=UUID=00000000-dead-beef-0000-000000000000 rd.timeout=3" \
+	boot_qemu "$log" "$KERNEL" "$IMG_GENERIC" "root=UUID=00000000-dead-beef-0000-000000000000 rd.timeout=3 rd.shell=0" \
 		$(disk_args virtio-blk "$disk")
 	end=$(date +%s)
 	assert_not_log "$log" "LIFEBOAT-TEST: root reached" &&
 	assert_log "$log" "root device root=UUID=00000000-dead-beef-0000-000000000000 did not appear" &&
 	assert_log "$log" "/dev/vda TYPE=\"ext4\" LABEL=\"lbext4\" UUID=\"$UUID_EXT4\"" &&
-	assert_log "$log" "powering off" &&
+	assert_log "$log" "rd.shell=0: no shell; the report is in /run/initramfs/rdsosreport.txt; rebooting" &&
 	{ [ $((end - start)) -lt $((QEMU_TIMEOUT - 10)) ] || { echo "the boot hung until the test's timeout"; return 1; }; }
 }
 
-# init= that does not exist on the root: reported, not a kernel panic.
+# init= that does not exist on the root: reported, not a kernel panic; with
+# rd.shell=0 no shell, a reboot.
 case_missing_init() {
 	local disk log=$CASE_DIR/console.log
 	disk=$(disk_copy ext4.img)
 	# shellcheck disable=SC2046
-	boot_qemu "$log" "$KERNEL" "$IMG_GENERIC" "root=/dev/vda init=/sbin/nonexistent" $(disk_args virtio-blk "$disk")
+	boot_qemu "$log" "$KERNEL" "$IMG_GENERIC" "root=/dev/vda init=/sbin/nonexistent rd.shell=0" $(disk_args virtio-blk "$disk")
 	assert_not_log "$log" "LIFEBOAT-TEST: root reached" &&
 	assert_log "$log" "init=/sbin/nonexistent is missing or not executable" &&
+	assert_log "$log" "rd.shell=0: no shell" &&
 	assert_not_log "$log" "Kernel panic"
 }

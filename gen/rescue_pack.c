@@ -1,0 +1,166 @@
+/* rescue_pack: the rescue shell in the image (--rescue, --rescue-auth). */
+#include "rescue_pack.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "applets.h"
+#include "libdeps.h"
+#include "report.h"
+#include "rescue/auth.h"
+#include "shadow.h"
+
+#define SHADOW_DEFAULT "/etc/shadow"
+#define SHADOW_MAX (1 << 20)
+
+const char *rescue_pack_busybox(const struct build_opts *o)
+{
+	if (!o->rescue)
+		return access(RESCUE_BUSYBOX_HOST, R_OK) == 0 ? RESCUE_BUSYBOX_HOST : NULL;
+	if (strcmp(o->rescue, "none") == 0)
+		return NULL;
+	if (strcmp(o->rescue, "busybox") == 0)
+		return RESCUE_BUSYBOX_HOST;
+	return o->rescue;
+}
+
+static int add_libraries(struct image *img, const char *binary)
+{
+	struct strv libs = STRV_INIT;
+	int r = libdeps_resolve("", binary, &libs);
+
+	for (size_t i = 0; r == 0 && i < libs.len; i++)
+		r = image_add_host_path(img, libs.items[i]);
+	strv_free(&libs);
+	return r;
+}
+
+/* One link per applet beside busybox; names the image has already (a shell
+ * from --add-binaries, say) are left as they are. */
+static int add_applet_links(struct image *img, const struct strv *applets)
+{
+	int r = 0;
+
+	for (size_t i = 0; r == 0 && i < applets->len; i++) {
+		char dst[PATH_MAX];
+
+		if (strcmp(applets->items[i], "busybox") == 0)
+			continue;
+		snprintf(dst, sizeof(dst), "%s/%s", RESCUE_BUSYBOX_DIR, applets->items[i]);
+		if (!image_has(img, dst))
+			r = image_add_symlink(img, dst, "busybox");
+	}
+	return r;
+}
+
+static int add_busybox(struct image *img, const char *busybox)
+{
+	struct strv applets = STRV_INIT;
+	int r = applets_read_file(busybox, &applets);
+
+	if (r == -ENOENT && access(busybox, R_OK) == 0)
+		gen_error("--rescue %s: no busybox applet table found in it (looked for the "
+			  "names '[' and '[['); give a busybox binary, or --rescue none", busybox);
+	else if (r < 0)
+		gen_error("--rescue %s: cannot read it: %s; install busybox-static or give "
+			  "--rescue none", busybox, strerror(-r));
+	if (r >= 0)
+		r = add_libraries(img, busybox);
+	if (r >= 0)
+		r = image_add_file(img, busybox, RESCUE_BUSYBOX_DIR "/busybox", 0755);
+	if (r >= 0)
+		r = add_applet_links(img, &applets);
+	if (r >= 0)
+		gen_info("rescue: %s with %zu applets in %s", busybox, applets.len, RESCUE_BUSYBOX_DIR);
+	strv_free(&applets);
+	return r < 0 ? r : 0;
+}
+
+static int read_small_file(const char *path, char *buf, size_t size, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, size);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	*len = (size_t)n;
+	return 0;
+}
+
+static int add_root_hash(struct image *img, const char *shadow)
+{
+	char *text = malloc(SHADOW_MAX);
+	char hash[512];
+	size_t len = 0;
+	int r = text ? read_small_file(shadow, text, SHADOW_MAX, &len) : -ENOMEM;
+
+	if (r < 0)
+		gen_error("--rescue-auth: reading %s failed: %s; run as root or give "
+			  "--rescue-shadow FILE", shadow, strerror(-r));
+	else if ((r = shadow_root_hash(text, len, hash, sizeof(hash) - 1)) == -EPERM)
+		gen_error("--rescue-auth: root's password in %s is locked or empty, so no "
+			  "password could open the shell; set one with passwd or drop --rescue-auth",
+			  shadow);
+	else if (r < 0)
+		gen_error("--rescue-auth: %s has no usable root entry (%s)", shadow, strerror(-r));
+	if (r == 0) {
+		strcat(hash, "\n");
+		r = image_add_data(img, RESCUE_AUTH_PATH, hash, strlen(hash), 0600);
+	}
+	explicit_bzero(hash, sizeof(hash));
+	if (text)
+		explicit_bzero(text, SHADOW_MAX);
+	free(text);
+	return r;
+}
+
+/* libcrypt for the init's dlopen(): the one beside the libc the init
+ * links, so it matches the init's architecture. */
+static int add_libcrypt(struct image *img, const char *init)
+{
+	struct strv libs = STRV_INIT;
+	char path[PATH_MAX] = "";
+	int r = libdeps_resolve("", init, &libs);
+
+	for (size_t i = 0; r == 0 && i < libs.len; i++) {
+		const char *slash = strrchr(libs.items[i], '/');
+
+		if (slash && strcmp(slash + 1, "libc.so.6") == 0)
+			snprintf(path, sizeof(path), "%.*s/%s", (int)(slash - libs.items[i]),
+				 libs.items[i], RESCUE_LIBCRYPT);
+	}
+	strv_free(&libs);
+	if (r == 0 && (!path[0] || access(path, R_OK) < 0)) {
+		gen_error("--rescue-auth: %s not found beside the init's libc%s%s; install "
+			  "libcrypt1", RESCUE_LIBCRYPT, path[0] ? " at " : "", path);
+		r = -ENOENT;
+	}
+	if (r == 0)
+		r = add_libraries(img, path);
+	if (r == 0)
+		r = image_add_host_path(img, path);
+	return r;
+}
+
+int rescue_pack(const struct build_opts *o, struct image *img, const char *init)
+{
+	const char *busybox = rescue_pack_busybox(o);
+	int r = busybox ? add_busybox(img, busybox) : 0;
+
+	if (!busybox)
+		gen_info("rescue: no busybox; the init's built-in prompt is the rescue");
+	if (r == 0 && o->rescue_auth)
+		r = add_root_hash(img, o->rescue_shadow ? o->rescue_shadow : SHADOW_DEFAULT);
+	if (r == 0 && o->rescue_auth)
+		r = add_libcrypt(img, init);
+	return r;
+}

@@ -1,0 +1,27 @@
+/* auth: the root password before a rescue shell (lifeboat build --rescue-auth). */
+#ifndef LIFEBOAT_RESCUE_AUTH_H
+#define LIFEBOAT_RESCUE_AUTH_H
+
+#include <stddef.h>
+
+/* The root password hash from the build host's /etc/shadow, one line,
+ * mode 0600. Present only in images built with --rescue-auth. */
+#define RESCUE_AUTH_PATH "/etc/lifeboat/rescue-auth"
+/* libcrypt is loaded only when a password is asked, so images without
+ * --rescue-auth do not carry it (the generator adds it with the hash). */
+#define RESCUE_LIBCRYPT "libcrypt.so.1"
+#define RESCUE_AUTH_TRIES 3
+
+/* Read the hash from path into hash. Returns 0, -ENOENT when the image has
+ * no password (access is open), -EINVAL for an empty or malformed file, or
+ * -errno. */
+int rescue_auth_load(const char *path, char *hash, size_t size);
+/* Whether password hashes to hash with crypt(3). Returns 0 on a match,
+ * -EACCES on a mismatch, -ENOSYS when libcrypt cannot be loaded. */
+int rescue_auth_check(const char *hash, const char *password);
+/* Ask for the root password on the terminal fd, up to RESCUE_AUTH_TRIES
+ * times. Returns 0 when one is right, -EACCES after the last wrong one,
+ * -ENOSYS without libcrypt, -EIO when the console gave out. */
+int rescue_auth_ask(int fd, const char *hash);
+
+#endif

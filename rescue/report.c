@@ -1,0 +1,169 @@
+/* report: /run/initramfs/rdsosreport.txt, everything needed to diagnose a boot. */
+#include "report.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <ifaddrs.h>
+#include <stdbool.h>
+#include <netdb.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/klog.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "init/blkprobe.h"
+
+#define SYSLOG_ACTION_READ_ALL 3
+#define SYSLOG_ACTION_SIZE_BUFFER 10
+
+static void section(FILE *out, const char *title)
+{
+	fprintf(out, "\n=== %s ===\n", title);
+}
+
+static void copy_file(FILE *out, const char *path)
+{
+	char buf[4096];
+	FILE *in = fopen(path, "re");
+	size_t n;
+
+	if (!in) {
+		fprintf(out, "(%s: %s)\n", path, strerror(errno));
+		return;
+	}
+	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
+		fwrite(buf, 1, n, out);
+	fclose(in);
+}
+
+/* Each /etc/cmdline.d file with its name: what the image adds to the
+ * kernel's command line. */
+static void copy_dir_files(FILE *out, const char *dir)
+{
+	struct dirent **names;
+	int n = scandir(dir, &names, NULL, alphasort);
+
+	for (int i = 0; i < n; i++) {
+		if (names[i]->d_name[0] != '.') {
+			char path[512];
+
+			snprintf(path, sizeof(path), "%s/%s", dir, names[i]->d_name);
+			fprintf(out, "%s: ", path);
+			copy_file(out, path);
+		}
+		free(names[i]);
+	}
+	if (n > 0)
+		free(names);
+}
+
+int rescue_report_devices(FILE *out)
+{
+	struct dirent **names;
+	int n = scandir("/sys/class/block", &names, NULL, versionsort);
+	int count = 0;
+
+	for (int i = 0; i < n; i++) {
+		struct blk_info info;
+		const char *dev = names[i]->d_name;
+
+		if (dev[0] != '.') {
+			count++;
+			if (blk_probe(dev, &info) < 0)
+				fprintf(out, "  /dev/%s (unreadable)\n", dev);
+			else
+				fprintf(out, "  /dev/%s TYPE=\"%s\" LABEL=\"%s\" UUID=\"%s\" "
+					"PARTUUID=\"%s\" PARTLABEL=\"%s\"\n", dev, info.type,
+					info.label, info.uuid, info.partuuid, info.partlabel);
+		}
+		free(names[i]);
+	}
+	if (n > 0)
+		free(names);
+	return count;
+}
+
+static void write_kernel_log(FILE *out)
+{
+	int size = klogctl(SYSLOG_ACTION_SIZE_BUFFER, NULL, 0);
+	char *buf = size > 0 ? malloc((size_t)size) : NULL;
+	int n = buf ? klogctl(SYSLOG_ACTION_READ_ALL, buf, size) : -1;
+
+	if (n < 0)
+		fprintf(out, "(the kernel log cannot be read: %s)\n", strerror(errno));
+	else
+		fwrite(buf, 1, (size_t)n, out);
+	free(buf);
+}
+
+/* Interfaces and their addresses; the section is left out when only lo
+ * exists, as then the network was not used. */
+static void write_network(FILE *out)
+{
+	struct ifaddrs *list;
+	bool titled = false;
+
+	if (getifaddrs(&list) < 0)
+		return;
+	for (struct ifaddrs *a = list; a; a = a->ifa_next) {
+		char host[NI_MAXHOST] = "-";
+
+		if (strcmp(a->ifa_name, "lo") == 0)
+			continue;
+		if (!titled) {
+			section(out, "network (interfaces, addresses; routes below)");
+			titled = true;
+		}
+		if (a->ifa_addr && (a->ifa_addr->sa_family == AF_INET || a->ifa_addr->sa_family == AF_INET6))
+			getnameinfo(a->ifa_addr, a->ifa_addr->sa_family == AF_INET ?
+				    sizeof(struct sockaddr_in) : sizeof(struct sockaddr_in6),
+				    host, sizeof(host), NULL, 0, NI_NUMERICHOST);
+		fprintf(out, "%s flags=0x%x %s\n", a->ifa_name, a->ifa_flags, host);
+	}
+	freeifaddrs(list);
+	if (titled) {
+		copy_file(out, "/proc/net/route");
+		copy_file(out, "/etc/resolv.conf");
+	}
+}
+
+static void write_sections(FILE *out, const char *what)
+{
+	fprintf(out, "lifeboat rescue report\n\nwhy: %s\n", what);
+	section(out, "kernel command line (/proc/cmdline, then the image's /etc/cmdline.d)");
+	copy_file(out, "/proc/cmdline");
+	copy_dir_files(out, "/etc/cmdline.d");
+	section(out, "image build settings (/etc/lifeboat/build.conf)");
+	copy_file(out, "/etc/lifeboat/build.conf");
+	section(out, "timeline (/run/initramfs/timeline)");
+	copy_file(out, "/run/initramfs/timeline");
+	section(out, "block devices (blkid)");
+	if (rescue_report_devices(out) == 0)
+		fprintf(out, "  (none)\n");
+	section(out, "loaded modules (/proc/modules)");
+	copy_file(out, "/proc/modules");
+	section(out, "mounts (/proc/mounts)");
+	copy_file(out, "/proc/mounts");
+	write_network(out);
+	section(out, "kernel log");
+	write_kernel_log(out);
+}
+
+int rescue_report_write(const char *what)
+{
+	FILE *out;
+	int r = 0;
+
+	if (mkdir("/run/initramfs", 0755) < 0 && errno != EEXIST)
+		return -errno;
+	out = fopen(RESCUE_REPORT_PATH, "we");
+	if (!out)
+		return -errno;
+	write_sections(out, what);
+	if (ferror(out))
+		r = -EIO;
+	if (fclose(out) != 0 && r == 0)
+		r = -errno;
+	return r;
+}

@@ -1,0 +1,19 @@
+/* report: /run/initramfs/rdsosreport.txt, everything needed to diagnose a boot. */
+#ifndef LIFEBOAT_RESCUE_REPORT_H
+#define LIFEBOAT_RESCUE_REPORT_H
+
+#include <stdio.h>
+
+#define RESCUE_REPORT_PATH "/run/initramfs/rdsosreport.txt"
+
+/* Write the report: why the rescue was entered (what), the command line,
+ * the build settings, the timeline, block devices with blkid's tags, loaded
+ * modules, mounts, network interfaces (when there are any besides lo) and
+ * the kernel log. Written to /run only: nothing touches a disk.
+ * Returns 0 or -errno. */
+int rescue_report_write(const char *what);
+/* The block devices present, one line each with TYPE, LABEL, UUID, PARTUUID
+ * and PARTLABEL as blkid reads them; returns how many there are. */
+int rescue_report_devices(FILE *out);
+
+#endif
