@@ -338,3 +338,8 @@ int modtab_match(const struct modtab *t, const char *modalias,
 	}
 	return 0;
 }
+
+bool modalias_wanted_at_boot(const char *modalias)
+{
+	return strncmp(modalias, "cpu:", 4) != 0;
+}

@@ -45,6 +45,14 @@ struct modtab {
 	size_t n_aliases;
 };
 
+/* Whether the init should load what a device's modalias asks for. CPU
+ * feature modaliases ("cpu:type:x86,...") are skipped: they load crypto and
+ * checksum accelerators (aesni_intel runs its self-tests for a noticeable
+ * part of a second under emulation) that no root device needs to appear;
+ * the real root's udev loads them, and a block stack that needs them loads
+ * them by name. */
+bool modalias_wanted_at_boot(const char *modalias);
+
 /* Parse a table from memory. Malformed lines are an error (-EINVAL) with
  * *bad_line set to the 1-based line number. */
 int modtab_parse(const char *text, size_t len, struct modtab *out, size_t *bad_line);

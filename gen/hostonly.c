@@ -7,6 +7,7 @@
  * their slaves, followed down to the disks).
  */
 #include "hostonly.h"
+#include "modtab.h"
 #include "report.h"
 
 #include <dirent.h>
@@ -85,7 +86,8 @@ static int modaliases_walk(struct strv *out, const char *dir, int depth)
 		if (e->d_type == DT_DIR)
 			r = modaliases_walk(out, path, depth + 1);
 		else if (strcmp(e->d_name, "modalias") == 0 &&
-			 line_read(path, alias, sizeof(alias)) == 0 && alias[0])
+			 line_read(path, alias, sizeof(alias)) == 0 && alias[0] &&
+			 modalias_wanted_at_boot(alias))
 			r = strv_push_unique(out, alias);
 	}
 	closedir(d);

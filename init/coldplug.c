@@ -9,6 +9,7 @@
 
 #include "log.h"
 #include "modload.h"
+#include "modtab.h"
 
 /* Read a small sysfs attribute at dirfd/name into buf, without the newline. */
 static int read_attr(int dirfd, const char *name, char *buf, size_t size)
@@ -47,7 +48,8 @@ static int coldplug_bus(int busfd, const char *bus)
 		devfd = openat(dirfd(dir), de->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		if (devfd < 0)
 			continue;
-		if (read_attr(devfd, "modalias", alias, sizeof(alias)) == 0 && alias[0]) {
+		if (read_attr(devfd, "modalias", alias, sizeof(alias)) == 0 && alias[0] &&
+		    modalias_wanted_at_boot(alias)) {
 			int r = modload_modalias(alias);
 
 			if (r > 0)

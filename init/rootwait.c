@@ -19,6 +19,7 @@
 #include "coldplug.h"
 #include "log.h"
 #include "modload.h"
+#include "modtab.h"
 #include "timeline.h"
 #include "uevent.h"
 
@@ -104,7 +105,7 @@ static bool drain_events(int fd, const struct root_spec *spec, struct found_dev 
 		}
 		if (r < 0 || strcmp(ev.action, "add") != 0)
 			continue;
-		if (ev.modalias)
+		if (ev.modalias && modalias_wanted_at_boot(ev.modalias))
 			modload_modalias(ev.modalias);
 		if (ev.subsystem && strcmp(ev.subsystem, "block") == 0 && ev.devname &&
 		    check_block(spec, ev.devname, found))

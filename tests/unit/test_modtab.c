@@ -325,10 +325,21 @@ static void loader_missing_table_is_fine(void **state)
 	modload_close();
 }
 
+/* CPU feature modaliases load accelerators no root device needs. */
+static void cpu_feature_modaliases_skipped(void **state)
+{
+	(void)state;
+	assert_false(modalias_wanted_at_boot("cpu:type:x86,ven0000fam0006mod003F:feature:,0000,0001,0066"));
+	assert_true(modalias_wanted_at_boot("pci:v00001AF4d00001001sv00001AF4sd00000002bc01sc00i00"));
+	assert_true(modalias_wanted_at_boot("virtio:d00000002v00001AF4"));
+	assert_true(modalias_wanted_at_boot("acpi:PNP0A03:"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(round_trip),
+		cmocka_unit_test(cpu_feature_modaliases_skipped),
 		cmocka_unit_test(written_sorted_and_reproducible),
 		cmocka_unit_test(writer_refuses_unreadable_fields),
 		cmocka_unit_test(malformed_lines_rejected),
