@@ -101,6 +101,10 @@ deps:
 demo:
 	tests/demo.sh
 
+# Side by side with initramfs-tools, dracut and tiny-initramfs (docs/benchmarks.md).
+bench: all $(BUILD)/test-init
+	tests/bench/fetch-tools.sh && tests/bench/run.sh
+
 install: all install-dist
 	install -D -m 0755 $(BUILD)/lifeboat $(DESTDIR)$(PREFIX)/bin/lifeboat
 	install -D -m 0755 $(BUILD)/lifeboat-init $(DESTDIR)$(PREFIX)/lib/lifeboat/lifeboat-init
@@ -114,6 +118,6 @@ clean:
 
 include dist/install.mk
 
-.PHONY: all unit unit-build test fuzz fuzz-build asan-unit cppcheck deps demo install uninstall clean
+.PHONY: all unit unit-build test fuzz fuzz-build asan-unit cppcheck deps demo bench install uninstall clean
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
