@@ -6,6 +6,9 @@ PACKAGES="build-essential pkg-config libkmod-dev libblkid-dev zlib1g-dev liblzma
 libcmocka-dev clang libclang-rt-14-dev cppcheck cpio kmod e2fsprogs xfsprogs btrfs-progs fdisk
 qemu-system-x86 linux-image-amd64 busybox-static xz-utils zstd scdoc libxml2-utils groff-base man-db"
 
+# The rescue boot tests hash their test password with openssl passwd.
+PACKAGES="$PACKAGES openssl"
+
 missing=""
 for p in $PACKAGES; do
 	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
