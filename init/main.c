@@ -12,6 +12,7 @@
 #include "modload.h"
 #include "modtab.h"
 #include "mountroot.h"
+#include "net/net.h"
 #include "rescue/rescue.h"
 #include "resume/resume.h"
 #include "rootspec.h"
@@ -52,6 +53,17 @@ static void setup_drivers(const struct boot_args *args)
 	load_driver_list(&args->driver_pre, "rd.driver.pre");
 }
 
+/* The network root: net/ configures the network and mounts NFS on /sysroot. */
+static const char *mount_net_root(const struct boot_args *args)
+{
+	char why[400];
+
+	if (net_root_mount(args, why, sizeof(why)) < 0)
+		return fail_text("network root: %s%s", why, "");
+	load_driver_list(&args->driver_post, "rd.driver.post");
+	return NULL;
+}
+
 /* Find the root device and mount it on /sysroot; returns what failed. */
 static const char *mount_disk_root(const struct boot_args *args)
 {
@@ -59,6 +71,8 @@ static const char *mount_disk_root(const struct boot_args *args)
 	struct found_dev dev;
 	int r;
 
+	if (net_root_wanted(args))
+		return mount_net_root(args);
 	if (root_spec_parse(args->root, &spec) < 0)
 		return fail_text("root=%s%s names no device; use root=/dev/..., LABEL=, UUID=, "
 				 "PARTUUID=, PARTLABEL= or MAJ:MIN", args->root,

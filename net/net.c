@@ -143,10 +143,14 @@ static int nfs_mount(const struct boot_args *a, const struct net_state *st,
 		log_warn("mounting %s failed: %s; trying again", src, strerror(-r));
 		usleep(NFS_RETRY_MS * 1000);
 	}
-	if (r < 0)
+	if (r < 0 && mount_error_transient(-r))
+		snprintf(why, n, "mounting the NFS root %s failed: %s, still after rd.timeout; "
+			 "check that the NFS server runs and is reachable from %s",
+			 src, strerror(-r), st->link.name);
+	else if (r < 0)
 		snprintf(why, n, "mounting the NFS root %s failed: %s; check that the server "
-			 "exports %s to %s%s", src, strerror(-r), path, "this client",
-			 mount_error_transient(-r) ? " and is reachable (waited rd.timeout)" : "");
+			 "exports %s to this client, and the options '%s'", src, strerror(-r),
+			 path, data);
 	else
 		timeline_mark("mounted", "%s nfs%s", src, spec->v4 ? "4" : "");
 	return r;

@@ -6,6 +6,9 @@ PACKAGES="build-essential pkg-config libkmod-dev libblkid-dev zlib1g-dev liblzma
 libcmocka-dev clang libclang-rt-14-dev cppcheck cpio kmod e2fsprogs xfsprogs btrfs-progs fdisk
 qemu-system-x86 linux-image-amd64 busybox-static xz-utils zstd scdoc libxml2-utils groff-base man-db"
 
+# The network-root boot tests' servers, run only inside their namespaces.
+PACKAGES="$PACKAGES dnsmasq-base nfs-ganesha nfs-ganesha-vfs rpcbind"
+
 # The rescue boot tests hash their test password with openssl passwd.
 PACKAGES="$PACKAGES openssl"
 

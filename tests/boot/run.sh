@@ -7,6 +7,7 @@ set -u
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/cases.sh"
 source "$(dirname "$0")/cases-rescue.sh"
+source "$(dirname "$0")/cases-net.sh"
 source "$(dirname "$0")/cases-resume.sh"
 source "$(dirname "$0")/cases-distro.sh"
 

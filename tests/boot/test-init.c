@@ -45,6 +45,8 @@ int main(int argc, char **argv)
 	print_root_mount();
 	print_file("uptime", "/proc/uptime");
 	print_file("timeline", "/run/initramfs/timeline");
+	if (access("/run/initramfs/net.eth0.conf", F_OK) == 0)
+		print_file("netconf", "/run/initramfs/net.eth0.conf");
 	printf("LIFEBOAT-TEST: end\n");
 	fflush(stdout);
 	sync();

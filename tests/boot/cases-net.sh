@@ -1,0 +1,197 @@
+# cases-net.sh: network root boots (sourced by run.sh). Everything runs in a
+# network namespace each case creates: a bridge (198.51.100.1/24) and a tap
+# for qemu, dnsmasq for DHCP, nfs-ganesha (VFS) with rpcbind for NFSv3 and
+# NFSv4. Nothing touches the host's network; the case ends the processes it
+# started by PID and deletes the namespace. Setup notes:
+# /work/shared/reference/netboot-in-qemu.md.
+
+NET_SERVER=198.51.100.1
+NET_MAC=52:54:00:00:00:01
+NET_GUEST=198.51.100.11
+
+# The image with the network modules, made once per run (cases may run in
+# parallel: the lock keeps one builder).
+net_image() {
+	local img=$WORK/net.img
+	(
+		flock 9
+		# Rebuilt when the programs are newer than it (a run after a change).
+		[ -s "$img" ] && [ "$img" -nt "$BUILD/lifeboat-init" ] && [ "$img" -nt "$BUILD/lifeboat" ] ||
+			"$BUILD/lifeboat" build --config /dev/null --generic --net \
+			--kver "$KVER" -o "$img" >"$WORK/net-image.log" 2>&1
+	) 9>"$WORK/net-image.lock" || { echo "building the --net image failed: $WORK/net-image.log"; return 1; }
+	echo "$img"
+}
+
+net_ns_up() {
+	NET_NS=lbnet-$$-$RANDOM
+	NET_PIDS=()
+	ip netns add "$NET_NS" || return 1
+	ip -n "$NET_NS" link set lo up &&
+	ip -n "$NET_NS" link add br0 type bridge &&
+	ip -n "$NET_NS" link set br0 type bridge stp_state 0 forward_delay 0 &&
+	ip -n "$NET_NS" addr add "$NET_SERVER/24" dev br0 &&
+	ip -n "$NET_NS" link set br0 up &&
+	ip -n "$NET_NS" tuntap add dev tap0 mode tap &&
+	ip -n "$NET_NS" link set tap0 master br0 &&
+	ip -n "$NET_NS" link set tap0 up
+}
+
+# Ends what the case started (by PID), then the namespace with its devices.
+net_ns_down() {
+	local pid
+	for pid in "${NET_PIDS[@]}"; do
+		kill -- "-$pid" 2>/dev/null || kill "$pid" 2>/dev/null
+	done
+	sleep 0.5
+	for pid in "${NET_PIDS[@]}"; do
+		kill -9 -- "-$pid" 2>/dev/null || kill -9 "$pid" 2>/dev/null
+		wait "$pid" 2>/dev/null
+	done
+	NET_PIDS=()
+	ip netns del "$NET_NS" 2>/dev/null
+}
+
+# net_dhcp_start [ROOT_PATH]: dnsmasq, DHCP only, the guest at $NET_GUEST.
+net_dhcp_start() {
+	local opts=()
+	[ -z "${1:-}" ] || opts=(--dhcp-option=option:root-path,"$1")
+	setsid ip netns exec "$NET_NS" dnsmasq --no-daemon --conf-file=/dev/null --port=0 \
+		--interface=br0 --bind-interfaces --except-interface=lo \
+		--dhcp-range=198.51.100.100,198.51.100.150,255.255.255.0,1h --dhcp-authoritative \
+		--no-ping --dhcp-leasefile="$CASE_DIR/dnsmasq.leases" --log-dhcp \
+		--dhcp-host="$NET_MAC,$NET_GUEST" --dhcp-option=option:dns-server,"$NET_SERVER" \
+		--dhcp-option=option:domain-name,lifeboat.test \
+		"${opts[@]}" >"$CASE_DIR/dnsmasq.log" 2>&1 &
+	NET_PIDS+=($!)
+	NET_DHCP_PID=$!
+}
+
+net_dhcp_stop() {
+	kill -- "-$NET_DHCP_PID" 2>/dev/null
+	wait "$NET_DHCP_PID" 2>/dev/null
+}
+
+# The export and ganesha (NFSv3 and v4) with rpcbind on a private /run, so
+# neither sees the host's rpcbind socket.
+net_nfs_start() {
+	local top dir
+	top=$(cd "$CASE_DIR" && pwd)   # ganesha wants absolute paths
+	dir=$top/ganesha
+	mkdir -p "$dir/recov"
+	make_root_tree "$top/nfsroot"
+	cat >"$dir/ganesha.conf" <<-EOT
+	NFS_CORE_PARAM {
+		Protocols = 3, 4; Bind_addr = $NET_SERVER; NFS_Port = 2049; MNT_Port = 20048;
+		Enable_RQUOTA = false; Enable_NLM = false; Enable_UDP = false; Mount_Path_Pseudo = true;
+	}
+	NFSv4 {
+		Graceless = true; RecoveryBackend = fs; RecoveryRoot = $dir/recov;
+		Minor_Versions = 0, 1, 2; Allow_Numeric_Owners = true; Only_Numeric_Owners = true;
+	}
+	NFS_KRB5 { Active_krb5 = false; }
+	EXPORT {
+		Export_Id = 1; Path = $top/nfsroot; Pseudo = /nfsroot; Access_Type = RW;
+		Squash = No_Root_Squash; Protocols = 3, 4; Transports = TCP; SecType = sys;
+		FSAL { Name = VFS; }
+	}
+	LOG { Default_Log_Level = EVENT; }
+	EOT
+	setsid ip netns exec "$NET_NS" unshare -m --propagation private sh -c "
+		mount -t tmpfs tmpfs /run && rpcbind -f -w & sleep 1
+		exec ganesha.nfsd -F -f $dir/ganesha.conf -L $dir/ganesha.log -p $dir/ganesha.pid" \
+		>"$dir/stdout.log" 2>&1 &
+	NET_PIDS+=($!)
+	net_wait_port 2049 && net_wait_port 20048
+}
+
+net_wait_port() {
+	local i
+	for i in $(seq 1 100); do
+		ip netns exec "$NET_NS" ss -ltn | grep -qE "$NET_SERVER\]?:$1 " && return 0
+		sleep 0.2
+	done
+	echo "the NFS server did not listen on port $1 (see $CASE_DIR/ganesha/ganesha.log)"
+	return 1
+}
+
+# net_boot NAME APPEND: one boot on the tap; the console goes to NAME.log.
+net_boot() {
+	local log=$CASE_DIR/$1.log
+	timeout --foreground -k 5 "$QEMU_TIMEOUT" ip netns exec "$NET_NS" qemu-system-x86_64 \
+		-accel tcg -cpu max -m 512 -nographic -no-reboot -monitor none -serial stdio \
+		-kernel "$KERNEL" -initrd "$NET_IMG" -append "console=ttyS0 panic=-1 $2" \
+		-netdev tap,id=n0,ifname=tap0,script=no,downscript=no \
+		-device virtio-net-pci,netdev=n0,mac=$NET_MAC </dev/null >"$log" 2>&1
+	tr -d '\r' <"$log" >"$log.txt"
+	NET_LOG=$log.txt
+}
+
+# The NFS root reached with the lease, the conf file and the mount as asked.
+net_assert_nfs_root() {
+	local log=$1 vers=$2
+	assert_root_reached "$log" &&
+	assert_log "$log" "rootmount $NET_SERVER:/nfsroot $vers " &&
+	assert_log "$log" "timeline [0-9.]* lease eth0 $NET_GUEST" &&
+	assert_log "$log" "timeline [0-9.]* mounted $NET_SERVER:/nfsroot"
+}
+
+# DHCP gives the address and the root-path; NFSv3 by default, NFSv4 from
+# root=nfs4:, and a static ip= with no DHCP server present.
+case_net_nfs_root() {
+	local rc=0
+	NET_IMG=$(net_image) || return 1
+	net_ns_up || { net_ns_down; echo "creating the namespace failed"; return 1; }
+	net_nfs_start && net_dhcp_start "$NET_SERVER:/nfsroot" || rc=1
+	if [ $rc -eq 0 ]; then
+		net_boot dhcp-rootpath "ip=dhcp"
+		net_assert_nfs_root "$NET_LOG" nfs || rc=1
+	fi
+	if [ $rc -eq 0 ]; then
+		net_boot nfs4 "root=nfs4:$NET_SERVER:/nfsroot ip=dhcp rw"
+		net_assert_nfs_root "$NET_LOG" nfs4 && assert_log "$NET_LOG" "rootmount .* rw," || rc=1
+	fi
+	if [ $rc -eq 0 ]; then
+		net_dhcp_stop
+		net_boot static "root=nfs:$NET_SERVER:/nfsroot:vers=3 ip=198.51.100.21::$NET_SERVER:255.255.255.0:guest:eth0:none rd.net.timeout.dhcp=3"
+		assert_root_reached "$NET_LOG" &&
+		assert_log "$NET_LOG" "timeline [0-9.]* lease eth0 198.51.100.21 static" || rc=1
+	fi
+	net_ns_down
+	return $rc
+}
+
+# net_assert_failed LOG TEXT START: the boot stopped with TEXT, did not reach
+# the root and did not hang.
+net_assert_failed() {
+	local log=$1 text=$2 start=$3
+	assert_not_log "$log" "LIFEBOAT-TEST: root reached" &&
+	assert_log "$log" "$text" &&
+	{ [ $(( $(date +%s) - start )) -lt 90 ] || { echo "the failing boot took too long: $text"; return 1; }; }
+}
+
+# What fails ends in a clear message within its deadline: a DHCP server that
+# never answers, an NFS server that refuses (retried until rd.timeout), an
+# export path the server does not have.
+case_net_failures() {
+	local rc=0 start static="ip=198.51.100.21:::255.255.255.0::eth0:none rd.shell=0"
+	NET_IMG=$(net_image) || return 1
+	net_ns_up || { net_ns_down; echo "creating the namespace failed"; return 1; }
+	start=$(date +%s)
+	net_boot no-dhcp "ip=dhcp rd.net.timeout.dhcp=4 rd.shell=0"
+	net_assert_failed "$NET_LOG" "network root: no DHCP server answered on eth0 within 4 s" "$start" || rc=1
+	if [ $rc -eq 0 ]; then
+		start=$(date +%s)
+		net_boot refused "root=nfs:$NET_SERVER:/nfsroot rd.timeout=5 $static"
+		net_assert_failed "$NET_LOG" "mounting the NFS root $NET_SERVER:/nfsroot failed: Connection refused" "$start" &&
+		assert_log "$NET_LOG" "trying again" || rc=1
+	fi
+	if [ $rc -eq 0 ]; then
+		start=$(date +%s)
+		net_nfs_start &&
+		net_boot wrong-path "root=nfs4:$NET_SERVER:/nosuch $static" &&
+		net_assert_failed "$NET_LOG" "mounting the NFS root $NET_SERVER:/nosuch failed" "$start" || rc=1
+	fi
+	net_ns_down
+	return $rc
+}
