@@ -16,6 +16,7 @@
 #include "libdeps.h"
 #include "microcode.h"
 #include "report.h"
+#include "resumehost.h"
 #include "rescue_pack.h"
 
 /* The skeleton every image has: mount points the init uses, and a console
@@ -225,6 +226,8 @@ static int assemble(const struct build_opts *o, struct image *img, const char *k
 		snprintf(line, sizeof(line), "%s\n", o->cmdline);
 		r = image_add_data(img, CMDLINE_CONF_PATH, line, strlen(line), 0644);
 	}
+	if (r == 0 && o->mode == BUILD_HOST_ONLY)
+		r = resume_host_add(img);
 	if (r == 0)
 		r = add_build_conf(o, img, kver, n_modules);
 	return r;
