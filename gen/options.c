@@ -130,7 +130,7 @@ static const struct opt_def opt_defs[] = {
 	{ "microcode",     0,   true,  set_microcode, 0,                "auto|all|none: early x86 microcode (auto: this CPU's if host-only)" },
 	{ "cmdline",       0,   true,  set_string,    F(cmdline),       "'...': kernel parameters built into the image" },
 	{ "firmware-dirs", 0,   true,  set_string,    F(firmware_dirs), "DIR:...: where firmware is looked up" },
-	{ "rescue",        0,   true,  set_string,    F(rescue),        "busybox|none|PATH: the rescue shell (default busybox when /bin/busybox exists)" },
+	{ "rescue",        0,   true,  set_string,    F(rescue),        "busybox|none|PATH: the rescue shell (default: busybox in generic images)" },
 	{ "rescue-auth",   0,   false, set_flag,      F(rescue_auth),   "ask for root's password before the rescue shell (docs/rescue.md)" },
 	{ "rescue-shadow", 0,   true,  set_string,    F(rescue_shadow), "FILE: where --rescue-auth reads root's hash (default /etc/shadow)" },
 	{ "config",        0,   true,  set_string,    F(config),        "FILE: read this instead of /etc/lifeboat.conf{,.d}" },

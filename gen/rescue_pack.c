@@ -20,8 +20,11 @@
 
 const char *rescue_pack_busybox(const struct build_opts *o)
 {
+	/* Generic images carry the shell by default; host-only images stay
+	 * as small as this machine allows (docs/rescue.md). */
 	if (!o->rescue)
-		return access(RESCUE_BUSYBOX_HOST, R_OK) == 0 ? RESCUE_BUSYBOX_HOST : NULL;
+		return o->mode == BUILD_GENERIC && access(RESCUE_BUSYBOX_HOST, R_OK) == 0 ?
+		       RESCUE_BUSYBOX_HOST : NULL;
 	if (strcmp(o->rescue, "none") == 0)
 		return NULL;
 	if (strcmp(o->rescue, "busybox") == 0)
