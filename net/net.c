@@ -119,7 +119,7 @@ static uint64_t now_ms(void)
  * it asks for nfsv3/nfsv4 by request_module, which has no modprobe to run
  * here, so they are loaded first. */
 static int nfs_mount(const struct boot_args *a, const struct net_state *st,
-		     const struct nfs_spec *spec, char *why, size_t n)
+		     struct nfs_spec *spec, char *why, size_t n)
 {
 	static const char *const mods[] = { "sunrpc", "nfs" };
 	char data[CMDLINE_VALUE_MAX * 2], path[NFS_PATH_MAX + 32], src[NFS_PATH_MAX + 64];
@@ -138,8 +138,16 @@ static int nfs_mount(const struct boot_args *a, const struct net_state *st,
 		return -ENAMETOOLONG;
 	}
 	log_info("mounting %s (%s) on %s", src, data, SYSROOT);
-	while ((r = mount(src, SYSROOT, "nfs", flags, data) < 0 ? -errno : 0) < 0 &&
-	       mount_error_transient(-r) && (a->timeout_sec == 0 || now_ms() < deadline)) {
+	while ((r = mount(src, SYSROOT, "nfs", flags, data) < 0 ? -errno : 0) < 0) {
+		if (r == -EPROTONOSUPPORT && spec->v4 && spec->v4_minor > 0) {
+			/* An older server: the next lower NFSv4 minor version. */
+			spec->v4_minor--;
+			nfs_spec_mount_data(spec, st->conf.addr, data, sizeof(data), path, sizeof(path));
+			log_info("the server has no NFSv4.%d; trying %s", spec->v4_minor + 1, data);
+			continue;
+		}
+		if (!mount_error_transient(-r) || (a->timeout_sec && now_ms() >= deadline))
+			break;
 		log_warn("mounting %s failed: %s; trying again", src, strerror(-r));
 		usleep(NFS_RETRY_MS * 1000);
 	}

@@ -79,6 +79,7 @@ static int parse_location(const char *text, const char *opt_seps, struct nfs_spe
 		return -EINVAL;
 	if (options_ask_v4(out->options))
 		out->v4 = true;
+	out->v4_minor = strstr(out->options, "vers=") ? -1 : 2;
 	return 0;
 }
 
@@ -133,7 +134,10 @@ int nfs_spec_mount_data(const struct nfs_spec *spec, struct in_addr client,
 
 	inet_ntop(AF_INET, &spec->server, server, sizeof(server));
 	inet_ntop(AF_INET, &client, me, sizeof(me));
-	if (spec->v4)
+	if (spec->v4 && spec->v4_minor >= 0)
+		len = snprintf(data, data_size, "vers=4.%d,addr=%s,clientaddr=%s,proto=tcp%s%s",
+			       spec->v4_minor, server, me, spec->options[0] ? "," : "", spec->options);
+	else if (spec->v4)
 		len = snprintf(data, data_size, "vers=4,addr=%s,clientaddr=%s,proto=tcp%s%s",
 			       server, me, spec->options[0] ? "," : "", spec->options);
 	else

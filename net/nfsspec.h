@@ -13,6 +13,9 @@ struct nfs_spec {
 	char path[NFS_PATH_MAX];      /* may hold %s: the client's address */
 	char options[NFS_OPTS_MAX];   /* the user's mount options, "" for none */
 	bool v4;                      /* nfs4: prefix, or vers=4* in the options */
+	/* NFSv4 minor version to ask for; -1: the options name the version.
+	 * Parsing sets 2 (the newest), the mount steps down as mount.nfs does. */
+	int v4_minor;
 };
 
 /* dracut's form, also the DHCP root-path's:
@@ -26,8 +29,8 @@ int nfs_spec_parse_nfsroot(const char *text, struct nfs_spec *out);
 bool nfs_spec_is_nfs_root(const char *root);
 
 /* The kernel's text mount options for spec, from the server's and client's
- * addresses: vers=, addr=, proto=tcp, nolock (v3: there is no statd),
- * clientaddr= (v4), then the user's options, which win. Writes the path with
+ * addresses: vers= (3, or 4.MINOR), addr=, proto=tcp, nolock (v3: there is
+ * no statd), clientaddr= (v4), then the user's options, which win. Writes the path with
  * %s replaced by the client address into path. Returns 0 or -ENAMETOOLONG. */
 int nfs_spec_mount_data(const struct nfs_spec *spec, struct in_addr client,
 			char *data, size_t data_size, char *path, size_t path_size);

@@ -24,9 +24,12 @@ net_image() {
 }
 
 net_ns_up() {
-	NET_NS=lbnet-$$-$RANDOM
+	NET_NS=lbnet-$BASHPID-$RANDOM
 	NET_PIDS=()
 	ip netns add "$NET_NS" || return 1
+	# A case stopped half-way (the run interrupted) still cleans up.
+	trap 'net_ns_down' EXIT
+	trap 'net_ns_down; exit 1' TERM INT
 	ip -n "$NET_NS" link set lo up &&
 	ip -n "$NET_NS" link add br0 type bridge &&
 	ip -n "$NET_NS" link set br0 type bridge stp_state 0 forward_delay 0 &&
@@ -49,7 +52,8 @@ net_ns_down() {
 		wait "$pid" 2>/dev/null
 	done
 	NET_PIDS=()
-	ip netns del "$NET_NS" 2>/dev/null
+	[ -z "${NET_NS:-}" ] || ip netns del "$NET_NS" 2>/dev/null
+	NET_NS=
 }
 
 # net_dhcp_start [ROOT_PATH]: dnsmasq, DHCP only, the guest at $NET_GUEST.
@@ -115,12 +119,14 @@ net_wait_port() {
 	return 1
 }
 
-# net_boot NAME APPEND: one boot on the tap; the console goes to NAME.log.
+# net_boot NAME APPEND [QEMU-ARGS...]: one boot on the tap; the console goes
+# to NAME.log.
 net_boot() {
-	local log=$CASE_DIR/$1.log
+	local log=$CASE_DIR/$1.log append=$2
+	shift 2
 	timeout --foreground -k 5 "$QEMU_TIMEOUT" ip netns exec "$NET_NS" qemu-system-x86_64 \
 		-accel tcg -cpu max -m 512 -nographic -no-reboot -monitor none -serial stdio \
-		-kernel "$KERNEL" -initrd "$NET_IMG" -append "console=ttyS0 panic=-1 $2" \
+		-kernel "$KERNEL" -initrd "$NET_IMG" -append "console=ttyS0 panic=-1 $append" "$@" \
 		-netdev tap,id=n0,ifname=tap0,script=no,downscript=no \
 		-device virtio-net-pci,netdev=n0,mac=$NET_MAC </dev/null >"$log" 2>&1
 	tr -d '\r' <"$log" >"$log.txt"
@@ -149,7 +155,15 @@ case_net_nfs_root() {
 	fi
 	if [ $rc -eq 0 ]; then
 		net_boot nfs4 "root=nfs4:$NET_SERVER:/nfsroot ip=dhcp rw"
-		net_assert_nfs_root "$NET_LOG" nfs4 && assert_log "$NET_LOG" "rootmount .* rw," || rc=1
+		net_assert_nfs_root "$NET_LOG" nfs4 && assert_log "$NET_LOG" "rootmount .* rw,.*vers=4.2" || rc=1
+	fi
+	if [ $rc -eq 0 ]; then
+		cp --sparse=always "$DISKS/ext4.img" "$CASE_DIR/ext4.img"
+		net_boot neednet "root=LABEL=lbext4 rd.neednet=1 ip=dhcp" \
+			-drive "file=$CASE_DIR/ext4.img,format=raw,if=virtio"
+		assert_root_reached "$NET_LOG" && assert_log "$NET_LOG" "rootmount /dev/vda ext4" &&
+		assert_log "$NET_LOG" "timeline [0-9.]* lease eth0 $NET_GUEST dhcp" &&
+		assert_log "$NET_LOG" "netconf ADDRESS=$NET_GUEST" || rc=1
 	fi
 	if [ $rc -eq 0 ]; then
 		net_dhcp_stop

@@ -174,6 +174,14 @@ static void nfs_mount_options(void **state)
 	assert_int_equal(nfs_spec_mount_data(&s, me, data, sizeof(data), path, sizeof(path)), 0);
 	assert_string_equal(data, "vers=4,addr=198.51.100.1,clientaddr=198.51.100.11,proto=tcp,vers=4.1");
 	assert_int_equal(nfs_spec_mount_data(&s, me, data, 20, path, sizeof(path)), -ENAMETOOLONG);
+	/* No version named: NFSv4.2 first, then what the mount steps down to. */
+	assert_int_equal(nfs_spec_parse("nfs4:198.51.100.1:/r", &s), 0);
+	assert_int_equal(s.v4_minor, 2);
+	assert_int_equal(nfs_spec_mount_data(&s, me, data, sizeof(data), path, sizeof(path)), 0);
+	assert_string_equal(data, "vers=4.2,addr=198.51.100.1,clientaddr=198.51.100.11,proto=tcp");
+	s.v4_minor = 0;
+	assert_int_equal(nfs_spec_mount_data(&s, me, data, sizeof(data), path, sizeof(path)), 0);
+	assert_string_equal(data, "vers=4.0,addr=198.51.100.1,clientaddr=198.51.100.11,proto=tcp");
 }
 
 /* ---- DHCP ---- */
