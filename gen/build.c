@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "kernel.h"
+#include "kdump_pack.h"
 #include "kmods.h"
 #include "modsets_net.h"
 #include "libdeps.h"
@@ -220,6 +221,8 @@ static int assemble(const struct build_opts *o, struct image *img, const char *k
 		r = rescue_pack(o, img, init);
 	if (r == 0)
 		r = add_files(o, img);
+	if (r == 0)
+		r = kdump_pack(o, img);
 	if (r == 0 && o->cmdline) {
 		char line[4096];
 

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "build.h"
+#include "kdump_load.h"
 #include "ls.h"
 #include "options.h"
 #include "timeline_cmd.h"
@@ -11,6 +12,7 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: lifeboat build -o IMAGE [options]   make an initramfs (--help for options)\n"
 		   "       lifeboat ls IMAGE                  list an initramfs\n"
+		   "       lifeboat kdump load|status|unload  arm the crash kernel (kdump)\n"
 		   "       lifeboat timeline [FILE] [--svg OUT] the boot's phases, as a table or a picture\n");
 }
 
@@ -43,6 +45,8 @@ int main(int argc, char **argv)
 	}
 	if (strcmp(argv[1], "build") == 0)
 		return cmd_build(argc - 1, argv + 1);
+	if (strcmp(argv[1], "kdump") == 0)
+		return kdump_main(argc - 1, argv + 1);
 	if (strcmp(argv[1], "ls") == 0)
 		return ls_main(argc - 1, argv + 1);
 	if (strcmp(argv[1], "timeline") == 0)

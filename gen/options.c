@@ -136,6 +136,9 @@ static const struct opt_def opt_defs[] = {
 	{ "config",        0,   true,  set_string,    F(config),        "FILE: read this instead of /etc/lifeboat.conf{,.d}" },
 	{ "verbose",       'v', false, set_verbose,   0,                "say what is added and why" },
 	{ "net",           0,   false, set_net,       0,                "network root: NIC drivers, NFS client (docs/network.md)" },
+	{ "kdump",         0,   false, set_flag,      F(kdump),         "a kdump capture image (docs/kdump.md)" },
+	{ "kdump-target",  0,   true,  add_list,      F(kdump_targets), "T,...: where dumps go, in order: UUID=|LABEL=|/dev/...[:/DIR], http://..." },
+	{ "kdump-options", 0,   true,  add_list,      F(kdump_options), "K=V,...: level=31 format=kdump+elf action=reboot|poweroff|shell cafile=F" },
 };
 
 #define N_OPTS (sizeof(opt_defs) / sizeof(opt_defs[0]))
@@ -320,4 +323,6 @@ void build_opts_free(struct build_opts *o)
 	strv_free(&o->omit_modules);
 	strv_free(&o->add_files);
 	strv_free(&o->add_binaries);
+	strv_free(&o->kdump_targets);
+	strv_free(&o->kdump_options);
 }

@@ -30,6 +30,9 @@ struct build_opts {
 	struct strv omit_modules;
 	struct strv add_files;
 	struct strv add_binaries;
+	bool kdump;                 /* --kdump: a capture image (kdump/, gen/kdump_pack.c) */
+	struct strv kdump_targets;  /* --kdump-target, tried in order */
+	struct strv kdump_options;  /* --kdump-options KEY=VALUE,... */
 };
 
 void build_opts_init(struct build_opts *o);

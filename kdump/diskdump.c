@@ -387,3 +387,25 @@ int diskdump_write(const struct elfcore *core, const struct vmcoreinfo *vi,
 	writer_close(&w);
 	return r;
 }
+
+int diskdump_bound(const struct elfcore *core, const struct vmcoreinfo *vi, unsigned level, uint64_t *bytes)
+{
+	struct diskdump_opts opts = { .dump_level = level };
+	struct diskdump_stats stats;
+	struct dump_sink none;
+	struct writer w = { .core = core, .vi = vi, .sink = &none, .opts = &opts, .stats = &stats };
+	uint64_t kept = 0;
+	int r;
+
+	dump_sink_init(&none, -1, false);
+	memset(&stats, 0, sizeof(stats));
+	layout_compute(&w.lay, core, vi ? (uint64_t)vi->page_size : 4096);
+	if (vi && (level & ~(unsigned)DL_ZERO))
+		w.use_filter = pagefilter_init(&w.filter, core, vi, level) == 0;
+	r = writer_open(&w);
+	if (r == 0)
+		r = pass_count(&w, &kept);
+	writer_close(&w);
+	*bytes = w.lay.descs + kept * (DISKDUMP_DESC_SIZE + w.lay.block) + w.lay.block;
+	return r;
+}

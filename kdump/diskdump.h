@@ -50,4 +50,9 @@ int diskdump_write(const struct elfcore *core, const struct vmcoreinfo *vi,
 		   struct dump_sink *sink, const struct diskdump_opts *opts,
 		   struct diskdump_stats *stats);
 
+/* The most the dump can take (every kept page stored uncompressed), found
+ * by the first pass alone, so a target without that much room is skipped
+ * before anything is written. Returns 0 or -errno. */
+int diskdump_bound(const struct elfcore *core, const struct vmcoreinfo *vi, unsigned level, uint64_t *bytes);
+
 #endif

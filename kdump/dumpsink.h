@@ -16,6 +16,7 @@ struct dump_sink {
 	uint64_t bytes;        /* written to fd so far */
 };
 
+/* fd -1: a sink that drops everything (for sizing). */
 void dump_sink_init(struct dump_sink *s, int fd, bool flat);
 /* The flattened stream's leading header; nothing for a file. */
 int dump_sink_begin(struct dump_sink *s);

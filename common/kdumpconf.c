@@ -1,0 +1,135 @@
+/* kdumpconf: the capture settings the generator writes into the image (/etc/lifeboat/kdump.conf) and the capture init reads. */
+#include "kdumpconf.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const action_names[] = {
+	[ACTION_REBOOT] = "reboot", [ACTION_POWEROFF] = "poweroff", [ACTION_SHELL] = "shell",
+};
+
+int kdump_action_parse(const char *name, enum kdump_action *out)
+{
+	for (size_t i = 0; i < sizeof(action_names) / sizeof(action_names[0]); i++)
+		if (strcmp(name, action_names[i]) == 0) {
+			*out = (enum kdump_action)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+void kdump_conf_init(struct kdump_conf *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->level = 31;
+	c->formats = FORMAT_KDUMP;
+	c->action = ACTION_REBOOT;
+	c->failure_action = ACTION_DEFAULT;
+}
+
+static int set_target(struct kdump_conf *c, const char *v)
+{
+	if (c->ntargets == KDUMP_TARGETS_MAX || strlen(v) >= KDUMP_SPEC_MAX)
+		return -EINVAL;
+	strcpy(c->targets[c->ntargets++], v);
+	return 0;
+}
+
+static int set_level(struct kdump_conf *c, const char *v)
+{
+	char *end;
+	unsigned long n = strtoul(v, &end, 10);
+
+	if (*v < '0' || *v > '9' || *end || n > 31)
+		return -EINVAL;
+	c->level = (unsigned)n;
+	return 0;
+}
+
+static int set_formats(struct kdump_conf *c, const char *v)
+{
+	char buf[64], *save = NULL;
+
+	if (strlen(v) >= sizeof(buf))
+		return -EINVAL;
+	strcpy(buf, v);
+	c->formats = 0;
+	for (char *w = strtok_r(buf, " ,", &save); w; w = strtok_r(NULL, " ,", &save)) {
+		if (strcmp(w, "kdump") == 0)
+			c->formats |= FORMAT_KDUMP;
+		else if (strcmp(w, "elf") == 0)
+			c->formats |= FORMAT_ELF;
+		else
+			return -EINVAL;
+	}
+	return c->formats ? 0 : -EINVAL;
+}
+
+static int set_action(struct kdump_conf *c, const char *v)
+{
+	return kdump_action_parse(v, &c->action);
+}
+
+static int set_failure_action(struct kdump_conf *c, const char *v)
+{
+	return kdump_action_parse(v, &c->failure_action);
+}
+
+static int set_cafile(struct kdump_conf *c, const char *v)
+{
+	if (strlen(v) >= sizeof(c->cafile))
+		return -EINVAL;
+	strcpy(c->cafile, v);
+	return 0;
+}
+
+static const struct conf_key {
+	const char *name;
+	int (*set)(struct kdump_conf *c, const char *value);
+} conf_keys[] = {
+	{ "target", set_target },
+	{ "level", set_level },
+	{ "format", set_formats },
+	{ "action", set_action },
+	{ "failure_action", set_failure_action },
+	{ "cafile", set_cafile },
+};
+
+static int conf_line(struct kdump_conf *c, char *line)
+{
+	char *key = line + strspn(line, " \t"), *value;
+	size_t klen = strcspn(key, " \t");
+
+	if (*key == '\0' || *key == '#')
+		return 0;
+	value = key + klen;
+	value += strspn(value, " \t");
+	key[klen] = '\0';
+	for (size_t end = strlen(value); end > 0 && (value[end - 1] == ' ' || value[end - 1] == '\t'); end--)
+		value[end - 1] = '\0';
+	for (size_t i = 0; i < sizeof(conf_keys) / sizeof(conf_keys[0]); i++)
+		if (strcmp(key, conf_keys[i].name) == 0)
+			return *value ? conf_keys[i].set(c, value) : -EINVAL;
+	return -EINVAL;
+}
+
+int kdump_conf_parse(const char *text, struct kdump_conf *c, int *bad_line)
+{
+	char line[KDUMP_SPEC_MAX + 64];
+	int n = 0;
+
+	while (*text) {
+		size_t len = strcspn(text, "\n");
+
+		n++;
+		if (len >= sizeof(line) || (snprintf(line, sizeof(line), "%.*s", (int)len, text),
+					    conf_line(c, line) < 0)) {
+			*bad_line = n;
+			return -EINVAL;
+		}
+		text += len + (text[len] == '\n');
+	}
+	return 0;
+}

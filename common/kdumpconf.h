@@ -1,0 +1,39 @@
+/* kdumpconf: the capture settings the generator writes into the image
+ * (/etc/lifeboat/kdump.conf): targets in order, dump level, formats and
+ * what to do afterwards. One "key value" per line, '#' comments. */
+#ifndef LIFEBOAT_KDUMP_KDUMPCONF_H
+#define LIFEBOAT_KDUMP_KDUMPCONF_H
+
+#include <stdbool.h>
+
+#define KDUMP_CONF_PATH "/etc/lifeboat/kdump.conf"
+#define KDUMP_TARGETS_MAX 8
+#define KDUMP_SPEC_MAX 512
+#define KDUMP_DEFAULT_DIR "/var/crash"
+
+enum kdump_action { ACTION_REBOOT, ACTION_POWEROFF, ACTION_SHELL, ACTION_DEFAULT };
+
+/* Formats written to each target, as bits. */
+enum kdump_format {
+	FORMAT_KDUMP = 1,      /* vmcore: kdump-compressed (flattened over a URL) */
+	FORMAT_ELF = 2,        /* vmcore.elf: the ELF core as the kernel gives it */
+};
+
+struct kdump_conf {
+	char targets[KDUMP_TARGETS_MAX][KDUMP_SPEC_MAX];
+	int ntargets;
+	unsigned level;                  /* makedumpfile's -d, default 31 */
+	unsigned formats;
+	enum kdump_action action;        /* after a saved dump (default reboot) */
+	enum kdump_action failure_action;/* when every target failed (default: shell if any, else reboot) */
+	char cafile[KDUMP_SPEC_MAX];     /* for https: "" is the image's CA bundle */
+};
+
+void kdump_conf_init(struct kdump_conf *c);
+/* Parse the text of the file. Returns 0, or -EINVAL with the 1-based
+ * number of the first bad line in *bad_line. */
+int kdump_conf_parse(const char *text, struct kdump_conf *c, int *bad_line);
+/* "reboot", "poweroff", "shell"; -EINVAL for anything else. */
+int kdump_action_parse(const char *name, enum kdump_action *out);
+
+#endif

@@ -1,0 +1,119 @@
+/* kdump_pack: what `lifeboat build --kdump` adds to an image. */
+#include "kdump_pack.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kdumpconf.h"
+#include "libdeps.h"
+#include "report.h"
+
+#define CA_BUNDLE "/etc/ssl/certs/ca-certificates.crt"
+#define KDUMP_CA_PATH "/etc/lifeboat/kdump-ca.pem"
+
+/* Where the init finds libcurl when it sends a dump to a URL (dlopen'ed,
+ * so images without URL targets do not carry it). */
+static const char *const curl_places[] = {
+	"/usr/lib/x86_64-linux-gnu/libcurl.so.4", "/lib/x86_64-linux-gnu/libcurl.so.4",
+	"/usr/lib/aarch64-linux-gnu/libcurl.so.4", "/usr/lib64/libcurl.so.4", "/usr/lib/libcurl.so.4",
+};
+
+static bool target_is_url(const char *t)
+{
+	return strstr(t, "://") != NULL;
+}
+
+static int add_curl(struct image *img)
+{
+	struct strv libs = STRV_INIT;
+	const char *curl = NULL;
+	int r;
+
+	for (size_t i = 0; !curl && i < sizeof(curl_places) / sizeof(curl_places[0]); i++)
+		if (access(curl_places[i], R_OK) == 0)
+			curl = curl_places[i];
+	if (!curl) {
+		gen_error("--kdump-target with a URL needs libcurl (libcurl.so.4), which this host "
+			  "lacks: install libcurl4");
+		return -ENOENT;
+	}
+	r = libdeps_resolve("", curl, &libs);
+	image_set_kind(img, IMAGE_KIND_LIBRARY);
+	for (size_t i = 0; r == 0 && i < libs.len; i++)
+		r = image_add_host_path(img, libs.items[i]);
+	if (r == 0)
+		r = image_add_host_path(img, curl);
+	image_set_kind(img, IMAGE_KIND_OTHER);
+	strv_free(&libs);
+	if (r == 0 && access(CA_BUNDLE, R_OK) == 0)
+		r = image_add_file(img, CA_BUNDLE, KDUMP_CA_PATH, 0644);
+	return r;
+}
+
+/* kdump-options: "level=N", "format=kdump[+elf]", "action=A", "failure_action=A",
+ * "cafile=FILE" (pinned CA for https, copied in). */
+static int add_option(struct image *img, const char *opt, char *conf, size_t size)
+{
+	const char *eq = strchr(opt, '=');
+	size_t n = strlen(conf);
+
+	if (!eq || eq == opt) {
+		gen_error("--kdump-options %s: expected KEY=VALUE (level=31, format=kdump+elf, "
+			  "action=reboot|poweroff|shell, failure_action=..., cafile=FILE)", opt);
+		return -EINVAL;
+	}
+	if (strncmp(opt, "cafile=", 7) == 0) {
+		if (access(eq + 1, R_OK) < 0) {
+			gen_error("--kdump-options %s: cannot read %s: %s", opt, eq + 1, strerror(errno));
+			return -errno;
+		}
+		snprintf(conf + n, size - n, "cafile /etc/lifeboat/kdump-pinned-ca.pem\n");
+		return image_add_file(img, eq + 1, "/etc/lifeboat/kdump-pinned-ca.pem", 0644);
+	}
+	snprintf(conf + n, size - n, "%.*s %s\n", (int)(eq - opt), opt, eq + 1);
+	for (char *p = conf + n; *p; p++)
+		if (*p == '+')
+			*p = ' ';
+	return 0;
+}
+
+int kdump_pack(const struct build_opts *o, struct image *img)
+{
+	char conf[8192] = "# lifeboat kdump capture settings (lifeboat build --kdump)\n";
+	struct kdump_conf check;
+	bool url = false;
+	int r = 0, bad = 0;
+
+	if (!o->kdump)
+		return 0;
+	if (o->kdump_targets.len == 0) {
+		gen_error("--kdump needs at least one --kdump-target (UUID=...:/var/crash, "
+			  "LABEL=..., /dev/..., or http://HOST/PATH/)");
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < o->kdump_targets.len; i++) {
+		size_t n = strlen(conf);
+
+		snprintf(conf + n, sizeof(conf) - n, "target %s\n", o->kdump_targets.items[i]);
+		url |= target_is_url(o->kdump_targets.items[i]);
+	}
+	for (size_t i = 0; r == 0 && i < o->kdump_options.len; i++)
+		r = add_option(img, o->kdump_options.items[i], conf, sizeof(conf));
+	if (r < 0)
+		return r;
+	/* The init reads it with the same parser: refuse here what it would refuse. */
+	kdump_conf_init(&check);
+	if (kdump_conf_parse(conf, &check, &bad) < 0) {
+		gen_error("--kdump-target/--kdump-options: setting %d is not valid (at most %d targets, "
+			  "level 0-31, format kdump and/or elf, actions reboot|poweroff|shell)",
+			  bad - 1, KDUMP_TARGETS_MAX);
+		return -EINVAL;
+	}
+	if (url)
+		r = add_curl(img);
+	/* URLs may carry credentials: only root may read the settings. */
+	return r < 0 ? r : image_add_data(img, KDUMP_CONF_PATH, conf, strlen(conf), 0600);
+}

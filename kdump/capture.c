@@ -1,0 +1,239 @@
+/* capture: the capture kernel's work: read the crashed kernel's memory from
+ * /proc/vmcore, try each target in the configured order until one saves the
+ * dump, then reboot (or the configured action). */
+#include "kdump/kdump.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/reboot.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "init/log.h"
+#include "kdump/capture.h"
+#include "kdump/kvmem.h"
+#include "kdump/printk.h"
+
+#define VMCORE "/proc/vmcore"
+#define SHELL "/bin/sh"
+#define UTS_LEN 65
+#define COPY_BUFFER (1u << 20)
+
+/* Targets by the start of their spec; a spec that matches none is a filesystem. */
+static const struct target_kind {
+	const char *prefix;
+	target_save_fn save;
+} target_kinds[] = {
+	{ "http://", target_url_save },
+	{ "https://", target_url_save },
+	{ "ftp://", target_url_save },
+	{ "sftp://", target_url_save },
+	{ "scp://", target_url_save },
+	{ "", target_disk_save },
+};
+
+static target_save_fn target_find(const char *spec)
+{
+	for (size_t i = 0; i < sizeof(target_kinds) / sizeof(target_kinds[0]); i++)
+		if (strncmp(spec, target_kinds[i].prefix, strlen(target_kinds[i].prefix)) == 0)
+			return target_kinds[i].save;
+	return target_disk_save;
+}
+
+struct progress {
+	unsigned last;
+};
+
+static void progress_print(void *ctx, uint64_t done, uint64_t total)
+{
+	struct progress *p = ctx;
+	unsigned pct = total ? (unsigned)(done * 100 / total) : 100;
+
+	if (pct / 10 == p->last / 10 && pct != 100)
+		return;
+	p->last = pct;
+	console_print("kdump: saving memory: %3u%%\n", pct);
+}
+
+int capture_write_kdump(struct capture *cap, struct dump_sink *sink, struct diskdump_stats *stats)
+{
+	struct progress prog = { 0 };
+	struct diskdump_opts opts = { .dump_level = cap->conf.level, .nodename = cap->host,
+				      .progress = progress_print, .progress_ctx = &prog };
+
+	return diskdump_write(&cap->core, cap->have_vi ? &cap->vi : NULL, sink, &opts, stats);
+}
+
+int capture_write_elf(struct capture *cap, int fd)
+{
+	char *buf = malloc(COPY_BUFFER);
+	off_t off = 0;
+	int r = 0;
+
+	if (!buf)
+		return -ENOMEM;
+	for (;;) {
+		ssize_t n = pread(cap->core.fd, buf, COPY_BUFFER, off);
+
+		if (n <= 0) {
+			r = n < 0 ? -errno : 0;
+			break;
+		}
+		ssize_t w = write(fd, buf, (size_t)n);
+
+		if (w != n) {
+			r = w < 0 ? -errno : -EIO;
+			break;
+		}
+		off += n;
+	}
+	free(buf);
+	return r;
+}
+
+static int conf_load(struct kdump_conf *conf)
+{
+	char text[8192];
+	int fd = open(KDUMP_CONF_PATH, O_RDONLY | O_CLOEXEC), bad = 0;
+	ssize_t n;
+
+	kdump_conf_init(conf);
+	if (fd < 0) {
+		log_error("kdump: this image has no %s: it was not built for capture; build one with "
+			  "lifeboat build --kdump --kdump-target ...", KDUMP_CONF_PATH);
+		return -ENOENT;
+	}
+	n = read(fd, text, sizeof(text) - 1);
+	close(fd);
+	text[n > 0 ? n : 0] = '\0';
+	if (kdump_conf_parse(text, conf, &bad) < 0) {
+		log_error("kdump: %s line %d is not understood; rebuild the image", KDUMP_CONF_PATH, bad);
+		return -EINVAL;
+	}
+	if (conf->ntargets == 0) {
+		log_error("kdump: %s names no target; rebuild with --kdump-target", KDUMP_CONF_PATH);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The crashed kernel's node name, for the dump's directory name. */
+static void host_name(struct capture *cap)
+{
+	struct kvmem kv;
+	char name[UTS_LEN] = "";
+
+	strcpy(cap->host, "localhost");
+	if (!cap->have_vi || cap->vi.init_uts_ns == VI_UNSET || cap->vi.off_uts_name == VI_UNSET ||
+	    kvmem_init(&kv, &cap->core, &cap->vi) < 0 ||
+	    kvmem_read(&kv, (uint64_t)(cap->vi.init_uts_ns + cap->vi.off_uts_name) + UTS_LEN,
+		       name, sizeof(name)) < 0)
+		return;
+	name[UTS_LEN - 1] = '\0';
+	/* The name becomes a directory name: keep it to safe characters. */
+	for (char *p = name; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+		      *p == '-' || *p == '.' || *p == '_'))
+			*p = '_';
+	if (name[0] && strcmp(name, "_none_") != 0)
+		strcpy(cap->host, name);
+}
+
+static int capture_open(struct capture *cap)
+{
+	int fd = open(VMCORE, O_RDONLY | O_CLOEXEC);
+	char stamp[32];
+	time_t now = time(NULL);
+	struct tm tm;
+	int r;
+
+	if (fd < 0)
+		return -errno;
+	r = elfcore_open(&cap->core, fd);
+	if (r < 0) {
+		close(fd);
+		return r;
+	}
+	cap->have_vi = cap->core.vmcoreinfo &&
+		       vmcoreinfo_parse(cap->core.vmcoreinfo, cap->core.vmcoreinfo_size, &cap->vi) == 0;
+	if (!cap->have_vi)
+		log_warn("kdump: %s has no usable VMCOREINFO note; only zero pages can be left out, "
+			 "and no kernel log is extracted", VMCORE);
+	host_name(cap);
+	gmtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+	snprintf(cap->name, sizeof(cap->name), "%s-%s", cap->host, stamp);
+	if (cap->have_vi && printk_read(&cap->core, &cap->vi, &cap->dmesg, &cap->dmesg_len) < 0)
+		log_warn("kdump: the kernel log could not be read from the dump; no vmcore-dmesg.txt");
+	return diskdump_bound(&cap->core, cap->have_vi ? &cap->vi : NULL, cap->conf.level, &cap->bound);
+}
+
+static void run_shell(void)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		execl(SHELL, SHELL, (char *)NULL);
+		_exit(127);
+	}
+	if (pid > 0)
+		waitpid(pid, NULL, 0);
+}
+
+static void __attribute__((noreturn)) take_action(enum kdump_action action)
+{
+	if (action == ACTION_DEFAULT)
+		action = access(SHELL, X_OK) == 0 ? ACTION_SHELL : ACTION_REBOOT;
+	if (action == ACTION_SHELL && access(SHELL, X_OK) == 0) {
+		console_print("kdump: starting a shell; the machine reboots when it exits\n");
+		run_shell();
+	}
+	sync();
+	console_print("kdump: %s\n", action == ACTION_POWEROFF ? "powering off" : "rebooting");
+	reboot(action == ACTION_POWEROFF ? RB_POWER_OFF : RB_AUTOBOOT);
+	for (;;)
+		pause();
+}
+
+static int save_anywhere(struct capture *cap)
+{
+	for (int i = 0; i < cap->conf.ntargets; i++) {
+		const char *spec = cap->conf.targets[i];
+
+		console_print("kdump: saving the dump to target %d of %d: %s\n", i + 1,
+			      cap->conf.ntargets, spec);
+		if (target_find(spec)(cap, spec) == 0)
+			return 0;
+	}
+	return -EIO;
+}
+
+void kdump_capture_if_crashed(const struct boot_args *args)
+{
+	static struct capture cap;
+	int r;
+
+	if (access(VMCORE, R_OK) < 0)
+		return;
+	cap.args = args;
+	console_print("kdump: this is a capture kernel after a crash; saving the crashed kernel's memory\n");
+	if (conf_load(&cap.conf) < 0)
+		take_action(ACTION_DEFAULT);
+	r = capture_open(&cap);
+	if (r < 0) {
+		log_error("kdump: reading %s failed: %s; the crashed kernel's memory cannot be saved",
+			  VMCORE, strerror(-r));
+		take_action(cap.conf.failure_action);
+	}
+	if (save_anywhere(&cap) < 0) {
+		log_error("kdump: no target could save the dump (see the messages above); the "
+			  "memory is lost after this");
+		take_action(cap.conf.failure_action);
+	}
+	console_print("kdump: dump saved as %s\n", cap.name);
+	take_action(cap.conf.action);
+}

@@ -1,0 +1,42 @@
+/* capture: what the capture hands each target: the open core, its
+ * VMCOREINFO, the settings, the dump's name, the kernel log. */
+#ifndef LIFEBOAT_KDUMP_CAPTURE_H
+#define LIFEBOAT_KDUMP_CAPTURE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "init/cmdline.h"
+#include "kdump/diskdump.h"
+#include "kdump/elfcore.h"
+#include "kdumpconf.h"
+#include "kdump/vmcoreinfo.h"
+
+struct capture {
+	struct elfcore core;
+	struct vmcoreinfo vi;
+	bool have_vi;
+	struct kdump_conf conf;
+	const struct boot_args *args;
+	char host[65];               /* the crashed kernel's node name */
+	char name[128];              /* HOST-YYYYmmdd-HHMMSS: the dump's directory */
+	char *dmesg;                 /* the crashed kernel's log, or NULL */
+	size_t dmesg_len;
+	uint64_t bound;              /* the most the dump can take (diskdump_bound) */
+};
+
+/* A target saves the dump where spec says. Returns 0, or -errno after
+ * reporting what failed (the capture then tries the next target). */
+typedef int (*target_save_fn)(struct capture *cap, const char *spec);
+
+int target_disk_save(struct capture *cap, const char *spec);
+int target_url_save(struct capture *cap, const char *spec);
+
+/* Write the kdump-compressed dump of cap to sink, with a progress line on
+ * the console. Returns 0 or -errno; reports nothing. */
+int capture_write_kdump(struct capture *cap, struct dump_sink *sink, struct diskdump_stats *stats);
+/* Copy the ELF core as it is to fd. */
+int capture_write_elf(struct capture *cap, int fd);
+
+#endif

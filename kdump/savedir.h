@@ -1,0 +1,15 @@
+/* savedir: save the dump into a directory of a mounted filesystem, with
+ * atomic names: each file is written as NAME.incomplete, synced, and
+ * renamed to NAME only when complete, so a file named vmcore is whole. */
+#ifndef LIFEBOAT_KDUMP_SAVEDIR_H
+#define LIFEBOAT_KDUMP_SAVEDIR_H
+
+#include "kdump/capture.h"
+
+/* Save into DIR/cap->name/ (made if missing): vmcore, vmcore.elf as the
+ * formats say, and vmcore-dmesg.txt. -ENOSPC when the filesystem has less
+ * room than the dump may take (nothing is written then). Reports what
+ * failed (naming where) and returns -errno. */
+int savedir_save(struct capture *cap, const char *dir, const char *where);
+
+#endif

@@ -1,0 +1,85 @@
+/* target_disk: a filesystem target, "DEVICE[:DIR]" (DEVICE: UUID=, LABEL=,
+ * a /dev path; DIR default /var/crash): wait for the device, mount it,
+ * save the dump into DIR, unmount. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+
+#include "init/log.h"
+#include "init/modload.h"
+#include "init/rootwait.h"
+#include "kdump/capture.h"
+#include "kdump/savedir.h"
+
+#define DUMP_MNT "/run/kdump"
+/* The capture kernel has found its disks by the time the first target is
+ * tried, but a slow controller may still be probing. */
+#define DEVICE_TIMEOUT_SEC 30
+
+static int split_spec(const char *spec, char *dev, size_t dev_size, char *dir, size_t dir_size)
+{
+	const char *colon = strchr(spec, ':');
+	size_t len = colon ? (size_t)(colon - spec) : strlen(spec);
+
+	if (len == 0 || len >= dev_size || (colon && colon[1] != '/'))
+		return -EINVAL;
+	snprintf(dev, dev_size, "%.*s", (int)len, spec);
+	snprintf(dir, dir_size, "%s", colon ? colon + 1 : KDUMP_DEFAULT_DIR);
+	return 0;
+}
+
+static int mount_target(const struct found_dev *dev, const char *spec)
+{
+	char node[80], alias[48];
+
+	snprintf(node, sizeof(node), "/dev/%s", dev->devname);
+	if (!dev->info.type[0]) {
+		log_error("kdump: target %s (%s) has no filesystem libblkid recognises; make one "
+			  "(mkfs.ext4) or fix the target", spec, node);
+		return -EINVAL;
+	}
+	snprintf(alias, sizeof(alias), "fs-%s", dev->info.type);
+	modload_name(alias);
+	mkdir(DUMP_MNT, 0700);
+	if (mount(node, DUMP_MNT, dev->info.type, MS_NOATIME, NULL) < 0) {
+		int r = -errno;
+
+		log_error("kdump: mounting target %s (%s, %s) failed: %s; check the filesystem "
+			  "(fsck) or that the image has its driver", spec, node, dev->info.type, strerror(-r));
+		return r;
+	}
+	return 0;
+}
+
+int target_disk_save(struct capture *cap, const char *spec)
+{
+	char devspec[256], dir[512], path[600], where[400];
+	struct root_spec rs;
+	struct found_dev dev;
+	int r;
+
+	if (split_spec(spec, devspec, sizeof(devspec), dir, sizeof(dir)) < 0 ||
+	    root_spec_parse(devspec, &rs) < 0) {
+		log_error("kdump: target '%s' names no device; use UUID=...[:/DIR], LABEL=...[:/DIR] "
+			  "or /dev/...[:/DIR]", spec);
+		return -EINVAL;
+	}
+	r = device_wait(&rs, DEVICE_TIMEOUT_SEC, &dev);
+	if (r < 0) {
+		log_error("kdump: target device %s did not appear within %d s (%s); check the "
+			  "target, or that the image has the disk's driver", devspec, DEVICE_TIMEOUT_SEC,
+			  strerror(-r));
+		return r;
+	}
+	r = mount_target(&dev, spec);
+	if (r < 0)
+		return r;
+	snprintf(path, sizeof(path), DUMP_MNT "%s", dir);
+	snprintf(where, sizeof(where), "%s (/dev/%s)", devspec, dev.devname);
+	r = savedir_save(cap, path, where);
+	if (umount(DUMP_MNT) < 0 && r == 0)
+		log_warn("kdump: unmounting %s failed: %s; the dump was synced before", where, strerror(errno));
+	return r;
+}
