@@ -65,6 +65,16 @@ static const char *mount_net_root(const struct boot_args *args)
 	return NULL;
 }
 
+/* rd.neednet=1 with a local root: the network is up before the real init,
+ * which may need it; a failure is reported and the boot goes on. */
+static void bring_up_network(const struct boot_args *args)
+{
+	char why[400];
+
+	if (args->neednet && net_bring_up(args, why, sizeof(why)) < 0)
+		log_warn("rd.neednet: %s; the real root starts without the network", why);
+}
+
 /* Find the root device and mount it on /sysroot; returns what failed. */
 static const char *mount_disk_root(const struct boot_args *args)
 {
@@ -74,6 +84,7 @@ static const char *mount_disk_root(const struct boot_args *args)
 
 	if (net_root_wanted(args))
 		return mount_net_root(args);
+	bring_up_network(args);
 	if (root_spec_parse(args->root, &spec) < 0)
 		return fail_text("root=%s%s names no device; use root=/dev/..., LABEL=, UUID=, "
 				 "PARTUUID=, PARTLABEL= or MAJ:MIN", args->root,
