@@ -82,7 +82,7 @@ static int swap_uuid(const char *path, char *spec, size_t size)
 	int r = -ENOENT;
 
 	if (!pr)
-		return -errno ? -errno : -EIO;
+		return errno ? -errno : -EIO;
 	blkid_probe_enable_superblocks(pr, 1);
 	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE | BLKID_SUBLKS_UUID);
 	if (blkid_do_safeprobe(pr) == 0 &&
