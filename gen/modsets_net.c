@@ -54,10 +54,17 @@ static int host_nics_add(struct kmods *k)
 
 		if (e->d_name[0] == '.')
 			continue;
+		/* The driver's module; for a driver built into the running kernel,
+		 * its name, which is also the module's in most kernels that have it
+		 * as a module (an image for another kernel version). */
 		snprintf(link, sizeof(link), "/sys/class/net/%s/device/driver/module", e->d_name);
 		n = readlink(link, target, sizeof(target) - 1);
+		if (n <= 0) {
+			snprintf(link, sizeof(link), "/sys/class/net/%s/device/driver", e->d_name);
+			n = readlink(link, target, sizeof(target) - 1);
+		}
 		if (n <= 0)
-			continue;   /* virtual (lo, bridges) or built in */
+			continue;   /* virtual: lo, bridges, ifb */
 		target[n] = '\0';
 		r = kmods_add_optional(k, strrchr(target, '/') ? strrchr(target, '/') + 1 : target,
 				       "network device (host-only, --net)");
