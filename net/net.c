@@ -31,7 +31,8 @@ enum root_source { FROM_SPEC, FROM_NFSROOT, FROM_DHCP };
 
 bool net_root_wanted(const struct boot_args *a)
 {
-	if (strncmp(a->netroot, "nfs", 3) == 0 || strcmp(a->root, "/dev/nfs") == 0 ||
+	if (strncmp(a->netroot, "nfs", 3) == 0 || strcmp(a->netroot, "dhcp") == 0 ||
+	    strcmp(a->root, "/dev/nfs") == 0 ||
 	    strcmp(a->root, "dhcp") == 0 || nfs_spec_is_nfs_root(a->root))
 		return true;
 	return !a->root[0] && (a->neednet || strncmp(a->ip, "dhcp", 4) == 0 ||

@@ -99,8 +99,10 @@ bool nfs_spec_is_nfs_root(const char *root)
 
 	if (strncmp(root, "nfs:", 4) == 0 || strncmp(root, "nfs4:", 5) == 0)
 		return true;
-	/* dracut's SERVER:/PATH; MAJ:MIN and /dev paths have no ":/". */
-	return root[0] != '/' && colon_slash && colon_slash != root;
+	/* dracut's SERVER:/PATH; MAJ:MIN and /dev paths have no ":/", and a
+	 * LABEL=a:/b is a label. */
+	return root[0] != '/' && colon_slash && colon_slash != root &&
+	       !memchr(root, '=', (size_t)(colon_slash - root));
 }
 
 /* Copy path, replacing each %s by the client address (the kernel's nfsroot). */

@@ -156,6 +156,7 @@ static void nfs_root_detection(void **state)
 	assert_false(nfs_spec_is_nfs_root("8:2"));
 	assert_false(nfs_spec_is_nfs_root("UUID=1234"));
 	assert_false(nfs_spec_is_nfs_root(":/x"));
+	assert_false(nfs_spec_is_nfs_root("LABEL=a:/b"));
 }
 
 static void nfs_mount_options(void **state)
@@ -439,6 +440,10 @@ static void net_parameters(void **state)
 	assert_int_equal(cmdline_parse("root=/dev/nfs", &a), 0);
 	assert_true(net_root_wanted(&a));
 	assert_int_equal(cmdline_parse("root=UUID=x netroot=nfs4:198.51.100.1:/r", &a), 0);
+	assert_true(net_root_wanted(&a));
+	boot_args_free(&a);
+	boot_args_init(&a);
+	assert_int_equal(cmdline_parse("netroot=dhcp", &a), 0);
 	assert_true(net_root_wanted(&a));
 	boot_args_free(&a);
 	boot_args_init(&a);
