@@ -69,3 +69,13 @@ void image_kind_bytes(const struct image *img, unsigned long long bytes[IMAGE_KI
 			bytes[files[i]->kind < IMAGE_KIND_COUNT ? files[i]->kind : 0] += files[i]->size;
 	free(files);
 }
+
+unsigned long long image_content_bytes(const struct image *img)
+{
+	unsigned long long bytes[IMAGE_KIND_COUNT], total = 0;
+
+	image_kind_bytes(img, bytes);
+	for (size_t k = 0; k < IMAGE_KIND_COUNT; k++)
+		total += bytes[k];
+	return total;
+}
