@@ -63,6 +63,22 @@ static const char *const generic_excluded[] = {
 	"kernel/fs/smb/",
 	"kernel/fs/cifs/",
 	"kernel/fs/ksmbd/",
+	/* Filesystems no Linux root lives on (foreign, obsolete, flash-only,
+	 * or mounted only by the running system), left out so every boot of a
+	 * generic image does not unpack them. */
+	"kernel/fs/adfs/", "kernel/fs/affs/", "kernel/fs/autofs/", "kernel/fs/befs/",
+	"kernel/fs/bfs/", "kernel/fs/binfmt_misc.", "kernel/fs/cachefiles/",
+	"kernel/fs/configfs/", "kernel/fs/ecryptfs/", "kernel/fs/efivarfs/",
+	"kernel/fs/efs/", "kernel/fs/exfat/", "kernel/fs/freevxfs/", "kernel/fs/fscache/",
+	"kernel/fs/hfs/", "kernel/fs/hfsplus/", "kernel/fs/hpfs/", "kernel/fs/jffs2/",
+	"kernel/fs/minix/", "kernel/fs/netfs/", "kernel/fs/omfs/", "kernel/fs/pstore/",
+	"kernel/fs/qnx4/", "kernel/fs/qnx6/", "kernel/fs/romfs/", "kernel/fs/sysv/",
+	"kernel/fs/ubifs/", "kernel/fs/ufs/", "kernel/fs/vboxsf/", "kernel/fs/zonefs/",
+	/* The storage-serving side (SCSI and NVMe targets) and NVMe over
+	 * RDMA/TCP, which are network roots (ib_core alone is 1.5 MB). */
+	"kernel/drivers/scsi/qla2xxx/tcm_qla2xxx.",
+	"kernel/drivers/nvme/host/nvme-rdma.",
+	"kernel/drivers/nvme/host/nvme-tcp.",
 	NULL,
 };
 
