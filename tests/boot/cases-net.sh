@@ -37,7 +37,10 @@ net_ns_up() {
 	ip -n "$NET_NS" link set br0 up &&
 	ip -n "$NET_NS" tuntap add dev tap0 mode tap &&
 	ip -n "$NET_NS" link set tap0 master br0 &&
-	ip -n "$NET_NS" link set tap0 up
+	ip -n "$NET_NS" link set tap0 up &&
+	# tap1 leads nowhere: a second NIC that no DHCP server answers on.
+	ip -n "$NET_NS" tuntap add dev tap1 mode tap &&
+	ip -n "$NET_NS" link set tap1 up
 }
 
 # Ends what the case started (by PID), then the namespace with its devices.
@@ -164,6 +167,15 @@ case_net_nfs_root() {
 		assert_root_reached "$NET_LOG" && assert_log "$NET_LOG" "rootmount /dev/vda ext4" &&
 		assert_log "$NET_LOG" "timeline [0-9.]* lease eth0 $NET_GUEST dhcp" &&
 		assert_log "$NET_LOG" "netconf ADDRESS=$NET_GUEST" || rc=1
+	fi
+	if [ $rc -eq 0 ]; then
+		# Two NICs, the first (eth0) on nothing: bootdev= picks eth1.
+		net_boot bootdev "bootdev=eth1 ip=dhcp rd.net.timeout.dhcp=5" \
+			-netdev tap,id=n1,ifname=tap1,script=no,downscript=no \
+			-device virtio-net-pci,netdev=n1,mac=52:54:00:00:00:09
+		assert_root_reached "$NET_LOG" &&
+		assert_log "$NET_LOG" "timeline [0-9.]* lease eth1 $NET_GUEST dhcp" &&
+		assert_not_log "$NET_LOG" "asking for an address on eth0" || rc=1
 	fi
 	if [ $rc -eq 0 ]; then
 		net_dhcp_stop
