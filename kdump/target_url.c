@@ -1,13 +1,235 @@
-/* target_url: a URL target (http, https, ftp, sftp, scp), not built yet. */
+/* target_url: a URL target (http and https PUT, ftp, sftp and scp where
+ * libcurl has them). The dump goes as a stream in makedumpfile's flattened
+ * format (`makedumpfile -R` turns it into the dump): a writer thread
+ * produces it into a pipe, libcurl reads the pipe. Files are sent as
+ * NAME.incomplete and renamed when complete (WebDAV MOVE, FTP RNFR/RNTO,
+ * SFTP rename), so a file named vmcore.flat is whole. */
 #include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "init/log.h"
 #include "kdump/capture.h"
+#include "kdump/curlfn.h"
+#include "net/net.h"
+
+#define CA_BUNDLE "/etc/lifeboat/kdump-ca.pem"
+#define NETRC "/etc/lifeboat/kdump.netrc"
+
+enum rename_kind { RENAME_MOVE, RENAME_FTP, RENAME_SFTP, RENAME_NONE };
+
+/* How each scheme renames a file once it is complete. */
+static const struct scheme {
+	const char *prefix;
+	enum rename_kind rename;
+} schemes[] = {
+	{ "http://", RENAME_MOVE },
+	{ "https://", RENAME_MOVE },
+	{ "ftp://", RENAME_FTP },
+	{ "sftp://", RENAME_SFTP },
+	{ "scp://", RENAME_NONE },   /* scp cannot rename: the name says incomplete until done */
+};
+
+struct upload {
+	struct curlfn *fn;
+	struct capture *cap;
+	const char *url;             /* the target, ending in '/' */
+	const struct scheme *scheme;
+	char base[1024];             /* url + the dump's directory + '/' */
+};
+
+struct producer {
+	struct capture *cap;
+	int fd;
+	int result;
+	const char *text;            /* NULL: the dump; else these bytes */
+	size_t len;
+};
+
+static void *produce(void *arg)
+{
+	struct producer *p = arg;
+	struct diskdump_stats stats;
+	struct dump_sink sink;
+
+	if (p->text) {
+		ssize_t n = write(p->fd, p->text, p->len);
+
+		p->result = n == (ssize_t)p->len ? 0 : -EIO;
+	} else {
+		dump_sink_init(&sink, p->fd, true);
+		p->result = dump_sink_begin(&sink);
+		if (p->result == 0)
+			p->result = capture_write_kdump(p->cap, &sink, &stats);
+		if (p->result == 0)
+			p->result = dump_sink_end(&sink);
+	}
+	close(p->fd);
+	return NULL;
+}
+
+static size_t read_pipe(char *buf, size_t size, size_t n, void *arg)
+{
+	ssize_t r = read(*(int *)arg, buf, size * n);
+
+	return r < 0 ? CURL_READFUNC_ABORT : (size_t)r;
+}
+
+static void common_options(struct upload *u, CURL *c)
+{
+	const char *ca = u->cap->conf.cafile[0] ? u->cap->conf.cafile : CA_BUNDLE;
+
+	u->fn->easy_setopt(c, CURLOPT_CAINFO, ca);
+	u->fn->easy_setopt(c, CURLOPT_NETRC_FILE, NETRC);
+	u->fn->easy_setopt(c, CURLOPT_NETRC, (long)CURL_NETRC_OPTIONAL);
+	u->fn->easy_setopt(c, CURLOPT_FAILONERROR, 1L);
+	u->fn->easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 30L);
+	u->fn->easy_setopt(c, CURLOPT_FTP_CREATE_MISSING_DIRS, (long)CURLFTP_CREATE_DIR);
+}
+
+/* The rename after the upload, as the scheme does it. */
+static struct curl_slist *rename_setup(struct upload *u, CURL *c, const char *from, const char *to)
+{
+	struct curl_slist *l;
+	char line[1400];
+
+	switch (u->scheme->rename) {
+	case RENAME_MOVE:
+		snprintf(line, sizeof(line), "Destination: %s%s", u->base, to);
+		return u->fn->slist_append(NULL, line);
+	case RENAME_FTP:
+		snprintf(line, sizeof(line), "RNFR %s", from);
+		l = u->fn->slist_append(NULL, line);
+
+		snprintf(line, sizeof(line), "RNTO %s", to);
+		l = u->fn->slist_append(l, line);
+		u->fn->easy_setopt(c, CURLOPT_POSTQUOTE, l);
+		return l;
+	case RENAME_SFTP:
+		snprintf(line, sizeof(line), "rename \"%s\" \"%s\"", from, to);
+		l = u->fn->slist_append(NULL, line);
+		u->fn->easy_setopt(c, CURLOPT_POSTQUOTE, l);
+		return l;
+	case RENAME_NONE:
+		break;
+	}
+	return NULL;
+}
+
+/* WebDAV has no rename inside the upload: a MOVE request after it. */
+static CURLcode http_move(struct upload *u, const char *from, struct curl_slist *dest)
+{
+	char url[1400];
+	CURL *c = u->fn->easy_init();
+	CURLcode rc;
+
+	if (!c)
+		return CURLE_OUT_OF_MEMORY;
+	snprintf(url, sizeof(url), "%s%s", u->base, from);
+	common_options(u, c);
+	u->fn->easy_setopt(c, CURLOPT_URL, url);
+	u->fn->easy_setopt(c, CURLOPT_CUSTOMREQUEST, "MOVE");
+	u->fn->easy_setopt(c, CURLOPT_HTTPHEADER, dest);
+	rc = u->fn->easy_perform(c);
+	u->fn->easy_cleanup(c);
+	return rc;
+}
+
+/* Send one file (the dump stream or some bytes) as NAME.incomplete, then
+ * rename it to NAME. Returns 0 or -EIO after reporting. */
+static int send_file(struct upload *u, const char *name, const char *text, size_t len)
+{
+	char from[256], url[1400];
+	struct producer p = { .cap = u->cap, .text = text, .len = len };
+	struct curl_slist *rn;
+	pthread_t thread;
+	int fds[2];
+	CURL *c = u->fn->easy_init();
+	CURLcode rc;
+
+	snprintf(from, sizeof(from), u->scheme->rename == RENAME_NONE ? "%s" : "%s.incomplete", name);
+	snprintf(url, sizeof(url), "%s%s", u->base, from);
+	if (!c || pipe2(fds, O_CLOEXEC) < 0)
+		return -ENOMEM;
+	p.fd = fds[1];
+	if (pthread_create(&thread, NULL, produce, &p) != 0) {
+		close(fds[0]);
+		close(fds[1]);
+		u->fn->easy_cleanup(c);
+		return -EAGAIN;
+	}
+	common_options(u, c);
+	u->fn->easy_setopt(c, CURLOPT_URL, url);
+	u->fn->easy_setopt(c, CURLOPT_UPLOAD, 1L);
+	u->fn->easy_setopt(c, CURLOPT_READFUNCTION, read_pipe);
+	u->fn->easy_setopt(c, CURLOPT_READDATA, &fds[0]);
+	rn = rename_setup(u, c, from, name);
+	rc = u->fn->easy_perform(c);
+	/* The writer may be blocked on a pipe nobody reads any more. */
+	close(fds[0]);
+	pthread_join(thread, NULL);
+	if (rc == CURLE_OK && p.result == 0 && u->scheme->rename == RENAME_MOVE)
+		rc = http_move(u, from, rn);
+	u->fn->easy_cleanup(c);
+	u->fn->slist_free_all(rn);
+	if (rc != CURLE_OK || p.result < 0) {
+		log_error("kdump: sending %s to %s failed: %s; check the server, its free space and "
+			  "the credentials in the image (%s)", name, u->base,
+			  rc != CURLE_OK ? u->fn->easy_strerror(rc) : strerror(-p.result), NETRC);
+		return -EIO;
+	}
+	return 0;
+}
+
+static const struct scheme *scheme_find(const char *url)
+{
+	for (size_t i = 0; i < sizeof(schemes) / sizeof(schemes[0]); i++)
+		if (strncmp(url, schemes[i].prefix, strlen(schemes[i].prefix)) == 0)
+			return &schemes[i];
+	return NULL;
+}
+
+/* The network, once for every URL target. */
+static int network_up(struct capture *cap)
+{
+	static int state = 1;     /* 1: not tried yet */
+	char why[400];
+
+	if (state == 1) {
+		state = net_bring_up(cap->args, why, sizeof(why));
+		if (state < 0)
+			log_error("kdump: the network did not come up: %s", why);
+	}
+	return state;
+}
 
 int target_url_save(struct capture *cap, const char *spec)
 {
-	(void)cap;
-	log_error("kdump: target %s: URL targets are not supported by this image yet; use a "
-		  "filesystem target", spec);
-	return -EOPNOTSUPP;
+	static struct curlfn fn;
+	struct upload u = { .fn = &fn, .cap = cap, .url = spec, .scheme = scheme_find(spec) };
+	char why[300];
+	int r;
+
+	if (!u.scheme)
+		return -EINVAL;
+	if (curlfn_open(&fn, why, sizeof(why)) < 0) {
+		log_error("kdump: target %s needs libcurl, which the image lacks (%s); rebuild it "
+			  "with this --kdump-target", spec, why);
+		return -ENOENT;
+	}
+	r = network_up(cap);
+	if (r < 0)
+		return r;
+	snprintf(u.base, sizeof(u.base), "%s%s%s/", spec, spec[strlen(spec) - 1] == '/' ? "" : "/", cap->name);
+	r = send_file(&u, "vmcore.flat", NULL, 0);
+	if (r == 0 && cap->dmesg && send_file(&u, "vmcore-dmesg.txt", cap->dmesg, cap->dmesg_len) < 0)
+		log_warn("kdump: the dump is saved but not vmcore-dmesg.txt (makedumpfile "
+			 "--dump-dmesg reads the log from the dump)");
+	if (r == 0)
+		log_info("kdump: saved %svmcore.flat (makedumpfile -R vmcore < vmcore.flat makes the dump)", u.base);
+	return r;
 }

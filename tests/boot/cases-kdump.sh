@@ -11,7 +11,7 @@ KDUMP_CRASHKERNEL=128M
 # The first kernel's root: busybox, lifeboat with its libraries, the kernel
 # and the capture image to load, and an init script that crashes.
 kdump_root_tree() {
-	local tree=$1 capture=$2 token=$3 lib
+	local tree=$1 capture=$2 token=$3 append=${4:-} lib
 	rm -rf "$tree"
 	mkdir -p "$tree"/{bin,sbin,proc,sys,dev,run,etc,boot,usr/bin}
 	cp /bin/busybox "$tree/bin/busybox"
@@ -28,7 +28,7 @@ kdump_root_tree() {
 	export PATH=/bin:/usr/bin
 	mount -t proc proc /proc; mount -t sysfs sys /sys
 	echo "LIFEBOAT-TEST: root reached"
-	lifeboat kdump load --kernel /boot/vmlinuz --image /boot/capture.img || echo "LIFEBOAT-TEST: kdump load failed"
+	lifeboat kdump load --kernel /boot/vmlinuz --image /boot/capture.img --append "$append" || echo "LIFEBOAT-TEST: kdump load failed"
 	lifeboat kdump status
 	echo "KDUMP-MARKER-$token" > /dev/kmsg
 	echo 1 > /proc/sys/kernel/sysrq
@@ -37,15 +37,19 @@ kdump_root_tree() {
 	chmod 0755 "$tree/sbin/init"
 }
 
-# kdump_boot CAPTURE_IMAGE TOKEN DISK_ARGS...: crash and capture in one qemu.
+# kdump_boot CAPTURE_IMAGE TOKEN CAPTURE_APPEND QEMU_ARGS...: crash and
+# capture in one qemu.
 kdump_boot() {
-	local capture=$1 token=$2
-	shift 2
-	kdump_root_tree "$CASE_DIR/root" "$capture" "$token" &&
+	local capture=$1 token=$2 append=$3
+	shift 3
+	kdump_root_tree "$CASE_DIR/root" "$capture" "$token" "$append" &&
 	mkfs_image ext4 "$CASE_DIR/root.img" 96 "$CASE_DIR/root" kdroot 7d0e4b1a-0c2f-4a5e-9b1d-6f3e2a1c0b01 &&
-	boot_qemu "$CASE_DIR/console.log" "$KERNEL" "$IMG_GENERIC" \
-		"root=LABEL=kdroot crashkernel=$KDUMP_CRASHKERNEL" \
-		-drive "file=$CASE_DIR/root.img,format=raw,if=virtio" "$@"
+	# shellcheck disable=SC2086
+	timeout --foreground -k 5 "$QEMU_TIMEOUT" ${KDUMP_NETNS:+ip netns exec $KDUMP_NETNS} \
+		qemu-system-x86_64 -accel tcg -cpu max -m 512 -nographic -no-reboot -monitor none \
+		-serial stdio -kernel "$KERNEL" -initrd "$IMG_GENERIC" \
+		-append "console=ttyS0 panic=-1 root=LABEL=kdroot crashkernel=$KDUMP_CRASHKERNEL" \
+		-drive "file=$CASE_DIR/root.img,format=raw,if=virtio" "$@" </dev/null >"$CASE_DIR/console.log" 2>&1
 }
 
 # A file from an ext4 image, by path, without mounting it.
@@ -73,7 +77,7 @@ case_kdump_disk() {
 	mkdir -p "$CASE_DIR/empty"
 	mkfs_image ext4 "$CASE_DIR/small.img" 16 "$CASE_DIR/empty" kdsmall 7d0e4b1a-0c2f-4a5e-9b1d-6f3e2a1c0b02
 	mkfs_image ext4 "$CASE_DIR/big.img" 1200 "$CASE_DIR/empty" kdbig 7d0e4b1a-0c2f-4a5e-9b1d-6f3e2a1c0b03
-	kdump_boot "$capture" "$token" \
+	kdump_boot "$capture" "$token" "" -nic none \
 		-drive "file=$CASE_DIR/small.img,format=raw,if=virtio" \
 		-drive "file=$CASE_DIR/big.img,format=raw,if=virtio"
 	assert_log "$log" "kdump: armed" &&
@@ -101,4 +105,43 @@ case_kdump_disk() {
 		{ echo "vmcore-dmesg.txt differs from makedumpfile --dump-dmesg"; return 1; }
 	python3 "$TOP/tests/boot/kdump-verify.py" "$CASE_DIR/vmcore" "$CASE_DIR/vmcore.elf" >"$CASE_DIR/verify.log" 2>&1 ||
 		{ echo "saved pages do not match the ELF copy: $(tail -n 1 "$CASE_DIR/verify.log")"; return 1; }
+}
+
+# Capture over HTTP: the capture kernel configures eth0 statically (ip= from
+# `kdump load --append`) and PUTs the dump as a flattened stream to a server
+# in the test's network namespace (cases-net.sh's bridge and tap). On the
+# host, makedumpfile -R reassembles it and reads the marker from it.
+case_kdump_http() {
+	local log=$CASE_DIR/console.log token capture=$CASE_DIR/capture.img srv=$CASE_DIR/srv dir rc
+	token=$(head -c 6 /dev/urandom | od -An -tx1 | tr -d ' \n')
+	"$BUILD/lifeboat" build --config /dev/null --host-only --kver "$KVER" \
+		--add-modules virtio_pci,virtio_blk,ext4,virtio_net --kdump \
+		--kdump-target "http://$NET_SERVER:8080/dumps/" \
+		--kdump-options action=poweroff -o "$capture" 2>"$CASE_DIR/build.log" ||
+		{ echo "lifeboat build --kdump failed: $(tail -n 1 "$CASE_DIR/build.log")"; return 1; }
+	net_ns_up || { echo "setting up the network namespace failed"; return 1; }
+	mkdir -p "$srv"
+	setsid ip netns exec "$NET_NS" python3 "$TOP/tests/boot/kdump-httpd.py" "$NET_SERVER" 8080 "$srv" \
+		>"$CASE_DIR/httpd.log" 2>&1 &
+	NET_PIDS+=($!)
+	net_wait_port 8080 >/dev/null || { echo "the test's HTTP server did not start: $CASE_DIR/httpd.log"; return 1; }
+	KDUMP_NETNS=$NET_NS kdump_boot "$capture" "$token" \
+		"ip=$NET_GUEST::$NET_SERVER:255.255.255.0::eth0:off" \
+		-netdev tap,id=n0,ifname=tap0,script=no,downscript=no -device virtio-net-pci,netdev=n0,mac=$NET_MAC
+	rc=$?
+	net_ns_down
+	[ $rc -eq 0 ] || { echo "qemu failed ($rc)"; return 1; }
+	assert_log "$log" "kdump: armed" &&
+	assert_log "$log" "kdump: saving the dump to target 1 of 1: http://" &&
+	assert_log "$log" "kdump: dump saved as" || return 1
+	dir=$(ls -d "$srv"/dumps/*/ 2>/dev/null | head -n 1)
+	[ -n "$dir" ] && [ -s "$dir/vmcore.flat" ] || { echo "no vmcore.flat reached the server"; return 1; }
+	! ls "$dir" | grep -q incomplete || { echo "an .incomplete file was left on the server"; return 1; }
+	makedumpfile -R "$CASE_DIR/vmcore" <"$dir/vmcore.flat" >"$CASE_DIR/makedumpfile-R.log" 2>&1 ||
+		{ echo "makedumpfile -R cannot reassemble the stream: $(tail -n 1 "$CASE_DIR/makedumpfile-R.log")"; return 1; }
+	makedumpfile --dump-dmesg "$CASE_DIR/vmcore" "$CASE_DIR/makedumpfile-dmesg.txt" >"$CASE_DIR/makedumpfile.log" 2>&1 &&
+	grep -q "KDUMP-MARKER-$token" "$CASE_DIR/makedumpfile-dmesg.txt" ||
+		{ echo "makedumpfile --dump-dmesg of the reassembled dump lacks the marker"; return 1; }
+	grep -q "KDUMP-MARKER-$token" "$dir/vmcore-dmesg.txt" ||
+		{ echo "vmcore-dmesg.txt on the server lacks the marker"; return 1; }
 }
