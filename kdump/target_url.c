@@ -37,7 +37,6 @@ static const struct scheme {
 struct upload {
 	struct curlfn *fn;
 	struct capture *cap;
-	const char *url;             /* the target, ending in '/' */
 	const struct scheme *scheme;
 	char base[1024];             /* url + the dump's directory + '/' */
 };
@@ -207,21 +206,28 @@ static int network_up(struct capture *cap)
 	return state;
 }
 
+static int curl_ready(struct curlfn *fn, const char *spec)
+{
+	char why[300];
+
+	if (curlfn_open(fn, why, sizeof(why)) == 0)
+		return 0;
+	log_error("kdump: target %s needs libcurl, which the image lacks (%s); rebuild it "
+		  "with this --kdump-target", spec, why);
+	return -ENOENT;
+}
+
 int target_url_save(struct capture *cap, const char *spec)
 {
 	static struct curlfn fn;
-	struct upload u = { .fn = &fn, .cap = cap, .url = spec, .scheme = scheme_find(spec) };
-	char why[300];
+	struct upload u = { .fn = &fn, .cap = cap, .scheme = scheme_find(spec) };
 	int r;
 
 	if (!u.scheme)
 		return -EINVAL;
-	if (curlfn_open(&fn, why, sizeof(why)) < 0) {
-		log_error("kdump: target %s needs libcurl, which the image lacks (%s); rebuild it "
-			  "with this --kdump-target", spec, why);
-		return -ENOENT;
-	}
-	r = network_up(cap);
+	r = curl_ready(&fn, spec);
+	if (r == 0)
+		r = network_up(cap);
 	if (r < 0)
 		return r;
 	snprintf(u.base, sizeof(u.base), "%s%s%s/", spec, spec[strlen(spec) - 1] == '/' ? "" : "/", cap->name);
