@@ -196,9 +196,10 @@ static const struct scheme *scheme_find(const char *url)
 static int network_up(struct capture *cap)
 {
 	static int state = 1;     /* 1: not tried yet */
-	char why[400];
 
 	if (state == 1) {
+		char why[400];
+
 		state = net_bring_up(cap->args, why, sizeof(why));
 		if (state < 0)
 			log_error("kdump: the network did not come up: %s", why);
