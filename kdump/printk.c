@@ -144,6 +144,8 @@ int printk_format(const struct vmcoreinfo *vi, const struct printk_ring *ring, c
 	if (ring->head_id - ring->tail_id >= count)
 		return -EINVAL;
 	r = out_reserve(&o, 0);
+	if (r == 0)
+		o.buf[0] = '\0';     /* a ring with no whole record gives "" */
 	for (uint64_t id = ring->tail_id; r == 0; id++) {
 		r = record_add(vi, ring, id, &o);
 		if (id == ring->head_id)
