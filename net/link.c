@@ -2,6 +2,7 @@
 #include "link.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <linux/if_arp.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
@@ -153,15 +154,25 @@ static int sysfs_number(const char *ifname, const char *attr, long *out)
 
 static bool link_ethernet(const char *ifname, struct link_info *out)
 {
-	char mac[32], path[96];
+	char mac[32], path[96], device[PATH_MAX];
 	long type = 0;
+	size_t n;
 
 	snprintf(path, sizeof(path), "/sys/class/net/%s/device", ifname);
 	if (sysfs_number(ifname, "type", &type) < 0 || type != ARPHRD_ETHER ||
-	    access(path, F_OK) < 0 || sysfs_read(ifname, "address", mac, sizeof(mac)) < 0)
+	    !realpath(path, device) || sysfs_read(ifname, "address", mac, sizeof(mac)) < 0)
 		return false;
+	/* A cut-off path still orders: the bus part comes first. */
+	n = strnlen(device, sizeof(out->device) - 1);
+	memcpy(out->device, device, n);
+	out->device[n] = '\0';
 	return sscanf(mac, "%hhx:%hhx:%hhx:%hhx:%hhx:%hhx", &out->mac[0], &out->mac[1],
 		      &out->mac[2], &out->mac[3], &out->mac[4], &out->mac[5]) == 6;
+}
+
+static int link_compare(const void *a, const void *b)
+{
+	return strcmp(((const struct link_info *)a)->device, ((const struct link_info *)b)->device);
 }
 
 int link_list(struct link_info *out, int max)
@@ -180,6 +191,7 @@ int link_list(struct link_info *out, int max)
 		n++;
 	}
 	if_freenameindex(ifs);
+	qsort(out, (size_t)n, sizeof(out[0]), link_compare);
 	return n;
 }
 

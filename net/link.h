@@ -13,10 +13,13 @@ struct link_info {
 	char name[IF_NAMESIZE];
 	int index;
 	uint8_t mac[6];
+	char device[256];       /* its device's sysfs path, for the order */
 };
 
 /* The Ethernet interfaces present (not loopback, not virtual ones without a
- * device), in index order. Returns how many, or -errno. */
+ * device), in the order of their devices on the bus (PCI slot order), which
+ * unlike the names does not change with the order the drivers probed in.
+ * Returns how many, or -errno. */
 int link_list(struct link_info *out, int max);
 /* Set the interface up, and its MTU when mtu is not 0. */
 int link_up(int index, unsigned int mtu);

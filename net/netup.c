@@ -14,6 +14,9 @@
 #include "init/timeline.h"
 
 #define POLL_MS 100
+/* Once one interface has a carrier, how long the others of the machine get
+ * to have theirs too, so DHCP can go through them in bus order. */
+#define SETTLE_MS 1000
 
 struct links {
 	struct link_info ready[LINK_MAX];   /* up, with a carrier */
@@ -68,16 +71,18 @@ static void links_scan(struct links *s, const char *want, unsigned int mtu)
  * on every look until an interface has a carrier. */
 static int links_wait(struct links *s, const char *want, unsigned int mtu, unsigned int timeout_ms)
 {
-	uint64_t deadline = now_ms() + timeout_ms;
+	uint64_t deadline = now_ms() + timeout_ms, settled = 0;
 
 	memset(s, 0, sizeof(*s));
 	for (;;) {
 		coldplug_devices();
 		links_scan(s, want, mtu);
-		if (s->n_ready > 0)
+		if (s->n_ready > 0 && !settled)
+			settled = now_ms() + SETTLE_MS;
+		if (s->n_ready > 0 && (s->n_ready == s->n_seen || now_ms() >= settled))
 			return 0;
 		if (now_ms() >= deadline)
-			return -ETIMEDOUT;
+			return s->n_ready > 0 ? 0 : -ETIMEDOUT;
 		usleep(POLL_MS * 1000);
 	}
 }

@@ -38,9 +38,18 @@ net_ns_up() {
 	ip -n "$NET_NS" tuntap add dev tap0 mode tap &&
 	ip -n "$NET_NS" link set tap0 master br0 &&
 	ip -n "$NET_NS" link set tap0 up &&
-	# tap1 leads nowhere: a second NIC that no DHCP server answers on.
+	# tap1 leads nowhere: a NIC that no DHCP server answers on; tap2 is a
+	# second NIC on the bridge.
 	ip -n "$NET_NS" tuntap add dev tap1 mode tap &&
-	ip -n "$NET_NS" link set tap1 up
+	ip -n "$NET_NS" link set tap1 up &&
+	ip -n "$NET_NS" tuntap add dev tap2 mode tap &&
+	ip -n "$NET_NS" link set tap2 master br0 &&
+	ip -n "$NET_NS" link set tap2 up
+}
+
+# A second NIC for net_boot: net_nic TAP MAC PCI-SLOT
+net_nic() {
+	echo "-netdev tap,id=n$1,ifname=$1,script=no,downscript=no -device virtio-net-pci,netdev=n$1,mac=$2,addr=$3"
 }
 
 # Ends what the case started (by PID), then the namespace with its devices.
@@ -131,7 +140,7 @@ net_boot() {
 		-accel tcg -cpu max -m 512 -nographic -no-reboot -monitor none -serial stdio \
 		-kernel "$KERNEL" -initrd "$NET_IMG" -append "console=ttyS0 panic=-1 $append" "$@" \
 		-netdev tap,id=n0,ifname=tap0,script=no,downscript=no \
-		-device virtio-net-pci,netdev=n0,mac=$NET_MAC </dev/null >"$log" 2>&1
+		-device virtio-net-pci,netdev=n0,mac=$NET_MAC,addr=0x5 </dev/null >"$log" 2>&1
 	tr -d '\r' <"$log" >"$log.txt"
 	NET_LOG=$log.txt
 }
@@ -169,13 +178,21 @@ case_net_nfs_root() {
 		assert_log "$NET_LOG" "netconf ADDRESS=$NET_GUEST" || rc=1
 	fi
 	if [ $rc -eq 0 ]; then
-		# Two NICs, the first (eth0) on nothing: bootdev= picks eth1.
-		net_boot bootdev "bootdev=eth1 ip=dhcp rd.net.timeout.dhcp=5" \
-			-netdev tap,id=n1,ifname=tap1,script=no,downscript=no \
-			-device virtio-net-pci,netdev=n1,mac=52:54:00:00:00:09
+		# Two NICs on the bridge: bootdev= picks eth1, eth0 is never asked.
+		# shellcheck disable=SC2046
+		net_boot bootdev "bootdev=eth1 ip=dhcp" $(net_nic tap2 52:54:00:00:00:02 0x6)
 		assert_root_reached "$NET_LOG" &&
-		assert_log "$NET_LOG" "timeline [0-9.]* lease eth1 $NET_GUEST dhcp" &&
+		assert_log "$NET_LOG" "timeline [0-9.]* lease eth1 198.51.100.1[0-9]* dhcp" &&
 		assert_not_log "$NET_LOG" "asking for an address on eth0" || rc=1
+	fi
+	if [ $rc -eq 0 ]; then
+		# Without bootdev=: the NIC first on the bus (slot 4, on nothing) gets
+		# no answer within its DHCP time, the next one (slot 5) does.
+		# shellcheck disable=SC2046
+		net_boot fallback "ip=dhcp rd.net.timeout.dhcp=3" $(net_nic tap1 52:54:00:00:00:09 0x4)
+		assert_root_reached "$NET_LOG" &&
+		assert_log "$NET_LOG" "dhcp: no lease on eth[01]: no server answered" &&
+		assert_log "$NET_LOG" "timeline [0-9.]* lease eth[01] $NET_GUEST dhcp" || rc=1
 	fi
 	if [ $rc -eq 0 ]; then
 		net_dhcp_stop
