@@ -12,6 +12,11 @@ PACKAGES="$PACKAGES dnsmasq-base nfs-ganesha nfs-ganesha-vfs rpcbind"
 # The rescue boot tests hash their test password with openssl passwd.
 PACKAGES="$PACKAGES openssl"
 
+# kdump: libcurl's header (the init dlopens libcurl for URL targets), and
+# makedumpfile, which the tests use to read the dumps lifeboat writes;
+# python3 runs the kdump tests' page check and HTTP server.
+PACKAGES="$PACKAGES libcurl4-openssl-dev makedumpfile python3"
+
 missing=""
 for p in $PACKAGES; do
 	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
