@@ -6,7 +6,9 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "init/cmdline.h"
 #include "net/dhcppkt.h"
@@ -422,6 +424,40 @@ static void netconf_written(void **state)
 	assert_int_equal(netconf_format(&link, "dhcp", &l, buf, 40), -ENOSPC);
 }
 
+static void netconf_files_written(void **state)
+{
+	struct link_info link = { .name = "eth0", .index = 2, .mac = { 0x52, 0x54, 0, 0, 0, 1 } };
+	char dir[] = "/tmp/lifeboat-netconf-XXXXXX", path[128], text[1024];
+	struct dhcp_lease l;
+	struct reply r;
+	FILE *f;
+	size_t n;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	reply_make(&r, XID, ack_opts, sizeof(ack_opts), false);
+	assert_int_equal(dhcp_packet_parse(r.b, r.len, true, XID, mac, &l), 0);
+	snprintf(path, sizeof(path), "%s/resolv.conf", dir);
+	assert_int_equal(netconf_write(dir, path, &link, "dhcp", &l), 0);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	n = fread(text, 1, sizeof(text) - 1, f);
+	text[n] = '\0';
+	fclose(f);
+	assert_non_null(strstr(text, "search lifeboat.test\nnameserver 198.51.100.53\n"
+				     "nameserver 198.51.100.54\n"));
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/net.eth0.conf", dir);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	n = fread(text, 1, sizeof(text) - 1, f);
+	text[n] = '\0';
+	fclose(f);
+	assert_non_null(strstr(text, "ADDRESS=198.51.100.11\n"));
+	unlink(path);
+	assert_int_equal(rmdir(dir), 0);
+}
+
 static void net_parameters(void **state)
 {
 	struct boot_args a;
@@ -470,6 +506,7 @@ int main(void)
 		cmocka_unit_test(dhcp_overload_options),
 		cmocka_unit_test(dhcp_request_built),
 		cmocka_unit_test(netconf_written),
+		cmocka_unit_test(netconf_files_written),
 		cmocka_unit_test(net_parameters),
 	};
 
