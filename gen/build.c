@@ -14,7 +14,7 @@
 #include "kdump_pack.h"
 #include "kmods.h"
 #include "modsets_net.h"
-#include "libdeps.h"
+#include "program.h"
 #include "microcode.h"
 #include "report.h"
 #include "resumehost.h"
@@ -34,23 +34,6 @@ static int add_skeleton(struct image *img)
 		r = image_add_dir(img, skeleton_dirs[i], 0755);
 	if (r == 0)
 		r = image_add_node(img, "/dev/console", S_IFCHR | 0600, 5, 1);
-	return r;
-}
-
-/* A program with its interpreter and shared libraries, as on the host. */
-static int add_program(struct image *img, const char *src, const char *dst)
-{
-	struct strv libs = STRV_INIT;
-	int r = libdeps_resolve("", src, &libs);
-
-	image_set_kind(img, IMAGE_KIND_LIBRARY);
-	for (size_t i = 0; r == 0 && i < libs.len; i++)
-		r = image_add_host_path(img, libs.items[i]);
-	image_set_kind(img, IMAGE_KIND_BINARY);
-	if (r == 0)
-		r = dst ? image_add_file(img, src, dst, 0755) : image_add_host_path(img, src);
-	image_set_kind(img, IMAGE_KIND_OTHER);
-	strv_free(&libs);
 	return r;
 }
 
@@ -140,7 +123,7 @@ static int add_binaries(const struct build_opts *o, struct image *img)
 				  path, strerror(errno));
 			return -errno;
 		}
-		r = add_program(img, path, NULL);
+		r = program_add(img, path, NULL);
 	}
 	return r;
 }
@@ -212,7 +195,7 @@ static int assemble(const struct build_opts *o, struct image *img, const char *k
 	if (r == 0)
 		r = find_init(init, sizeof(init));
 	if (r == 0)
-		r = add_program(img, init, "/init");
+		r = program_add(img, init, "/init");
 	if (r == 0)
 		r = add_modules(o, img, kver, moddir, &n_modules);
 	if (r == 0)

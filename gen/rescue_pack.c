@@ -11,6 +11,7 @@
 
 #include "applets.h"
 #include "libdeps.h"
+#include "program.h"
 #include "report.h"
 #include "rescue/auth.h"
 #include "shadow.h"
@@ -30,17 +31,6 @@ const char *rescue_pack_busybox(const struct build_opts *o)
 	if (strcmp(o->rescue, "busybox") == 0)
 		return RESCUE_BUSYBOX_HOST;
 	return o->rescue;
-}
-
-static int add_libraries(struct image *img, const char *binary)
-{
-	struct strv libs = STRV_INIT;
-	int r = libdeps_resolve("", binary, &libs);
-
-	for (size_t i = 0; r == 0 && i < libs.len; i++)
-		r = image_add_host_path(img, libs.items[i]);
-	strv_free(&libs);
-	return r;
 }
 
 /* One link per applet beside busybox; names the image has already (a shell
@@ -73,9 +63,7 @@ static int add_busybox(struct image *img, const char *busybox)
 		gen_error("--rescue %s: cannot read it: %s; install busybox-static or give "
 			  "--rescue none", busybox, strerror(-r));
 	if (r >= 0)
-		r = add_libraries(img, busybox);
-	if (r >= 0)
-		r = image_add_file(img, busybox, RESCUE_BUSYBOX_DIR "/busybox", 0755);
+		r = program_add(img, busybox, RESCUE_BUSYBOX_DIR "/busybox");
 	if (r >= 0)
 		r = add_applet_links(img, &applets);
 	if (r >= 0)
@@ -148,7 +136,7 @@ static int add_libcrypt(struct image *img, const char *init)
 		r = -ENOENT;
 	}
 	if (r == 0)
-		r = add_libraries(img, path);
+		r = program_add_libraries(img, path);
 	if (r == 0)
 		r = image_add_host_path(img, path);
 	return r;

@@ -1,0 +1,29 @@
+/* program: a program put into the image with what it needs to run. */
+#include "program.h"
+
+#include "libdeps.h"
+#include "strv.h"
+
+int program_add_libraries(struct image *img, const char *binary)
+{
+	struct strv libs = STRV_INIT;
+	int r = libdeps_resolve("", binary, &libs);
+
+	image_set_kind(img, IMAGE_KIND_LIBRARY);
+	for (size_t i = 0; r == 0 && i < libs.len; i++)
+		r = image_add_host_path(img, libs.items[i]);
+	image_set_kind(img, IMAGE_KIND_OTHER);
+	strv_free(&libs);
+	return r;
+}
+
+int program_add(struct image *img, const char *binary, const char *dst)
+{
+	int r = program_add_libraries(img, binary);
+
+	image_set_kind(img, IMAGE_KIND_BINARY);
+	if (r == 0)
+		r = dst ? image_add_file(img, binary, dst, 0755) : image_add_host_path(img, binary);
+	image_set_kind(img, IMAGE_KIND_OTHER);
+	return r;
+}
