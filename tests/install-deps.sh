@@ -17,6 +17,10 @@ PACKAGES="$PACKAGES openssl"
 # python3 runs the kdump tests' page check and HTTP server.
 PACKAGES="$PACKAGES libcurl4-openssl-dev makedumpfile python3"
 
+# Block stacks: the tools the images carry (lvm, mdadm, cryptsetup) and that
+# build the stacked test disks inside a qemu guest.
+PACKAGES="$PACKAGES lvm2 mdadm cryptsetup-bin"
+
 missing=""
 for p in $PACKAGES; do
 	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
@@ -31,6 +35,14 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 echo "install-deps: installing$missing"
 export DEBIAN_FRONTEND=noninteractive
+# Server packages (rpcbind, nfs-ganesha, tgt, ...) must not start on this
+# machine's network when installed: the tests start their own, inside
+# network namespaces. Debian's policy-rc.d answer 101 forbids starting them.
+if [ ! -e /usr/sbin/policy-rc.d ]; then
+	printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d
+	chmod 0755 /usr/sbin/policy-rc.d
+	trap 'rm -f /usr/sbin/policy-rc.d' EXIT
+fi
 apt-get update -q
 # shellcheck disable=SC2086
 apt-get install -y -q --no-install-recommends $missing
