@@ -10,6 +10,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "blockstacks.h"
 #include "kernel.h"
 #include "kdump_pack.h"
 #include "kmods.h"
@@ -202,6 +203,8 @@ static int assemble(const struct build_opts *o, struct image *img, const char *k
 		r = add_binaries(o, img);
 	if (r == 0)
 		r = rescue_pack(o, img, init);
+	if (r == 0)
+		r = blockstacks_pack(o, img);
 	if (r == 0)
 		r = add_files(o, img);
 	if (r == 0)

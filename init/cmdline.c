@@ -2,6 +2,7 @@
 #include "cmdline.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -159,6 +160,28 @@ static int append_list(struct boot_args *a, const char *value, size_t offset)
 	return strv_split_append(v, value, ",");
 }
 
+/* Block-stack parameters are kept whole ("rd.luks.name=UUID=NAME") for
+ * blockstack/params.c, which parses them. */
+static int push_stack_word(struct boot_args *a, const char *name, const char *value)
+{
+	char word[CMDLINE_VALUE_MAX * 2];
+
+	if (value && strlen(value) >= CMDLINE_VALUE_MAX)
+		return -ENAMETOOLONG;
+	snprintf(word, sizeof(word), "%s%s%s", name, value ? "=" : "", value ? value : "");
+	return strv_push(&a->stack_params, word);
+}
+
+#define STACK_PARAM(fn, name) 	static int fn(struct boot_args *a, const char *value, size_t offset) 	{ (void)offset; return push_stack_word(a, name, value); }
+STACK_PARAM(set_rd_luks, "rd.luks")
+STACK_PARAM(set_rd_luks_uuid, "rd.luks.uuid")
+STACK_PARAM(set_rd_luks_name, "rd.luks.name")
+STACK_PARAM(set_rd_lvm, "rd.lvm")
+STACK_PARAM(set_rd_lvm_vg, "rd.lvm.vg")
+STACK_PARAM(set_rd_lvm_lv, "rd.lvm.lv")
+STACK_PARAM(set_rd_md, "rd.md")
+STACK_PARAM(set_rd_md_uuid, "rd.md.uuid")
+
 struct param {
 	const char *name;
 	param_fn fn;
@@ -192,6 +215,14 @@ static const struct param params[] = {
 	{ "rd.driver.pre",      append_list, FIELD(driver_pre) },
 	{ "rd.driver.post",     append_list, FIELD(driver_post) },
 	{ "rd.driver.blacklist", append_list, FIELD(driver_blacklist) },
+	{ "rd.luks",            set_rd_luks, 0 },
+	{ "rd.luks.uuid",       set_rd_luks_uuid, 0 },
+	{ "rd.luks.name",       set_rd_luks_name, 0 },
+	{ "rd.lvm",             set_rd_lvm, 0 },
+	{ "rd.lvm.vg",          set_rd_lvm_vg, 0 },
+	{ "rd.lvm.lv",          set_rd_lvm_lv, 0 },
+	{ "rd.md",              set_rd_md, 0 },
+	{ "rd.md.uuid",         set_rd_md_uuid, 0 },
 };
 
 static const struct param *param_find(const char *word, size_t name_len)
@@ -241,4 +272,5 @@ void boot_args_free(struct boot_args *args)
 	strv_free(&args->driver_pre);
 	strv_free(&args->driver_post);
 	strv_free(&args->driver_blacklist);
+	strv_free(&args->stack_params);
 }

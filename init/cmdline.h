@@ -47,6 +47,8 @@ struct boot_args {
 	struct strv driver_pre;
 	struct strv driver_post;
 	struct strv driver_blacklist;
+	/* rd.luks*, rd.lvm*, rd.md* words as given, for blockstack/params.c */
+	struct strv stack_params;
 };
 
 /* Split a command line into words the way the kernel does: spaces separate

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "blockstack/blockstack.h"
 #include "bootargs.h"
 #include "cmdline.h"
 #include "early.h"
@@ -152,6 +153,9 @@ int main(int argc, char **argv)
 	rescue_break(&args, RESCUE_STAGE_PRE_UDEV);
 	/* A kernel started by a crash saves the dump and goes no further. */
 	kdump_capture_if_crashed(&args);
+	/* LUKS, LVM and md are assembled as their members appear, in the
+	 * device waits of the resume decision and of the root. */
+	blockstack_setup(&args);
 	/* Before anything mounts a disk: see resume/resume.c. */
 	resume_from_hibernation(&args);
 	for (;;) {

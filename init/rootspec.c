@@ -7,6 +7,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "blockstack/blockstack.h"
+
 struct root_prefix {
 	const char *prefix;
 	enum root_kind kind;
@@ -89,7 +91,8 @@ bool root_spec_matches(const struct root_spec *spec, const char *devname,
 {
 	switch (spec->kind) {
 	case ROOT_PATH:
-		return strcmp(spec->value, devname) == 0;
+		return strcmp(spec->value, devname) == 0 ||
+		       blockstack_path_matches(spec->value, devname);
 	case ROOT_DEVNUM:
 		return spec->major == major && spec->minor == minor;
 	case ROOT_LABEL:

@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "blockstack/blockstack.h"
 #include "coldplug.h"
 #include "log.h"
 #include "modload.h"
@@ -55,6 +56,8 @@ static bool check_block(const struct root_spec *spec, const char *name, struct f
 
 	if (block_devnum(name, &major, &minor) < 0)
 		return false;
+	/* A LUKS, LVM or md member: what it assembles is offered in turn. */
+	blockstack_device_added(name);
 	if (root_spec_needs_probe(spec)) {
 		if (blk_probe(name, &info) < 0)
 			return false;
@@ -103,7 +106,14 @@ static bool drain_events(int fd, const struct root_spec *spec, struct found_dev 
 				return true;
 			continue;
 		}
-		if (r < 0 || strcmp(ev.action, "add") != 0)
+		if (r < 0)
+			continue;
+		/* An md array becomes usable by a "change" once it starts. */
+		if (strcmp(ev.action, "change") == 0 && ev.subsystem &&
+		    strcmp(ev.subsystem, "block") == 0 && ev.devname &&
+		    check_block(spec, ev.devname, found))
+			return true;
+		if (strcmp(ev.action, "add") != 0)
 			continue;
 		if (ev.modalias && modalias_wanted_at_boot(ev.modalias))
 			modload_modalias(ev.modalias);
@@ -133,6 +143,14 @@ static int events_start(void)
 	return uevent_fd;
 }
 
+/* Wait at most STACK_SETTLE_MS at a time, so that a quiet period is noticed. */
+#define STACK_SETTLE_MS 5000
+
+static int settle_timeout(long long left)
+{
+	return left > 0 && left < STACK_SETTLE_MS ? (int)left : STACK_SETTLE_MS;
+}
+
 int device_wait(const struct root_spec *spec, unsigned int timeout_sec, struct found_dev *found)
 {
 	long long deadline = timeout_sec ? now_ms() + timeout_sec * 1000LL : 0;
@@ -145,11 +163,16 @@ int device_wait(const struct root_spec *spec, unsigned int timeout_sec, struct f
 	for (;;) {
 		struct pollfd pfd = { .fd = fd, .events = POLLIN };
 		long long left = deadline ? deadline - now_ms() : -1;
+		int n;
 
 		if (deadline && left <= 0)
 			break;
-		if (poll(&pfd, 1, left > 0 ? (int)left : -1) < 0 && errno != EINTR)
+		n = poll(&pfd, 1, settle_timeout(left));
+		if (n < 0 && errno != EINTR)
 			break;
+		/* Quiet for a while: md arrays still missing members start degraded. */
+		if (n == 0 && (!deadline || now_ms() < deadline))
+			blockstack_settled();
 		if (drain_events(fd, spec, found))
 			return 0;
 	}

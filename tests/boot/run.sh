@@ -11,6 +11,7 @@ source "$(dirname "$0")/cases-net.sh"
 source "$(dirname "$0")/cases-resume.sh"
 source "$(dirname "$0")/cases-distro.sh"
 source "$(dirname "$0")/cases-kdump.sh"
+source "$(dirname "$0")/cases-stacks.sh"
 
 JOBS=${JOBS:-2}
 KVER=${KVER:-$(newest_kernel)}

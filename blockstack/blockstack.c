@@ -1,0 +1,175 @@
+/* blockstack: dispatch each appearing block device to its stack's assembler. */
+#include "blockstack.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "dmname.h"
+#include "init/blkprobe.h"
+#include "init/log.h"
+#include "init/modload.h"
+#include "luks.h"
+#include "params.h"
+#include "run.h"
+
+#define LVM "/usr/sbin/lvm"
+#define MDADM "/usr/sbin/mdadm"
+#define SEEN_MAX 64
+
+static struct stack_params params;
+static bool configured;
+static char seen[SEEN_MAX][STACK_NAME_MAX];   /* devname:uuid already assembled */
+static size_t n_seen;
+
+void blockstack_setup(const struct boot_args *args)
+{
+	stack_params_init(&params);
+	for (size_t i = 0; i < args->stack_params.len; i++)
+		if (stack_params_apply(&params, args->stack_params.items[i]) < 0)
+			log_warn("%s: malformed; it is ignored (see lifeboat.cmdline(7))",
+				 args->stack_params.items[i]);
+	configured = true;
+}
+
+/* The kernel cannot load modules itself here (no modprobe in the image):
+ * load what the tools will ask the kernel for. Names the image lacks are
+ * fine: the module may be built in. */
+static void load_modules(const char *const *names)
+{
+	for (; *names; names++)
+		modload_name(*names);
+}
+
+static const char *const dm_modules[] = { "dm_mod", NULL };
+static const char *const crypt_modules[] = {
+	"dm_mod", "dm_crypt", "aesni_intel", "aes_generic", "xts", "essiv", "cbc", "ecb",
+	"sha256_generic", "sha512_generic", "af_alg", "algif_skcipher", "algif_hash", NULL,
+};
+static const char *const md_modules[] = { "md_mod", "raid1", "raid0", "raid10", "raid456", "linear", NULL };
+
+static int assemble_luks(const char *devname, const struct blk_info *info)
+{
+	char name[STACK_NAME_MAX];
+
+	if (!stack_params_luks_wanted(&params, info->uuid, name, sizeof(name)))
+		return 0;
+	load_modules(crypt_modules);
+	return luks_unlock(devname, info->uuid, name);
+}
+
+/* Every volume group, or those rd.lvm.vg= / rd.lvm.lv= name. */
+static int assemble_lvm(const char *devname, const struct blk_info *info)
+{
+	char *argv[4 + 2 * STACK_LIST_MAX] = { LVM };
+	char out[1024];
+	size_t n = 1;
+	int r;
+
+	(void)info;
+	if (!params.lvm)
+		return 0;
+	load_modules(dm_modules);
+	argv[n++] = params.n_lvs ? "lvchange" : "vgchange";
+	argv[n++] = "-ay";
+	argv[n++] = "--sysinit";
+	for (size_t i = 0; i < params.n_lvs; i++)
+		argv[n++] = params.lvm_lvs[i];
+	for (size_t i = 0; !params.n_lvs && i < params.n_vgs; i++)
+		argv[n++] = params.lvm_vgs[i];
+	argv[n] = NULL;
+	r = run_tool(argv, NULL, 0, out, sizeof(out));
+	/* A volume group whose other physical volumes have not appeared yet
+	 * fails now and is activated when they do. */
+	if (r != 0)
+		log_info("lvm %s after /dev/%s appeared: exit %d: %s", argv[1], devname, r, out);
+	return 0;
+}
+
+static int assemble_md(const char *devname, const struct blk_info *info)
+{
+	char dev[96], out[1024];
+	char *argv[] = { MDADM, "--incremental", dev, NULL };
+	int r;
+
+	if (!stack_params_md_wanted(&params, info->uuid))
+		return 0;
+	load_modules(md_modules);
+	snprintf(dev, sizeof(dev), "/dev/%s", devname);
+	r = run_tool(argv, NULL, 0, out, sizeof(out));
+	if (r != 0)
+		log_warn("mdadm --incremental /dev/%s (array UUID=%s) failed (exit %d): %s",
+			 devname, info->uuid, r, out);
+	return 0;
+}
+
+struct stack_kind {
+	const char *type;   /* libblkid's TYPE of a member */
+	int (*assemble)(const char *devname, const struct blk_info *info);
+};
+
+static const struct stack_kind kinds[] = {
+	{ "crypto_LUKS",       assemble_luks },
+	{ "LVM2_member",       assemble_lvm },
+	{ "linux_raid_member", assemble_md },
+};
+
+/* Each member is handled once (it may be offered by "add" and "change"). */
+static bool mark_seen(const char *devname, const char *uuid)
+{
+	char key[STACK_NAME_MAX];
+
+	snprintf(key, sizeof(key), "%s:%s", devname, uuid);
+	for (size_t i = 0; i < n_seen; i++)
+		if (strcmp(seen[i], key) == 0)
+			return false;
+	if (n_seen < SEEN_MAX)
+		snprintf(seen[n_seen++], sizeof(seen[0]), "%s", key);
+	return true;
+}
+
+void blockstack_device_added(const char *devname)
+{
+	struct blk_info info;
+
+	if (!configured || blk_probe(devname, &info) < 0)
+		return;
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if (strcmp(info.type, kinds[i].type) == 0 && mark_seen(devname, info.uuid))
+			kinds[i].assemble(devname, &info);
+}
+
+void blockstack_settled(void)
+{
+	char out[1024];
+	char *argv[] = { MDADM, "--incremental", "--run", "--scan", NULL };
+	struct stat st;
+	static bool done;
+
+	/* Only when some member was seen (mdadm made /run/mdadm). */
+	if (done || !configured || !params.md || stat("/run/mdadm", &st) < 0)
+		return;
+	done = true;
+	if (run_tool(argv, NULL, 0, out, sizeof(out)) == 0)
+		log_warn("md arrays with missing members were started degraded: %s", out);
+}
+
+bool blockstack_path_matches(const char *path, const char *devname)
+{
+	char want[STACK_NAME_MAX], have[STACK_NAME_MAX], file[128];
+	FILE *f;
+	bool hit = false;
+
+	if (strncmp(devname, "dm-", 3) != 0 || dmname_from_path(path, want, sizeof(want)) < 0)
+		return false;
+	snprintf(file, sizeof(file), "/sys/class/block/%s/dm/name", devname);
+	f = fopen(file, "re");
+	if (f && fgets(have, sizeof(have), f)) {
+		have[strcspn(have, "\n")] = '\0';
+		hit = strcmp(have, want) == 0;
+	}
+	if (f)
+		fclose(f);
+	return hit;
+}

@@ -1,0 +1,28 @@
+/* blockstack: assemble LUKS, LVM and md RAID stacks as their members appear.
+ *
+ * The device wait (init/rootwait.c) offers every block device it sees;
+ * a LUKS container is opened (passphrase on the console), an LVM physical
+ * volume activates its volume group, an md member is added with mdadm
+ * --incremental. What they create appears as a new block device and is
+ * offered in turn, so any nesting (LVM on LUKS, LUKS on md, ...) follows.
+ * The tools are the distribution's own, in the image (gen/blockstacks.c). */
+#ifndef LIFEBOAT_BLOCKSTACK_H
+#define LIFEBOAT_BLOCKSTACK_H
+
+#include <stdbool.h>
+
+#include "init/cmdline.h"
+
+/* Read rd.luks*, rd.lvm*, rd.md* from args (a malformed one is logged). */
+void blockstack_setup(const struct boot_args *args);
+/* A block device appeared or changed: assemble what it is a member of.
+ * Safe to call again for the same device. */
+void blockstack_device_added(const char *devname);
+/* No device appeared for a while: start md arrays that are still missing
+ * members (degraded), as their other members may never come. */
+void blockstack_settled(void);
+/* Whether the root= path below /dev (path: "mapper/NAME" or "VG/LV") is
+ * the device-mapper device devname ("dm-0"). */
+bool blockstack_path_matches(const char *path, const char *devname);
+
+#endif

@@ -1,0 +1,203 @@
+/* params: parse rd.luks*, rd.lvm*, rd.md* into struct stack_params, table-driven. */
+#include "params.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+void stack_params_init(struct stack_params *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->luks = p->lvm = p->md = true;
+}
+
+/* dracut's booleans: "0", "no", "false", "off" turn off; anything else on. */
+static bool value_on(const char *v)
+{
+	return !v || !(strcmp(v, "0") == 0 || strcmp(v, "no") == 0 ||
+		       strcmp(v, "false") == 0 || strcmp(v, "off") == 0);
+}
+
+static int copy_name(char *dst, const char *v)
+{
+	if (!v || !*v)
+		return -EINVAL;
+	if (strlen(v) >= STACK_NAME_MAX)
+		return -ENAMETOOLONG;
+	strcpy(dst, v);
+	return 0;
+}
+
+/* rd.luks.uuid accepts "luks-UUID" as dracut does; the name stays empty. */
+static const char *strip_luks_prefix(const char *v)
+{
+	return v && strncmp(v, "luks-", 5) == 0 ? v + 5 : v;
+}
+
+static int add_luks(struct stack_params *p, const char *uuid, const char *name)
+{
+	struct luks_name *e;
+	int r;
+
+	if (p->n_luks >= STACK_LIST_MAX)
+		return -E2BIG;
+	e = &p->luks_names[p->n_luks];
+	r = copy_name(e->uuid, strip_luks_prefix(uuid));
+	if (r == 0 && name)
+		r = copy_name(e->name, name);
+	/* A mapping name is a /dev/mapper entry: no '/' in it. */
+	if (r == 0 && strchr(e->name, '/'))
+		r = -EINVAL;
+	if (r == 0)
+		p->n_luks++;
+	return r;
+}
+
+static int set_luks(struct stack_params *p, const char *v)
+{
+	p->luks = value_on(v);
+	return 0;
+}
+
+static int set_lvm(struct stack_params *p, const char *v)
+{
+	p->lvm = value_on(v);
+	return 0;
+}
+
+static int set_md(struct stack_params *p, const char *v)
+{
+	p->md = value_on(v);
+	return 0;
+}
+
+static int set_luks_uuid(struct stack_params *p, const char *v)
+{
+	return add_luks(p, v, NULL);
+}
+
+/* rd.luks.name=UUID=NAME */
+static int set_luks_name(struct stack_params *p, const char *v)
+{
+	char uuid[STACK_NAME_MAX];
+	const char *eq = v ? strchr(v, '=') : NULL;
+
+	if (!eq || eq == v || (size_t)(eq - v) >= sizeof(uuid))
+		return -EINVAL;
+	memcpy(uuid, v, (size_t)(eq - v));
+	uuid[eq - v] = '\0';
+	return add_luks(p, uuid, eq + 1);
+}
+
+static int add_to(char list[][STACK_NAME_MAX], size_t *n, const char *v)
+{
+	int r;
+
+	if (*n >= STACK_LIST_MAX)
+		return -E2BIG;
+	r = copy_name(list[*n], v);
+	if (r == 0)
+		(*n)++;
+	return r;
+}
+
+static int set_lvm_vg(struct stack_params *p, const char *v)
+{
+	return add_to(p->lvm_vgs, &p->n_vgs, v);
+}
+
+/* rd.lvm.lv=VG/LV: both parts present. */
+static int set_lvm_lv(struct stack_params *p, const char *v)
+{
+	const char *slash = v ? strchr(v, '/') : NULL;
+
+	if (!slash || slash == v || !slash[1] || strchr(slash + 1, '/'))
+		return -EINVAL;
+	return add_to(p->lvm_lvs, &p->n_lvs, v);
+}
+
+static int set_md_uuid(struct stack_params *p, const char *v)
+{
+	return add_to(p->md_uuids, &p->n_md, v);
+}
+
+struct stack_param {
+	const char *name;
+	int (*apply)(struct stack_params *p, const char *value);
+};
+
+static const struct stack_param table[] = {
+	{ "rd.luks",      set_luks },
+	{ "rd.luks.uuid", set_luks_uuid },
+	{ "rd.luks.name", set_luks_name },
+	{ "rd.lvm",       set_lvm },
+	{ "rd.lvm.vg",    set_lvm_vg },
+	{ "rd.lvm.lv",    set_lvm_lv },
+	{ "rd.md",        set_md },
+	{ "rd.md.uuid",   set_md_uuid },
+};
+
+int stack_params_apply(struct stack_params *p, const char *word)
+{
+	const char *eq = strchr(word, '=');
+	size_t len = eq ? (size_t)(eq - word) : strlen(word);
+
+	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
+		if (strlen(table[i].name) == len && strncmp(table[i].name, word, len) == 0)
+			return table[i].apply(p, eq ? eq + 1 : NULL);
+	return 0;
+}
+
+/* The next hex digit of a UUID, skipping separators; 0 at the end. */
+static int next_hex(const char **s)
+{
+	while (**s && !isxdigit((unsigned char)**s))
+		(*s)++;
+	return **s ? tolower((unsigned char)*(*s)++) : 0;
+}
+
+bool stack_uuid_equal(const char *a, const char *b)
+{
+	a = strip_luks_prefix(a);
+	b = strip_luks_prefix(b);
+	for (;;) {
+		int ca = next_hex(&a);
+
+		if (ca != next_hex(&b))
+			return false;
+		if (!ca)
+			return true;
+	}
+}
+
+bool stack_params_luks_wanted(const struct stack_params *p, const char *uuid,
+			      char *name, size_t size)
+{
+	if (!p->luks || !uuid || !*uuid)
+		return false;
+	snprintf(name, size, "luks-%s", uuid);
+	if (p->n_luks == 0)
+		return true;
+	for (size_t i = 0; i < p->n_luks; i++) {
+		if (!stack_uuid_equal(p->luks_names[i].uuid, uuid))
+			continue;
+		if (p->luks_names[i].name[0])
+			snprintf(name, size, "%s", p->luks_names[i].name);
+		return true;
+	}
+	return false;
+}
+
+bool stack_params_md_wanted(const struct stack_params *p, const char *uuid)
+{
+	if (!p->md)
+		return false;
+	if (p->n_md == 0)
+		return true;
+	for (size_t i = 0; uuid && i < p->n_md; i++)
+		if (stack_uuid_equal(p->md_uuids[i], uuid))
+			return true;
+	return false;
+}

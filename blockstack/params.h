@@ -1,0 +1,44 @@
+/* params: the block-stack parameters of the kernel command line (dracut's names). */
+#ifndef LIFEBOAT_BLOCKSTACK_PARAMS_H
+#define LIFEBOAT_BLOCKSTACK_PARAMS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define STACK_LIST_MAX 8
+#define STACK_NAME_MAX 128
+
+struct luks_name {
+	char uuid[STACK_NAME_MAX];
+	char name[STACK_NAME_MAX];
+};
+
+struct stack_params {
+	bool luks, lvm, md;                         /* rd.luks=0, rd.lvm=0, rd.md=0 turn off */
+	struct luks_name luks_names[STACK_LIST_MAX]; /* rd.luks.uuid= (name empty), rd.luks.name= */
+	size_t n_luks;
+	char lvm_vgs[STACK_LIST_MAX][STACK_NAME_MAX]; /* rd.lvm.vg= */
+	size_t n_vgs;
+	char lvm_lvs[STACK_LIST_MAX][STACK_NAME_MAX]; /* rd.lvm.lv=VG/LV */
+	size_t n_lvs;
+	char md_uuids[STACK_LIST_MAX][STACK_NAME_MAX]; /* rd.md.uuid= */
+	size_t n_md;
+};
+
+/* Everything on, no list: assemble whatever appears. */
+void stack_params_init(struct stack_params *p);
+/* Apply one "name=value" word (or "name" alone) of the command line; words
+ * that are not block-stack parameters are ignored. Returns 0, or -EINVAL
+ * for a malformed value, -E2BIG when a list is full, -ENAMETOOLONG. */
+int stack_params_apply(struct stack_params *p, const char *word);
+/* Whether a LUKS container with this UUID is to be opened, and as what
+ * (into name: rd.luks.name's NAME, else "luks-UUID"). */
+bool stack_params_luks_wanted(const struct stack_params *p, const char *uuid,
+			      char *name, size_t size);
+/* Whether an md array with this UUID (any of mdadm's or blkid's spellings) is wanted. */
+bool stack_params_md_wanted(const struct stack_params *p, const char *uuid);
+/* Two UUIDs are the same when their hex digits are, in any case and with
+ * any separators ("luks-" prefix, '-' or ':' groups). */
+bool stack_uuid_equal(const char *a, const char *b);
+
+#endif

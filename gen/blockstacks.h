@@ -1,0 +1,15 @@
+/* blockstacks: the LUKS, LVM and md RAID tools in the image (blockstack/ runs them). */
+#ifndef LIFEBOAT_BLOCKSTACKS_H
+#define LIFEBOAT_BLOCKSTACKS_H
+
+#include "image.h"
+#include "options.h"
+
+/* Add cryptsetup, lvm and mdadm with their libraries and the lvm.conf the
+ * initramfs needs: all three with --block-stacks, else for a host-only
+ * image those the host's root stack uses (dm-crypt, LVM, md under "/"),
+ * else none. A tool the host lacks is an error naming its package.
+ * Returns 0 or -errno (reported). */
+int blockstacks_pack(const struct build_opts *o, struct image *img);
+
+#endif
