@@ -199,6 +199,29 @@ static void __attribute__((noreturn)) take_action(enum kdump_action action)
 		pause();
 }
 
+/* The init's peak resident memory (VmHWM), in KiB; 0 if unknown. */
+static unsigned long peak_kib(void)
+{
+	char line[128];
+	unsigned long kib = 0;
+	FILE *f = fopen("/proc/self/status", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "VmHWM: %lu", &kib) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return kib;
+}
+
+static double seconds_since(const struct timespec *t0)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)(t.tv_sec - t0->tv_sec) + (double)(t.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
 static int save_anywhere(struct capture *cap)
 {
 	for (int i = 0; i < cap->conf.ntargets; i++) {
@@ -215,11 +238,13 @@ static int save_anywhere(struct capture *cap)
 void kdump_capture_if_crashed(const struct boot_args *args)
 {
 	static struct capture cap;
+	struct timespec t0;
 	int r;
 
 	if (access(VMCORE, R_OK) < 0)
 		return;
 	cap.args = args;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	console_print("kdump: this is a capture kernel after a crash; saving the crashed kernel's memory\n");
 	if (conf_load(&cap.conf) < 0)
 		take_action(ACTION_DEFAULT);
@@ -234,6 +259,7 @@ void kdump_capture_if_crashed(const struct boot_args *args)
 			  "memory is lost after this");
 		take_action(cap.conf.failure_action);
 	}
-	console_print("kdump: dump saved as %s\n", cap.name);
+	console_print("kdump: dump saved as %s in %.1f s; peak memory of the capture %lu KiB\n",
+		      cap.name, seconds_since(&t0), peak_kib());
 	take_action(cap.conf.action);
 }
