@@ -21,7 +21,7 @@ GEN_LIBS  := -lkmod -lz -llzma -lzstd -lblkid -pthread
 INIT_LIBS := -lblkid -lz
 
 GEN_SRCS    := $(filter-out gen/main.c,$(wildcard gen/*.c))
-INIT_SRCS   := $(filter-out init/main.c,$(wildcard init/*.c resume/*.c kdump/*.c net/*.c rescue/*.c blockstack/*.c))
+INIT_SRCS   := $(filter-out init/main.c,$(wildcard init/*.c resume/*.c kdump/*.c net/*.c rescue/*.c blockstack/*.c fsck/*.c))
 COMMON_SRCS := $(wildcard common/*.c)
 UNIT_SRCS   := $(wildcard tests/unit/test_*.c)
 FUZZ_SRCS   := $(wildcard tests/fuzz/fuzz_*.c)
@@ -93,7 +93,7 @@ asan-unit:
 cppcheck:
 	cppcheck --quiet --error-exitcode=1 --enable=warning,style,performance,portability \
 		--inline-suppr --std=c11 -D_GNU_SOURCE -Icommon -I. \
-		--suppress=missingIncludeSystem gen init common resume kdump net rescue blockstack
+		--suppress=missingIncludeSystem gen init common resume kdump net rescue blockstack fsck
 
 deps:
 	tests/install-deps.sh

@@ -49,14 +49,22 @@ static const char *const crypt_modules[] = {
 };
 static const char *const md_modules[] = { "md_mod", "raid1", "raid0", "raid10", "raid456", "linear", NULL };
 
+static void unmark_seen(const char *devname, const char *uuid);
+
+/* A container left locked is asked for again at the next wait (the retry
+ * after the rescue shell), not given up for good. */
 static int assemble_luks(const char *devname, const struct blk_info *info)
 {
 	char name[STACK_NAME_MAX];
+	int r;
 
 	if (!stack_params_luks_wanted(&params, info->uuid, name, sizeof(name)))
 		return 0;
 	load_modules(crypt_modules);
-	return luks_unlock(devname, info->uuid, name);
+	r = luks_unlock(devname, info->uuid, name);
+	if (r < 0)
+		unmark_seen(devname, info->uuid);
+	return r;
 }
 
 /* Every volume group, or those rd.lvm.vg= / rd.lvm.lv= name. */
@@ -127,6 +135,19 @@ static bool mark_seen(const char *devname, const char *uuid)
 	if (n_seen < SEEN_MAX)
 		snprintf(seen[n_seen++], sizeof(seen[0]), "%s", key);
 	return true;
+}
+
+static void unmark_seen(const char *devname, const char *uuid)
+{
+	char key[STACK_NAME_MAX];
+
+	snprintf(key, sizeof(key), "%s:%s", devname, uuid);
+	for (size_t i = 0; i < n_seen; i++)
+		if (strcmp(seen[i], key) == 0) {
+			memmove(seen[i], seen[i + 1], (n_seen - i - 1) * sizeof(seen[0]));
+			n_seen--;
+			return;
+		}
 }
 
 void blockstack_device_added(const char *devname)

@@ -1,4 +1,4 @@
-/* params: parse rd.luks*, rd.lvm*, rd.md* into struct stack_params, table-driven. */
+/* params: parse rd.luks*, rd.lvm*, rd.md*, rd.fsck into struct stack_params, table-driven. */
 #include "params.h"
 
 #include <ctype.h>
@@ -10,7 +10,7 @@
 void stack_params_init(struct stack_params *p)
 {
 	memset(p, 0, sizeof(*p));
-	p->luks = p->lvm = p->md = true;
+	p->luks = p->lvm = p->md = p->fsck = true;
 }
 
 /* dracut's booleans: "0", "no", "false", "off" turn off; anything else on. */
@@ -70,6 +70,20 @@ static int set_lvm(struct stack_params *p, const char *v)
 static int set_md(struct stack_params *p, const char *v)
 {
 	p->md = value_on(v);
+	return 0;
+}
+
+static int set_fsck(struct stack_params *p, const char *v)
+{
+	p->fsck = value_on(v);
+	return 0;
+}
+
+/* fastboot: the kernel's old word for "skip the filesystem check". */
+static int set_fastboot(struct stack_params *p, const char *v)
+{
+	(void)v;
+	p->fsck = false;
 	return 0;
 }
 
@@ -137,6 +151,8 @@ static const struct stack_param table[] = {
 	{ "rd.lvm.lv",    set_lvm_lv },
 	{ "rd.md",        set_md },
 	{ "rd.md.uuid",   set_md_uuid },
+	{ "rd.fsck",      set_fsck },
+	{ "fastboot",     set_fastboot },
 };
 
 int stack_params_apply(struct stack_params *p, const char *word)

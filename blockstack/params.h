@@ -1,4 +1,4 @@
-/* params: the block-stack parameters of the kernel command line (dracut's names). */
+/* params: the block-stack and fsck parameters of the kernel command line (dracut's names). */
 #ifndef LIFEBOAT_BLOCKSTACK_PARAMS_H
 #define LIFEBOAT_BLOCKSTACK_PARAMS_H
 
@@ -15,6 +15,7 @@ struct luks_name {
 
 struct stack_params {
 	bool luks, lvm, md;                         /* rd.luks=0, rd.lvm=0, rd.md=0 turn off */
+	bool fsck;                                  /* rd.fsck=0, fastboot turn off */
 	struct luks_name luks_names[STACK_LIST_MAX]; /* rd.luks.uuid= (name empty), rd.luks.name= */
 	size_t n_luks;
 	char lvm_vgs[STACK_LIST_MAX][STACK_NAME_MAX]; /* rd.lvm.vg= */

@@ -181,6 +181,8 @@ STACK_PARAM(set_rd_lvm_vg, "rd.lvm.vg")
 STACK_PARAM(set_rd_lvm_lv, "rd.lvm.lv")
 STACK_PARAM(set_rd_md, "rd.md")
 STACK_PARAM(set_rd_md_uuid, "rd.md.uuid")
+STACK_PARAM(set_rd_fsck, "rd.fsck")
+STACK_PARAM(set_fastboot, "fastboot")
 
 struct param {
 	const char *name;
@@ -223,6 +225,8 @@ static const struct param params[] = {
 	{ "rd.lvm.lv",          set_rd_lvm_lv, 0 },
 	{ "rd.md",              set_rd_md, 0 },
 	{ "rd.md.uuid",         set_rd_md_uuid, 0 },
+	{ "rd.fsck",            set_rd_fsck, 0 },
+	{ "fastboot",           set_fastboot, 0 },
 };
 
 static const struct param *param_find(const char *word, size_t name_len)

@@ -9,6 +9,7 @@
 #include "cmdline.h"
 #include "early.h"
 #include "failure.h"
+#include "fsck/fsck.h"
 #include "kdump/kdump.h"
 #include "log.h"
 #include "modload.h"
@@ -99,6 +100,10 @@ static const char *mount_disk_root(const struct boot_args *args)
 	timeline_mark("rootdev", "/dev/%s", dev.devname);
 	rescue_break(args, RESCUE_STAGE_PRE_MOUNT);
 	rescue_break(args, RESCUE_STAGE_MOUNT);
+	/* After the resume decision, before the mount: the checker may write. */
+	const char *unrepaired = fsck_before_mount(args, dev.devname, dev.info.type);
+	if (unrepaired)
+		return unrepaired;
 	if (mount_root(args, &dev) < 0)
 		return fail_text("mounting the root filesystem /dev/%s failed%s; see the "
 				 "message above", dev.devname, "");

@@ -81,14 +81,15 @@ stack_copy() {
 	echo "$CASE_DIR/$1.img"
 }
 
-# The image under test: generic with --block-stacks, made once per run.
+# The image under test: generic with --block-stacks and e2fsck, made once per run.
 stacks_image() {
 	IMG_STACKS=$WORK/stacks.img
 	(
 		flock 9
-		[ -e "$IMG_STACKS" ] && [ "$IMG_STACKS" -nt "$BUILD/lifeboat-init" ] && exit 0
+		[ "$IMG_STACKS" -nt "$BUILD/lifeboat-init" ] && [ "$IMG_STACKS" -nt "$BUILD/lifeboat" ] && exit 0
 		"$BUILD/lifeboat" build --config /dev/null --generic --block-stacks --kver "$KVER" \
-			-o "$IMG_STACKS" >/dev/null 2>&1 || { echo "building the --block-stacks image failed"; exit 1; }
+			--add-binaries /usr/sbin/e2fsck -o "$IMG_STACKS" >/dev/null 2>&1 ||
+			{ echo "building the --block-stacks image failed"; exit 1; }
 	) 9>"$WORK/stacks.img.lock"
 }
 
@@ -171,4 +172,45 @@ case_stacks_md_degraded() {
 	assert_root_reached "$CASE_DIR/console.log" &&
 	assert_log "$CASE_DIR/console.log" 'rootmount /dev/md' &&
 	assert_log "$CASE_DIR/console.log" 'started degraded'
+}
+
+# fsck_disk NAME DEBUGFS_CMD: an ext4 test root marked not cleanly unmounted
+# (so e2fsck -p checks it) and damaged by a debugfs command, made on the host.
+fsck_disk() {
+	local file=$CASE_DIR/$1.img
+	make_root_tree "$CASE_DIR/tree"
+	mkfs_image ext4 "$file" 32 "$CASE_DIR/tree" lbfsck "$UUID_EXT4" &&
+	debugfs -w -R "ssv state 0" "$file" >/dev/null 2>&1 &&
+	debugfs -w -R "$2" "$file" >/dev/null 2>&1 || return 1
+	echo "$file"
+}
+
+# fsck before mount: fastboot skips it; without it a wrong free-inode count
+# is repaired and reported, and the root boots.
+case_stacks_fsck_repair() {
+	local disk
+	stacks_setup || return 1
+	disk=$(fsck_disk repair "ssv free_inodes_count 7") || { echo "making the disk failed"; return 1; }
+	boot_qemu "$CASE_DIR/console.log" "$KERNEL" "$IMG_STACKS" "root=LABEL=lbfsck rd.timeout=60 fastboot" \
+		$(virtio_disk "$disk")
+	assert_root_reached "$CASE_DIR/console.log" &&
+	assert_not_log "$CASE_DIR/console.log" 'filesystem check' || return 1
+	boot_qemu "$CASE_DIR/console2.log" "$KERNEL" "$IMG_STACKS" "root=LABEL=lbfsck rd.timeout=60" \
+		$(virtio_disk "$disk")
+	assert_root_reached "$CASE_DIR/console2.log" &&
+	assert_log "$CASE_DIR/console2.log" 'the filesystem check repaired /dev/vda (ext4)' &&
+	assert_log "$CASE_DIR/console2.log" 'was not cleanly unmounted, check forced'
+}
+
+# A root e2fsck -p cannot repair (its root inode cleared): the boot stops
+# in rescue with the checker's output (rd.shell=0: the report, then off).
+case_stacks_fsck_unrepairable() {
+	local disk
+	stacks_setup || return 1
+	disk=$(fsck_disk broken "clri <2>") || { echo "making the disk failed"; return 1; }
+	boot_qemu "$CASE_DIR/console.log" "$KERNEL" "$IMG_STACKS" "root=LABEL=lbfsck rd.timeout=60 rd.shell=0" \
+		$(virtio_disk "$disk")
+	assert_log "$CASE_DIR/console.log" 'UNEXPECTED INCONSISTENCY' &&
+	assert_log "$CASE_DIR/console.log" 'errors the automatic check could not repair' &&
+	assert_not_log "$CASE_DIR/console.log" 'LIFEBOAT-TEST: root reached'
 }

@@ -1,0 +1,91 @@
+/* fsck: run the filesystem's checker in preen mode and read its verdict. */
+#include "fsck.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "blockstack/params.h"
+#include "blockstack/run.h"
+#include "init/log.h"   /* console_print */
+
+static const struct fsck_checker checkers[] = {
+	{ "ext2", "/usr/sbin/e2fsck" },
+	{ "ext3", "/usr/sbin/e2fsck" },
+	{ "ext4", "/usr/sbin/e2fsck" },
+};
+
+const struct fsck_checker *fsck_checker_find(const char *fstype)
+{
+	for (size_t i = 0; fstype && i < sizeof(checkers) / sizeof(checkers[0]); i++)
+		if (strcmp(checkers[i].fstype, fstype) == 0)
+			return &checkers[i];
+	return NULL;
+}
+
+/* fsck(8): 1 errors corrected, 2 corrected and a reboot wanted (for a
+ * mounted filesystem; ours is not mounted yet), 4 errors left, 8 operational
+ * error, 16 usage, 32 cancelled, 128 library error. */
+enum fsck_result fsck_status_meaning(int status)
+{
+	if (status < 0 || status >= 4)
+		return FSCK_FAILED;
+	return status == 0 ? FSCK_CLEAN : FSCK_REPAIRED;
+}
+
+enum fsck_result fsck_root(const char *devname, const char *fstype, int enabled,
+			   char *out, size_t size)
+{
+	const struct fsck_checker *c = fsck_checker_find(fstype);
+	char dev[96];
+	char *argv[] = { NULL, "-p", dev, NULL };
+	int status;
+
+	out[0] = '\0';
+	if (!enabled || !c || access(c->path, X_OK) < 0)
+		return FSCK_CLEAN;
+	argv[0] = (char *)c->path;
+	snprintf(dev, sizeof(dev), "/dev/%s", devname);
+	status = run_tool(argv, NULL, 0, out, size);
+	if (status < 0)
+		snprintf(out, size, "%s could not run: %s", c->path, strerror(-status));
+	else if (status >= 4 && !out[0])
+		snprintf(out, size, "%s exited with status %d", c->path, status);
+	return fsck_status_meaning(status);
+}
+
+static bool fsck_enabled(const struct boot_args *args)
+{
+	struct stack_params p;
+
+	stack_params_init(&p);
+	for (size_t i = 0; i < args->stack_params.len; i++)
+		stack_params_apply(&p, args->stack_params.items[i]);
+	return p.fsck;
+}
+
+const char *fsck_before_mount(const struct boot_args *args, const char *devname,
+			      const char *fstype)
+{
+	static char what[512];
+	char out[4096];
+	const char *type = args->rootfstype[0] ? args->rootfstype : fstype;
+
+	switch (fsck_root(devname, type, fsck_enabled(args), out, sizeof(out))) {
+	case FSCK_CLEAN:
+		return NULL;
+	case FSCK_REPAIRED:
+		console_print("lifeboat: the filesystem check repaired /dev/%s (%s):\n%s\n",
+			      devname, type, out);
+		return NULL;
+	case FSCK_FAILED:
+		break;
+	}
+	console_print("lifeboat: the filesystem check of /dev/%s (%s) said:\n%s\n", devname, type, out);
+	snprintf(what, sizeof(what), "the filesystem on /dev/%s (%s) has errors the automatic "
+		 "check could not repair (its output is above); repair it here with "
+		 "fsck /dev/%s (or e2fsck), then exit to retry; rd.fsck=0 skips the check",
+		 devname, type, devname);
+	return what;
+}

@@ -1,0 +1,81 @@
+/* Unit tests: which checker runs for which filesystem, what its exit
+ * status means, and rd.fsck=0 / fastboot. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "blockstack/params.h"
+#include "fsck/fsck.h"
+#include "init/cmdline.h"
+
+static void checkers(void **state)
+{
+	(void)state;
+	assert_string_equal(fsck_checker_find("ext4")->path, "/usr/sbin/e2fsck");
+	assert_non_null(fsck_checker_find("ext2"));
+	/* No check where one is not safe or not needed. */
+	assert_null(fsck_checker_find("xfs"));
+	assert_null(fsck_checker_find("btrfs"));
+	assert_null(fsck_checker_find(""));
+	assert_null(fsck_checker_find(NULL));
+}
+
+static void exit_status(void **state)
+{
+	(void)state;
+	assert_int_equal(fsck_status_meaning(0), FSCK_CLEAN);
+	assert_int_equal(fsck_status_meaning(1), FSCK_REPAIRED);
+	assert_int_equal(fsck_status_meaning(2), FSCK_REPAIRED);
+	assert_int_equal(fsck_status_meaning(3), FSCK_REPAIRED);
+	assert_int_equal(fsck_status_meaning(4), FSCK_FAILED);
+	assert_int_equal(fsck_status_meaning(8), FSCK_FAILED);
+	assert_int_equal(fsck_status_meaning(12), FSCK_FAILED);
+	assert_int_equal(fsck_status_meaning(-2), FSCK_FAILED);
+}
+
+static bool fsck_on(const char *line)
+{
+	struct boot_args args;
+	struct stack_params p;
+
+	boot_args_init(&args);
+	assert_int_equal(cmdline_parse(line, &args), 0);
+	stack_params_init(&p);
+	for (size_t i = 0; i < args.stack_params.len; i++)
+		assert_int_equal(stack_params_apply(&p, args.stack_params.items[i]), 0);
+	boot_args_free(&args);
+	return p.fsck;
+}
+
+static void switches(void **state)
+{
+	(void)state;
+	assert_true(fsck_on("root=/dev/vda"));
+	assert_false(fsck_on("rd.fsck=0"));
+	assert_false(fsck_on("fastboot"));
+	assert_true(fsck_on("rd.fsck=0 rd.fsck=1"));
+	assert_false(fsck_on("rd.fsck fastboot"));
+}
+
+static void skipped_when_off(void **state)
+{
+	char out[16] = "x";
+
+	(void)state;
+	assert_int_equal(fsck_root("vda", "ext4", 0, out, sizeof(out)), FSCK_CLEAN);
+	assert_string_equal(out, "");
+	assert_int_equal(fsck_root("vda", "xfs", 1, out, sizeof(out)), FSCK_CLEAN);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(checkers),
+		cmocka_unit_test(exit_status),
+		cmocka_unit_test(switches),
+		cmocka_unit_test(skipped_when_off),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
