@@ -44,6 +44,17 @@ struct boot_args {
 	bool neednet;                         /* rd.neednet */
 	unsigned int net_timeout_dhcp;        /* rd.net.timeout.dhcp=, seconds */
 	unsigned int net_timeout_carrier;     /* rd.net.timeout.carrier=, seconds */
+	/* iSCSI root (docs/network.md, net/iscsi.h); credentials stay out of logs: */
+	char iscsi_initiator[CMDLINE_VALUE_MAX];    /* rd.iscsi.initiator= */
+	char iscsi_target_name[CMDLINE_VALUE_MAX];  /* rd.iscsi.target.name= */
+	char iscsi_target_ip[CMDLINE_VALUE_MAX];    /* rd.iscsi.target.ip= */
+	char iscsi_target_port[CMDLINE_VALUE_MAX];  /* rd.iscsi.target.port= */
+	char iscsi_target_group[CMDLINE_VALUE_MAX]; /* rd.iscsi.target.group= */
+	char iscsi_username[CMDLINE_VALUE_MAX];     /* rd.iscsi.username= */
+	char iscsi_password[CMDLINE_VALUE_MAX];     /* rd.iscsi.password= */
+	char iscsi_in_username[CMDLINE_VALUE_MAX];  /* rd.iscsi.in.username= */
+	char iscsi_in_password[CMDLINE_VALUE_MAX];  /* rd.iscsi.in.password= */
+	bool iscsi_firmware;                        /* rd.iscsi.firmware, rd.iscsi.ibft */
 	struct strv driver_pre;
 	struct strv driver_post;
 	struct strv driver_blacklist;

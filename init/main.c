@@ -15,6 +15,7 @@
 #include "modload.h"
 #include "modtab.h"
 #include "mountroot.h"
+#include "net/iscsi.h"
 #include "net/net.h"
 #include "rescue/rescue.h"
 #include "resume/resume.h"
@@ -77,26 +78,45 @@ static void bring_up_network(const struct boot_args *args)
 		log_warn("rd.neednet: %s; the real root starts without the network", why);
 }
 
+/* The network part of a disk root: an iSCSI login, whose LUN then appears
+ * as a local disk, or rd.neednet's setup. root gets what names the root
+ * device (the LUN's disk when root= names no filesystem). */
+static const char *attach_network_disk(const struct boot_args *args, char *root, size_t size)
+{
+	char why[400];
+
+	snprintf(root, size, "%s", args->root);
+	if (!iscsi_root_wanted(args))
+		bring_up_network(args);
+	else if (iscsi_root_attach(args, root, size, why, sizeof(why)) < 0)
+		return fail_text("iSCSI root: %s%s", why, "");
+	return NULL;
+}
+
 /* Find the root device and mount it on /sysroot; returns what failed. */
 static const char *mount_disk_root(const struct boot_args *args)
 {
 	struct root_spec spec;
 	struct found_dev dev;
+	char root[CMDLINE_VALUE_MAX];
+	const char *what;
 	int r;
 
-	if (net_root_wanted(args))
+	if (net_root_wanted(args) && !iscsi_root_wanted(args))
 		return mount_net_root(args);
-	bring_up_network(args);
-	if (root_spec_parse(args->root, &spec) < 0)
+	what = attach_network_disk(args, root, sizeof(root));
+	if (what)
+		return what;
+	if (root_spec_parse(root, &spec) < 0)
 		return fail_text("root=%s%s names no device; use root=/dev/..., LABEL=, UUID=, "
-				 "PARTUUID=, PARTLABEL= or MAJ:MIN", args->root,
-				 args->root[0] ? "" : " (empty)");
+				 "PARTUUID=, PARTLABEL= or MAJ:MIN", root,
+				 root[0] ? "" : " (empty)");
 	r = rootwait(&spec, args->timeout_sec, &dev);
 	if (r == -ETIMEDOUT)
 		return fail_text("root device root=%s did not appear within rd.timeout%s; "
-				 "check root= against the devices below", args->root, "");
+				 "check root= against the devices below", root, "");
 	if (r < 0)
-		return fail_text("waiting for root=%s failed: %s", args->root, strerror(-r));
+		return fail_text("waiting for root=%s failed: %s", root, strerror(-r));
 	timeline_mark("rootdev", "/dev/%s", dev.devname);
 	rescue_break(args, RESCUE_STAGE_PRE_MOUNT);
 	rescue_break(args, RESCUE_STAGE_MOUNT);

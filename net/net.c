@@ -209,6 +209,14 @@ int net_bring_up(const struct boot_args *args, char *why, size_t why_size)
 	return net_configure(args, &ipc, &st, why, why_size);
 }
 
+int net_bring_up_state(const struct boot_args *args, struct net_state *st,
+		       char *why, size_t why_size)
+{
+	struct ip_conf ipc;
+
+	return net_configure(args, &ipc, st, why, why_size);
+}
+
 int net_root_mount(const struct boot_args *args, char *why, size_t why_size)
 {
 	struct ip_conf ipc;

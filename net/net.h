@@ -18,5 +18,10 @@ bool net_root_wanted(const struct boot_args *args);
 int net_root_mount(const struct boot_args *args, char *why, size_t why_size);
 /* rd.neednet=1 with a local root: only configure the network. */
 int net_bring_up(const struct boot_args *args, char *why, size_t why_size);
+/* net_bring_up, telling what was configured (interface, DHCP lease) in
+ * *st (net/netup.h): a root on iSCSI needs DHCP's root-path and the MAC. */
+struct net_state;
+int net_bring_up_state(const struct boot_args *args, struct net_state *st,
+		       char *why, size_t why_size);
 
 #endif

@@ -1,0 +1,202 @@
+/* iscsi: the iSCSI root step of the init: network, target, login, the LUN's disk. */
+#include "iscsi.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ibft.h"
+#include "init/log.h"
+#include "init/modload.h"
+#include "init/timeline.h"
+#include "iscsi_conf.h"
+#include "iscsi_lun.h"
+#include "iscsistart.h"
+#include "net.h"
+#include "netup.h"
+
+/* A login that has not finished in this long will not: iscsistart's own
+ * retries would otherwise hold the boot for minutes. */
+#define LOGIN_ATTEMPT_MS 20000
+/* Tries when the target cannot be reached; a refused login is not retried. */
+#define LOGIN_TRIES 4
+#define LOGIN_PAUSE_MS 2000
+#define LUN_POLL_MS 100
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/* Milliseconds left before deadline (0: none), at most cap. */
+static unsigned int time_left(uint64_t deadline, unsigned int cap)
+{
+	uint64_t now = now_ms();
+
+	if (!deadline)
+		return cap;
+	return now >= deadline ? 0 : (unsigned int)(deadline - now < cap ? deadline - now : cap);
+}
+
+bool iscsi_root_wanted(const struct boot_args *args)
+{
+	return iscsi_conf_wanted(args);
+}
+
+/* The kernel side: iscsi_tcp pulls libiscsi and scsi_transport_iscsi; sd_mod
+ * makes the LUN a disk. A module built into the kernel is not in the table. */
+static int modules_load(char *why, size_t n)
+{
+	static const char *const mods[] = { "iscsi_tcp", "sd_mod" };
+
+	for (size_t i = 0; i < sizeof(mods) / sizeof(mods[0]); i++) {
+		char sys[64];
+
+		snprintf(sys, sizeof(sys), "/sys/module/%s", mods[i]);
+		if (modload_name(mods[i]) < 0 && access(sys, F_OK) < 0) {
+			snprintf(why, n, "the kernel module %s could not be loaded; build the "
+				 "image with --iscsi (lifeboat ls shows its modules)", mods[i]);
+			return -ENOENT;
+		}
+	}
+	return 0;
+}
+
+/* The target from the firmware (rd.iscsi.firmware) or the command line and DHCP. */
+static int target_choose(const struct boot_args *a, const struct net_state *st,
+			 struct iscsi_target *t, char *fw_initiator, size_t fw_size,
+			 char *why, size_t n)
+{
+	int r;
+
+	fw_initiator[0] = '\0';
+	if (!a->iscsi_firmware)
+		return iscsi_conf_target(a, st->conf.root_path, t, why, n);
+	modload_name("iscsi_ibft");
+	r = ibft_read(IBFT_SYSFS, t, fw_initiator, fw_size);
+	if (r < 0) {
+		snprintf(why, n, "rd.iscsi.firmware: %s; check the firmware's iSCSI boot setup, "
+			 "or name the target with netroot=iscsi:...", r == -ENOENT ?
+			 "the firmware gives no iSCSI boot table (" IBFT_SYSFS ")" : r == -EAFNOSUPPORT ?
+			 "its target is IPv6, which is not supported" : "its target has no address or name");
+		return r;
+	}
+	iscsi_conf_chap(a, t);
+	t->port = t->port ? t->port : ISCSI_DEFAULT_PORT;
+	t->group = 1;
+	return 0;
+}
+
+/* RFC 4173 leaves the server out when DHCP's next server is meant. */
+static int server_fill(struct iscsi_target *t, const struct net_state *st, char *why, size_t n)
+{
+	struct in_addr a;
+
+	if (!t->server[0]) {
+		a = st->conf.siaddr.s_addr ? st->conf.siaddr : st->conf.server_id;
+		if (a.s_addr)
+			inet_ntop(AF_INET, &a, t->server, sizeof(t->server));
+	}
+	if (inet_pton(AF_INET, t->server, &a) != 1) {
+		snprintf(why, n, "the iSCSI target %s has %s; give the target's IPv4 address (no "
+			 "name resolver runs in the initramfs)", t->name,
+			 t->server[0] ? "a server that is not an IPv4 address" : "no server and DHCP named none");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int login(const struct boot_args *a, const struct iscsi_target *t,
+		 const char *initiator, char *why, size_t n)
+{
+	uint64_t deadline = a->timeout_sec ? now_ms() + (uint64_t)a->timeout_sec * 1000 : 0;
+	bool chap = t->chap.username[0] != '\0';
+	int status = 0, r = -ETIMEDOUT;
+
+	for (int i = 1; i <= LOGIN_TRIES; i++) {
+		unsigned int ms = time_left(deadline, LOGIN_ATTEMPT_MS);
+
+		if (ms == 0)
+			break;
+		log_info("iSCSI: logging in to %s at %s:%u as %s%s (try %d of %d)", t->name,
+			 t->server, t->port, initiator, chap ? " with CHAP" : "", i, LOGIN_TRIES);
+		r = iscsistart_login(t, initiator, ms, &status);
+		if (r == 0 || r == -ENOENT || (r == -EIO && !iscsistart_status_transient(status)))
+			break;
+		log_warn("iSCSI: the login to %s at %s:%u failed: %s", t->name, t->server, t->port,
+			 r == -ETIMEDOUT ? "no answer in time" : iscsistart_status_text(status));
+		if (i < LOGIN_TRIES)
+			usleep(time_left(deadline, LOGIN_PAUSE_MS) * 1000);
+	}
+	if (r == -ENOENT)
+		snprintf(why, n, "%s is not in the image; build it with lifeboat build --iscsi",
+			 ISCSISTART_PATH);
+	else if (r == -ETIMEDOUT)
+		snprintf(why, n, "logging in to the iSCSI target %s at %s:%u did not succeed within "
+			 "%d tries or rd.timeout; check that the target runs and is reachable",
+			 t->name, t->server, t->port, LOGIN_TRIES);
+	else if (r < 0)
+		snprintf(why, n, "logging in to the iSCSI target %s at %s:%u failed (iscsistart "
+			 "exit status %d): %s", t->name, t->server, t->port, status,
+			 iscsistart_status_text(status));
+	else
+		timeline_mark("iscsi", "%s %s:%u", t->name, t->server, t->port);
+	return r;
+}
+
+/* With no filesystem named by root=, the root is the LUN's disk itself;
+ * sd_mod attaches it shortly after the login. */
+static int lun_wait(const struct boot_args *a, const struct iscsi_target *t,
+		    char *root, size_t size, char *why, size_t n)
+{
+	uint64_t deadline = a->timeout_sec ? now_ms() + (uint64_t)a->timeout_sec * 1000 : 0;
+	char session[64], dev[64];
+
+	while (time_left(deadline, LUN_POLL_MS) > 0) {
+		if (iscsi_lun_session(ISCSI_SESSION_CLASS, t->name, session, sizeof(session)) &&
+		    iscsi_lun_disk(ISCSI_SESSION_CLASS, session, t->lun_given, t->lun,
+				   dev, sizeof(dev)) == 0) {
+			snprintf(root, size, "/dev/%s", dev);
+			log_info("iSCSI: the root is the LUN's disk %s", root);
+			return 0;
+		}
+		usleep(LUN_POLL_MS * 1000);
+	}
+	snprintf(why, n, "the iSCSI target %s gave no disk%s within rd.timeout; check the "
+		 "target's LUNs, or name the root filesystem with root=UUID=... or LABEL=...",
+		 t->name, t->lun_given ? " at the LUN named" : "");
+	return -ETIMEDOUT;
+}
+
+int iscsi_root_attach(const struct boot_args *a, char *root, size_t root_size,
+		      char *why, size_t n)
+{
+	struct net_state st;
+	struct iscsi_target t;
+	char fw_initiator[ISCSI_NAME_MAX], initiator[ISCSI_NAME_MAX], session[64];
+	int r = net_bring_up_state(a, &st, why, n);
+
+	if (r == 0)
+		r = target_choose(a, &st, &t, fw_initiator, sizeof(fw_initiator), why, n);
+	if (r == 0)
+		r = server_fill(&t, &st, why, n);
+	if (r == 0)
+		r = modules_load(why, n);
+	if (r < 0)
+		return r;
+	iscsi_conf_initiator(a, fw_initiator, ISCSI_INITIATOR_FILE, st.link.mac,
+			     initiator, sizeof(initiator));
+	if (!iscsi_lun_session(ISCSI_SESSION_CLASS, t.name, session, sizeof(session)))
+		r = login(a, &t, initiator, why, n);
+	if (r == 0 && iscsi_conf_root_is_lun(a->root))
+		return lun_wait(a, &t, root, root_size, why, n);
+	if (r == 0)
+		snprintf(root, root_size, "%s", a->root);
+	return r;
+}

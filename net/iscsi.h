@@ -1,0 +1,22 @@
+/* iscsi: a root on an iSCSI LUN: log in after the network is up, so that the
+ * LUN's disk appears and mounts as a local one. docs/network.md has the
+ * parameters. */
+#ifndef LIFEBOAT_NET_ISCSI_H
+#define LIFEBOAT_NET_ISCSI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "init/cmdline.h"
+
+/* Whether the command line puts the root on iSCSI (net/iscsi_conf.h says when). */
+bool iscsi_root_wanted(const struct boot_args *args);
+/* Configure the network, log in to the target (bounded retries within
+ * rd.timeout), and leave in root what the root device is: args->root when
+ * it names a filesystem, else /dev/DISK of the target's LUN once it is
+ * there. Returns 0, or -errno with what failed and what the user can do in
+ * why (never a secret). */
+int iscsi_root_attach(const struct boot_args *args, char *root, size_t root_size,
+		      char *why, size_t why_size);
+
+#endif

@@ -1,0 +1,45 @@
+/* iscsi_conf: which iSCSI target and initiator name the command line, DHCP,
+ * the firmware and the image say to use (pure: no I/O but reading a file). */
+#ifndef LIFEBOAT_NET_ISCSI_CONF_H
+#define LIFEBOAT_NET_ISCSI_CONF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "init/cmdline.h"
+#include "rfc4173.h"
+
+/* The host's initiator name, put into the image by `lifeboat build --iscsi`. */
+#define ISCSI_INITIATOR_FILE "/etc/iscsi/initiatorname.iscsi"
+/* The prefix of a generated initiator name (RFC 3720 3.2.6.3.1 iqn. form:
+ * a date the naming authority owned the domain, then the domain reversed). */
+#define ISCSI_GENERATED_PREFIX "iqn.2026-01.org.lifeboat:"
+
+/* Whether the command line puts the root on an iSCSI LUN: netroot=iscsi...,
+ * root=iscsi:..., rd.iscsi.target.name=, rd.iscsi.firmware, or
+ * netroot=dhcp with a root= that names a filesystem (UUID=, LABEL=, /dev/...):
+ * a disk that comes over the network is an iSCSI LUN, whose location is DHCP's root-path. */
+bool iscsi_conf_wanted(const struct boot_args *a);
+/* Whether the target comes from DHCP's root-path (rather than the command
+ * line or the firmware). */
+bool iscsi_conf_from_dhcp(const struct boot_args *a);
+/* The target from the command line (netroot=, root=, rd.iscsi.target.*) or,
+ * when those name none, from root_path (DHCP option 17; may be NULL), with
+ * rd.iscsi.username= and the other CHAP parameters over what the root path
+ * says. Defaults filled in: port 3260, portal group 1. The server may stay
+ * empty (the caller knows DHCP's). Returns 0, or -errno with what is wrong
+ * and what to write instead in why (never a secret). */
+int iscsi_conf_target(const struct boot_args *a, const char *root_path,
+		      struct iscsi_target *t, char *why, size_t why_size);
+/* Apply rd.iscsi.username= and the other CHAP parameters over t's. */
+void iscsi_conf_chap(const struct boot_args *a, struct iscsi_target *t);
+/* The initiator name: rd.iscsi.initiator=, else the firmware's (may be
+ * NULL or empty), else the InitiatorName= of file, else one made from mac
+ * (stable across boots, so the target's ACL can name it). */
+void iscsi_conf_initiator(const struct boot_args *a, const char *firmware, const char *file,
+			  const uint8_t mac[6], char *out, size_t size);
+/* Whether the root= value names no filesystem and the LUN's disk is meant. */
+bool iscsi_conf_root_is_lun(const char *root);
+
+#endif

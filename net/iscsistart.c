@@ -1,0 +1,128 @@
+/* iscsistart: run open-iscsi's iscsistart under a deadline and say what its exit status means. */
+#include "iscsistart.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define POLL_MS 100
+#define ARGV_MAX 24
+
+/* iscsiadm(8), EXIT STATUS: the ones a boot login meets, what they mean and
+ * what the user can do. */
+static const struct {
+	int status;
+	bool transient;
+	const char *text;
+} statuses[] = {
+	{ 4,  true,  "the connection to the target failed (refused or unreachable): check "
+		     "the address and port, that the target runs and is reachable" },
+	{ 5,  true,  "the login failed: check the target's log" },
+	{ 8,  true,  "the connection timed out: check that the target is reachable from "
+		     "this network" },
+	{ 11, true,  "the target did not answer in time: check the target's log" },
+	{ 12, false, "the iscsi_tcp transport is not loaded: build the image with --iscsi" },
+	{ 19, false, "the target refused the login: check the target name and that the "
+		     "target allows this initiator name (rd.iscsi.initiator=)" },
+	{ 24, false, "authorization failed: check the CHAP user name and secret "
+		     "(rd.iscsi.username=, rd.iscsi.password=, or USER:PASSWORD@ in the root "
+		     "path) against the target's account" },
+	{ 29, true,  "the operation failed and may work later" },
+};
+
+static int status_find(int status)
+{
+	for (size_t i = 0; i < sizeof(statuses) / sizeof(statuses[0]); i++)
+		if (statuses[i].status == status)
+			return (int)i;
+	return -1;
+}
+
+const char *iscsistart_status_text(int status)
+{
+	int i = status_find(status);
+
+	return i < 0 ? "iscsistart failed: see its message above" : statuses[i].text;
+}
+
+bool iscsistart_status_transient(int status)
+{
+	int i = status_find(status);
+
+	return i < 0 || statuses[i].transient;
+}
+
+static void argv_push(const char **argv, int *argc, const char *opt, const char *value)
+{
+	if (!value[0] || *argc + 2 >= ARGV_MAX)
+		return;
+	argv[(*argc)++] = opt;
+	argv[(*argc)++] = value;
+}
+
+static void child_exec(const struct iscsi_target *t, const char *initiator)
+{
+	const char *argv[ARGV_MAX] = { ISCSISTART_PATH };
+	char port[16], group[16];
+	int argc = 1;
+
+	snprintf(port, sizeof(port), "%u", t->port);
+	snprintf(group, sizeof(group), "%u", t->group);
+	argv_push(argv, &argc, "-i", initiator);
+	argv_push(argv, &argc, "-t", t->name);
+	argv_push(argv, &argc, "-g", group);
+	argv_push(argv, &argc, "-a", t->server);
+	argv_push(argv, &argc, "-p", port);
+	argv_push(argv, &argc, "-u", t->chap.username);
+	argv_push(argv, &argc, "-w", t->chap.password);
+	argv_push(argv, &argc, "-U", t->chap.in_username);
+	argv_push(argv, &argc, "-W", t->chap.in_password);
+	argv[argc] = NULL;
+	execv(ISCSISTART_PATH, (char *const *)argv);
+	_exit(127);
+}
+
+static int wait_deadline(pid_t pid, unsigned int timeout_ms, int *wstatus)
+{
+	for (unsigned int waited = 0;; waited += POLL_MS) {
+		pid_t w = waitpid(pid, wstatus, WNOHANG);
+
+		if (w == pid)
+			return 0;
+		if (w < 0 && errno != EINTR)
+			return -errno;
+		if (waited >= timeout_ms)
+			break;
+		usleep(POLL_MS * 1000);
+	}
+	kill(pid, SIGKILL);
+	while (waitpid(pid, wstatus, 0) < 0 && errno == EINTR)
+		;
+	return -ETIMEDOUT;
+}
+
+int iscsistart_login(const struct iscsi_target *t, const char *initiator,
+		     unsigned int timeout_ms, int *status)
+{
+	int wstatus = 0;
+	pid_t pid;
+	int r;
+
+	*status = 0;
+	if (access(ISCSISTART_PATH, X_OK) < 0)
+		return -ENOENT;
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid == 0)
+		child_exec(t, initiator);
+	r = wait_deadline(pid, timeout_ms, &wstatus);
+	if (r < 0)
+		return r;
+	*status = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : 128 + WTERMSIG(wstatus);
+	/* 15: a session to the target is up already (a retry after rescue). */
+	return *status == 0 || *status == 15 ? 0 : -EIO;
+}

@@ -1,0 +1,24 @@
+/* iscsistart: one login to an iSCSI target with open-iscsi's iscsistart. */
+#ifndef LIFEBOAT_NET_ISCSISTART_H
+#define LIFEBOAT_NET_ISCSISTART_H
+
+#include <stdbool.h>
+
+#include "rfc4173.h"
+
+#define ISCSISTART_PATH "/sbin/iscsistart"
+
+/* Run iscsistart for t as initiator, killing it after timeout_ms. Returns 0
+ * when the session is up (or was already), -ETIMEDOUT when killed, -ENOENT
+ * when the program is missing, -EIO with *status its exit status otherwise.
+ * Secrets go to it on its command line (no other process runs to see it)
+ * and are never logged. */
+int iscsistart_login(const struct iscsi_target *t, const char *initiator,
+		     unsigned int timeout_ms, int *status);
+/* What an exit status of iscsistart means, for a message. */
+const char *iscsistart_status_text(int status);
+/* Whether trying again may help: a connection refused or timed out (the
+ * target may be starting), not a login the target refused. */
+bool iscsistart_status_transient(int status);
+
+#endif
