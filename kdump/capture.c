@@ -17,6 +17,7 @@
 #include "kdump/capture.h"
 #include "kdump/kvmem.h"
 #include "kdump/printk.h"
+#include "net/net.h"
 
 #define VMCORE "/proc/vmcore"
 #define SHELL "/bin/sh"
@@ -33,6 +34,8 @@ static const struct target_kind {
 	{ "ftp://", target_url_save },
 	{ "sftp://", target_url_save },
 	{ "scp://", target_url_save },
+	{ "nfs:", target_nfs_save },
+	{ "nfs4:", target_nfs_save },
 	{ "", target_disk_save },
 };
 
@@ -42,6 +45,20 @@ static target_save_fn target_find(const char *spec)
 		if (strncmp(spec, target_kinds[i].prefix, strlen(target_kinds[i].prefix)) == 0)
 			return target_kinds[i].save;
 	return target_disk_save;
+}
+
+int capture_network_up(struct capture *cap)
+{
+	static int state = 1;     /* 1: not tried yet */
+
+	if (state == 1) {
+		char why[400];
+
+		state = net_bring_up(cap->args, why, sizeof(why));
+		if (state < 0)
+			log_error("kdump: the network did not come up: %s", why);
+	}
+	return state;
 }
 
 struct progress {

@@ -32,6 +32,11 @@ typedef int (*target_save_fn)(struct capture *cap, const char *spec);
 
 int target_disk_save(struct capture *cap, const char *spec);
 int target_url_save(struct capture *cap, const char *spec);
+int target_nfs_save(struct capture *cap, const char *spec);
+
+/* Bring the network up as ip= says (DHCP by default), once for all the
+ * network targets. Returns 0 or -errno after reporting. */
+int capture_network_up(struct capture *cap);
 
 /* Write the kdump-compressed dump of cap to sink, with a progress line on
  * the console. Returns 0 or -errno; reports nothing. */

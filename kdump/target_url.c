@@ -15,7 +15,6 @@
 #include "init/log.h"
 #include "kdump/capture.h"
 #include "kdump/curlfn.h"
-#include "net/net.h"
 
 #define CA_BUNDLE "/etc/lifeboat/kdump-ca.pem"
 #define NETRC "/etc/lifeboat/kdump.netrc"
@@ -192,21 +191,6 @@ static const struct scheme *scheme_find(const char *url)
 	return NULL;
 }
 
-/* The network, once for every URL target. */
-static int network_up(struct capture *cap)
-{
-	static int state = 1;     /* 1: not tried yet */
-
-	if (state == 1) {
-		char why[400];
-
-		state = net_bring_up(cap->args, why, sizeof(why));
-		if (state < 0)
-			log_error("kdump: the network did not come up: %s", why);
-	}
-	return state;
-}
-
 static int curl_ready(struct curlfn *fn, const char *spec)
 {
 	char why[300];
@@ -228,7 +212,7 @@ int target_url_save(struct capture *cap, const char *spec)
 		return -EINVAL;
 	r = curl_ready(&fn, spec);
 	if (r == 0)
-		r = network_up(cap);
+		r = capture_network_up(cap);
 	if (r < 0)
 		return r;
 	snprintf(u.base, sizeof(u.base), "%s%s%s/", spec, spec[strlen(spec) - 1] == '/' ? "" : "/", cap->name);

@@ -145,3 +145,34 @@ case_kdump_http() {
 	grep -q "KDUMP-MARKER-$token" "$dir/vmcore-dmesg.txt" ||
 		{ echo "vmcore-dmesg.txt on the server lacks the marker"; return 1; }
 }
+
+# Capture to NFS: the first target, an NFS export nobody serves, fails with a
+# message; the second, an NFSv4 export of the namespace's ganesha
+# (cases-net.sh), gets the dump; makedumpfile reads it on the host.
+case_kdump_nfs() {
+	local log=$CASE_DIR/console.log token capture=$CASE_DIR/capture.img dir rc
+	token=$(head -c 6 /dev/urandom | od -An -tx1 | tr -d ' \n')
+	"$BUILD/lifeboat" build --config /dev/null --host-only --kver "$KVER" \
+		--add-modules virtio_pci,virtio_blk,ext4,virtio_net,nfsv4 --kdump \
+		--kdump-target "nfs4:198.51.100.77:/nowhere" \
+		--kdump-target "nfs4:$NET_SERVER:/nfsroot" \
+		--kdump-options action=poweroff -o "$capture" 2>"$CASE_DIR/build.log" ||
+		{ echo "lifeboat build --kdump failed: $(tail -n 1 "$CASE_DIR/build.log")"; return 1; }
+	net_ns_up || { echo "setting up the network namespace failed"; return 1; }
+	net_nfs_start || return 1
+	KDUMP_NETNS=$NET_NS kdump_boot "$capture" "$token" \
+		"ip=$NET_GUEST::$NET_SERVER:255.255.255.0::eth0:off" \
+		-netdev tap,id=n0,ifname=tap0,script=no,downscript=no -device virtio-net-pci,netdev=n0,mac=$NET_MAC
+	rc=$?
+	net_ns_down
+	[ $rc -eq 0 ] || { echo "qemu failed ($rc)"; return 1; }
+	assert_log "$log" "kdump: armed" &&
+	assert_log "$log" "the NFS server of nfs4:198.51.100.77:/nowhere does not answer" &&
+	assert_log "$log" "kdump: saving the dump to target 2 of 2: nfs4:" &&
+	assert_log "$log" "kdump: dump saved as" || return 1
+	dir=$(ls -d "$CASE_DIR"/nfsroot/*-*/ 2>/dev/null | head -n 1)
+	[ -n "$dir" ] && [ -s "$dir/vmcore" ] || { echo "no vmcore on the NFS export"; return 1; }
+	makedumpfile --dump-dmesg "$dir/vmcore" "$CASE_DIR/makedumpfile-dmesg.txt" >"$CASE_DIR/makedumpfile.log" 2>&1 &&
+	grep -q "KDUMP-MARKER-$token" "$CASE_DIR/makedumpfile-dmesg.txt" ||
+		{ echo "makedumpfile --dump-dmesg of the NFS dump lacks the marker"; return 1; }
+}

@@ -1,0 +1,125 @@
+/* target_nfs: an NFS export as a target, "nfs:SERVER:/EXPORT[:OPTIONS]" or
+ * "nfs4:..." (dracut's form, net/nfsspec.h): bring the network up, mount the
+ * export, save the dump into its top directory, unmount. */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <ifaddrs.h>
+#include <net/if.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "init/log.h"
+#include "init/modload.h"
+#include "kdump/capture.h"
+#include "kdump/savedir.h"
+#include "net/nfsspec.h"
+
+#define NFS_MNT "/run/kdump-nfs"
+#define NFS_PORT 2049
+/* The kernel's NFS mount waits minutes for a server that does not answer:
+ * a plain TCP connect first tells within this time. */
+#define PROBE_MS 5000
+/* Soft mounts: a server lost in the middle fails the write (and the capture
+ * tries the next target) instead of hanging the capture for ever. */
+#define DEFAULT_OPTIONS "soft,timeo=100,retrans=3"
+
+/* The address the network came up with: NFSv4 names it to the server. */
+static int client_address(struct in_addr *out)
+{
+	struct ifaddrs *list, *a;
+	int r = -EADDRNOTAVAIL;
+
+	if (getifaddrs(&list) < 0)
+		return -errno;
+	for (a = list; a && r < 0; a = a->ifa_next)
+		if (a->ifa_addr && a->ifa_addr->sa_family == AF_INET && !(a->ifa_flags & IFF_LOOPBACK)) {
+			*out = ((const struct sockaddr_in *)(const void *)a->ifa_addr)->sin_addr;
+			r = 0;
+		}
+	freeifaddrs(list);
+	return r;
+}
+
+static int server_probe(struct in_addr server)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons(NFS_PORT), .sin_addr = server };
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	struct pollfd pfd = { .fd = fd, .events = POLLOUT };
+	int r = 0, err = 0;
+	socklen_t len = sizeof(err);
+
+	if (fd < 0)
+		return -errno;
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		r = errno == EINPROGRESS ? 0 : -errno;
+		if (r == 0 && poll(&pfd, 1, PROBE_MS) <= 0)
+			r = -ETIMEDOUT;
+		else if (r == 0 && getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) == 0 && err)
+			r = -err;
+	}
+	close(fd);
+	return r;
+}
+
+/* Mount the export, stepping down NFSv4 minor versions as mount.nfs does. */
+static int mount_export(struct nfs_spec *spec, struct in_addr client, char *src, size_t src_size)
+{
+	char data[600], path[NFS_PATH_MAX + 32], server[INET_ADDRSTRLEN];
+
+	modload_name("nfs");
+	modload_name(spec->v4 ? "nfsv4" : "nfsv3");
+	inet_ntop(AF_INET, &spec->server, server, sizeof(server));
+	mkdir(NFS_MNT, 0700);
+	for (;;) {
+		if (nfs_spec_mount_data(spec, client, data, sizeof(data), path, sizeof(path)) < 0)
+			return -ENAMETOOLONG;
+		snprintf(src, src_size, "%s:%s", server, path);
+		int r = mount(src, NFS_MNT, "nfs", 0, data) < 0 ? -errno : 0;
+
+		if (r != -EPROTONOSUPPORT || !spec->v4 || spec->v4_minor <= 0)
+			return r;
+		spec->v4_minor--;
+	}
+}
+
+int target_nfs_save(struct capture *cap, const char *spec_text)
+{
+	struct nfs_spec spec;
+	struct in_addr client = { 0 };
+	char src[NFS_PATH_MAX + 64];
+	int r = nfs_spec_parse(spec_text, &spec);
+
+	if (r < 0 || spec.server.s_addr == 0) {
+		log_error("kdump: target '%s' is not an NFS export the capture can reach; use "
+			  "nfs:SERVER-IP:/EXPORT or nfs4:SERVER-IP:/EXPORT", spec_text);
+		return -EINVAL;
+	}
+	if (!spec.options[0])
+		snprintf(spec.options, sizeof(spec.options), "%s", DEFAULT_OPTIONS);
+	r = capture_network_up(cap);
+	if (r == 0 && client_address(&client) < 0)
+		r = -EADDRNOTAVAIL;
+	if (r < 0)
+		return r;
+	r = server_probe(spec.server);
+	if (r < 0) {
+		log_error("kdump: the NFS server of %s does not answer on port %d (%s); check that "
+			  "it runs and is reachable", spec_text, NFS_PORT, strerror(-r));
+		return r;
+	}
+	r = mount_export(&spec, client, src, sizeof(src));
+	if (r < 0) {
+		log_error("kdump: mounting the NFS export %s failed: %s; check that the server "
+			  "exports it read-write to this client", src, strerror(-r));
+		return r;
+	}
+	r = savedir_save(cap, NFS_MNT, src);
+	if (umount(NFS_MNT) < 0 && r == 0)
+		log_warn("kdump: unmounting %s failed: %s; the dump was synced before", src, strerror(errno));
+	return r;
+}
