@@ -4,7 +4,8 @@
 # qemu guest: a builder root (lifeboat's own image tree, with lvm, mdadm,
 # cryptsetup and mke2fs added by --add-binaries, and stacks-build.sh as its
 # /sbin/init) is booted once by the generic image and writes the stacks onto
-# empty disks. The disks are cached under build/ by a key of their inputs.
+# empty disks. The disks are cached under build/stack-disks/ by a key of
+# their inputs.
 
 UUID_LUKS=1b2c3d4e-0001-4a5b-8c6d-7e8f9a0b1c2d
 UUID_LUKS_FS=1b2c3d4e-0002-4a5b-8c6d-7e8f9a0b1c2d
@@ -39,22 +40,30 @@ stacks_builder_root() {
 	install -m 0755 "$TOP/tests/boot/stacks-build.sh" "$tree/sbin/init"
 	stacks_lvm_conf > "$tree/etc/lvm/lvm.conf"
 	make_root_tree "$tree/stackroot"
-	local v
-	for v in UUID_LUKS UUID_LUKS_FS UUID_LVM_FS UUID_LUKS_LVM UUID_LUKS_LVM_FS UUID_MD UUID_MD_FS LUKS_PW; do
-		echo "$v=${!v}"
-	done > "$tree/stacks.env"
+	stacks_env > "$tree/stacks.env"
 	mkfs_image ext4 "$dir/builder-root.img" 128 "$tree" lbbuilder "$UUID_EXT4"
 }
 
-# Make the stacked disks once per input (the builder script, this file, the
-# test init, the kernel); parallel cases wait on a lock.
+# The builder's parameters, also written into its root as /stacks.env.
+stacks_env() {
+	local v
+	for v in UUID_LUKS UUID_LUKS_FS UUID_LVM_FS UUID_LUKS_LVM UUID_LUKS_LVM_FS UUID_MD UUID_MD_FS LUKS_PW; do
+		echo "$v=${!v}"
+	done
+}
+
+# Make the stacked disks once per input (the builder script, its
+# parameters and tools, the test init, the kernel); parallel cases wait on a
+# lock. Disks of other keys (older inputs) are removed.
 stacks_disks() {
 	local key dir
-	key=$(cat "$TOP/tests/boot/stacks-build.sh" "$TOP/tests/boot/cases-stacks.sh" "$TEST_INIT" |
+	key=$( (cat "$TOP/tests/boot/stacks-build.sh" "$TEST_INIT"; stacks_env; echo "$STACK_TOOLS") |
 		sha256sum | cut -c1-16)-$KVER
 	dir=$BUILD/stack-disks/$key
 	STACKS=$dir
 	mkdir -p "$dir"
+	find "$BUILD/stack-disks" -mindepth 1 -maxdepth 1 ! -name "$key" ! -name "$key.lock" \
+		-exec rm -rf {} + 2>/dev/null
 	(
 		flock 9
 		[ -e "$dir/done" ] && exit 0
