@@ -2,6 +2,7 @@
 #include "rescue_pack.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -33,8 +34,25 @@ const char *rescue_pack_busybox(const struct build_opts *o)
 	return o->rescue;
 }
 
-/* One link per applet beside busybox; names the image has already (a shell
- * from --add-binaries, say) are left as they are. */
+/* The directories of the rescue shell's PATH. */
+static const char *const path_dirs[] = { "/usr/sbin", "/usr/bin", "/sbin", "/bin" };
+
+/* Whether the image has a program called name on the shell's PATH. */
+static bool image_has_program(const struct image *img, const char *name)
+{
+	for (size_t i = 0; i < sizeof(path_dirs) / sizeof(path_dirs[0]); i++) {
+		char path[PATH_MAX];
+
+		snprintf(path, sizeof(path), "%s/%s", path_dirs[i], name);
+		if (image_has(img, path))
+			return true;
+	}
+	return false;
+}
+
+/* One link per applet beside busybox; a program of that name already in the
+ * image (mke2fs from --add-binaries, say) is left to be found instead, in
+ * whichever PATH directory it is. */
 static int add_applet_links(struct image *img, const struct strv *applets)
 {
 	int r = 0;
@@ -42,11 +60,11 @@ static int add_applet_links(struct image *img, const struct strv *applets)
 	for (size_t i = 0; r == 0 && i < applets->len; i++) {
 		char dst[PATH_MAX];
 
-		if (strcmp(applets->items[i], "busybox") == 0)
+		if (strcmp(applets->items[i], "busybox") == 0 ||
+		    image_has_program(img, applets->items[i]))
 			continue;
 		snprintf(dst, sizeof(dst), "%s/%s", RESCUE_BUSYBOX_DIR, applets->items[i]);
-		if (!image_has(img, dst))
-			r = image_add_symlink(img, dst, "busybox");
+		r = image_add_symlink(img, dst, "busybox");
 	}
 	return r;
 }

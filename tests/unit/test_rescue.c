@@ -13,6 +13,9 @@
 #include <unistd.h>
 
 #include "gen/applets.h"
+#include "gen/image.h"
+#include "gen/options.h"
+#include "gen/rescue_pack.h"
 #include "gen/shadow.h"
 #include "init/cmdline.h"
 #include "rescue/auth.h"
@@ -156,6 +159,27 @@ static void applets_match_host_busybox(void **state)
 	strv_free(&v);
 }
 
+/* busybox's applet links never shadow a program the image has already, in
+ * any directory of the shell's PATH; the others are linked. */
+static void applets_leave_real_programs(void **state)
+{
+	struct build_opts o;
+	struct image *img = image_new();
+	char init[] = "/bin/true";
+
+	(void)state;
+	build_opts_init(&o);
+	o.mode = BUILD_GENERIC;
+	o.rescue = strdup("busybox");
+	assert_int_equal(image_add_file(img, "/usr/sbin/mke2fs", "/usr/sbin/mke2fs", 0755), 0);
+	assert_int_equal(rescue_pack(&o, img, init), 0);
+	assert_true(image_has(img, "/usr/bin/busybox"));
+	assert_true(image_has(img, "/usr/bin/ls"));
+	assert_false(image_has(img, "/usr/bin/mke2fs"));
+	image_free(img);
+	build_opts_free(&o);
+}
+
 static void shadow_finds_root(void **state)
 {
 	static const char text[] = "daemon:*:1:0:99999:7:::\nroot:$6$salt$abc:19000:0:99999:7:::\nuser:$y$x:1::::::\n";
@@ -228,6 +252,7 @@ int main(void)
 		cmocka_unit_test(applets_from_a_blob),
 		cmocka_unit_test(applets_run_stops_at_disorder),
 		cmocka_unit_test(applets_match_host_busybox),
+		cmocka_unit_test(applets_leave_real_programs),
 		cmocka_unit_test(shadow_finds_root),
 		cmocka_unit_test(shadow_refuses_locked_and_missing),
 		cmocka_unit_test(auth_checks_with_crypt),
