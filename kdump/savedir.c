@@ -107,14 +107,17 @@ static int room_check(struct capture *cap, const char *dir, const char *where)
 	return -ENOSPC;
 }
 
-int savedir_save(struct capture *cap, const char *dir, const char *where)
+int savedir_save(struct capture *cap, const char *mnt, const char *subdir, const char *where)
 {
 	static const struct { enum kdump_format format; const char *name; enum save_kind kind; } files[] = {
 		{ FORMAT_KDUMP, "vmcore", SAVE_KDUMP },
 		{ FORMAT_ELF, "vmcore.elf", SAVE_ELF },
 	};
-	char path[1024];
-	int r = mkdir_p(dir);
+	char dir[1024], path[1200];
+	int r = snprintf(dir, sizeof(dir), "%s%s", mnt, subdir) >= (int)sizeof(dir) ? -ENAMETOOLONG : 0;
+
+	if (r == 0)
+		r = mkdir_p(dir);
 
 	if (r == 0)
 		r = room_check(cap, dir, where);
@@ -128,14 +131,14 @@ int savedir_save(struct capture *cap, const char *dir, const char *where)
 		if (cap->conf.formats & files[i].format)
 			r = save_file(cap, path, files[i].name, files[i].kind);
 	if (r == 0 && cap->dmesg && save_file(cap, path, "vmcore-dmesg.txt", SAVE_DMESG) < 0)
-		log_warn("kdump: writing %s/vmcore-dmesg.txt on %s failed; the dump itself is saved "
-			 "(makedumpfile --dump-dmesg reads the log from it)", path, where);
+		log_warn("kdump: writing %s/%s/vmcore-dmesg.txt on %s failed; the dump itself is "
+			 "saved (makedumpfile --dump-dmesg reads the log from it)", subdir, cap->name, where);
 	if (r == 0)
 		r = sync_dir(path);
 	if (r == 0)
-		log_info("kdump: saved %s/vmcore on %s", path, where);
+		log_info("kdump: saved %s/%s/vmcore on %s", subdir, cap->name, where);
 	else if (r != -ENOSPC)
 		log_error("kdump: saving the dump into %s on %s failed: %s; no partial vmcore "
-			  "was left there", dir, where, strerror(-r));
+			  "was left there", subdir, where, strerror(-r));
 	return r;
 }

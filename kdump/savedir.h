@@ -6,10 +6,10 @@
 
 #include "kdump/capture.h"
 
-/* Save into DIR/cap->name/ (made if missing): vmcore, vmcore.elf as the
- * formats say, and vmcore-dmesg.txt. -ENOSPC when the filesystem has less
+/* Save into MNT/SUBDIR/cap->name/ (made if missing; SUBDIR is "" or
+ * "/DIR"): vmcore, vmcore.elf as the formats say, and vmcore-dmesg.txt. -ENOSPC when the filesystem has less
  * room than the dump may take (nothing is written then). Reports what
  * failed (naming where) and returns -errno. */
-int savedir_save(struct capture *cap, const char *dir, const char *where);
+int savedir_save(struct capture *cap, const char *mnt, const char *subdir, const char *where);
 
 #endif

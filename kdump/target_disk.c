@@ -55,7 +55,7 @@ static int mount_target(const struct found_dev *dev, const char *spec)
 
 int target_disk_save(struct capture *cap, const char *spec)
 {
-	char devspec[256], dir[512], path[600], where[400];
+	char devspec[256], dir[512], where[400];
 	struct root_spec rs;
 	struct found_dev dev;
 	int r;
@@ -76,9 +76,8 @@ int target_disk_save(struct capture *cap, const char *spec)
 	r = mount_target(&dev, spec);
 	if (r < 0)
 		return r;
-	snprintf(path, sizeof(path), DUMP_MNT "%s", dir);
 	snprintf(where, sizeof(where), "%s (/dev/%s)", devspec, dev.devname);
-	r = savedir_save(cap, path, where);
+	r = savedir_save(cap, DUMP_MNT, dir, where);
 	if (umount(DUMP_MNT) < 0 && r == 0)
 		log_warn("kdump: unmounting %s failed: %s; the dump was synced before", where, strerror(errno));
 	return r;

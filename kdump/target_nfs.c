@@ -118,7 +118,7 @@ int target_nfs_save(struct capture *cap, const char *spec_text)
 			  "exports it read-write to this client", src, strerror(-r));
 		return r;
 	}
-	r = savedir_save(cap, NFS_MNT, src);
+	r = savedir_save(cap, NFS_MNT, "", src);
 	if (umount(NFS_MNT) < 0 && r == 0)
 		log_warn("kdump: unmounting %s failed: %s; the dump was synced before", src, strerror(errno));
 	return r;
