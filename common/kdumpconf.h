@@ -10,6 +10,9 @@
 #define KDUMP_TARGETS_MAX 8
 #define KDUMP_SPEC_MAX 512
 #define KDUMP_DEFAULT_DIR "/var/crash"
+/* Credentials for URL targets (netrc format), mode 0600: never on the
+ * command line or in the logs. */
+#define KDUMP_NETRC_PATH "/etc/lifeboat/kdump.netrc"
 
 enum kdump_action { ACTION_REBOOT, ACTION_POWEROFF, ACTION_SHELL, ACTION_DEFAULT };
 

@@ -13,6 +13,7 @@
 
 #define CA_BUNDLE "/etc/ssl/certs/ca-certificates.crt"
 #define KDUMP_CA_PATH "/etc/lifeboat/kdump-ca.pem"
+#define KDUMP_PINNED_CA "/etc/lifeboat/kdump-pinned-ca.pem"
 
 /* Where the init finds libcurl when it sends a dump to a URL (dlopen'ed,
  * so images without URL targets do not carry it). */
@@ -54,7 +55,8 @@ static int add_curl(struct image *img)
 }
 
 /* kdump-options: "level=N", "format=kdump[+elf]", "action=A", "failure_action=A",
- * "cafile=FILE" (pinned CA for https, copied in). */
+ * "cafile=FILE" (pinned CA for https, copied in), "netrc=FILE" (credentials
+ * for URL targets, copied in with mode 0600). */
 static int add_option(struct image *img, const char *opt, char *conf, size_t size)
 {
 	const char *eq = strchr(opt, '=');
@@ -62,16 +64,20 @@ static int add_option(struct image *img, const char *opt, char *conf, size_t siz
 
 	if (!eq || eq == opt) {
 		gen_error("--kdump-options %s: expected KEY=VALUE (level=31, format=kdump+elf, "
-			  "action=reboot|poweroff|shell, failure_action=..., cafile=FILE)", opt);
+			  "action=reboot|poweroff|shell, failure_action=..., cafile=FILE, netrc=FILE)", opt);
 		return -EINVAL;
 	}
-	if (strncmp(opt, "cafile=", 7) == 0) {
+	if (strncmp(opt, "cafile=", 7) == 0 || strncmp(opt, "netrc=", 6) == 0) {
+		bool ca = opt[0] == 'c';
+
 		if (access(eq + 1, R_OK) < 0) {
 			gen_error("--kdump-options %s: cannot read %s: %s", opt, eq + 1, strerror(errno));
 			return -errno;
 		}
-		snprintf(conf + n, size - n, "cafile /etc/lifeboat/kdump-pinned-ca.pem\n");
-		return image_add_file(img, eq + 1, "/etc/lifeboat/kdump-pinned-ca.pem", 0644);
+		if (ca)
+			snprintf(conf + n, size - n, "cafile " KDUMP_PINNED_CA "\n");
+		/* Credentials: readable by root only, whatever the source's mode. */
+		return image_add_file(img, eq + 1, ca ? KDUMP_PINNED_CA : KDUMP_NETRC_PATH, ca ? 0644 : 0600);
 	}
 	snprintf(conf + n, size - n, "%.*s %s\n", (int)(eq - opt), opt, eq + 1);
 	for (char *p = conf + n; *p; p++)

@@ -17,7 +17,6 @@
 #include "kdump/curlfn.h"
 
 #define CA_BUNDLE "/etc/lifeboat/kdump-ca.pem"
-#define NETRC "/etc/lifeboat/kdump.netrc"
 
 enum rename_kind { RENAME_MOVE, RENAME_FTP, RENAME_SFTP, RENAME_NONE };
 
@@ -82,7 +81,7 @@ static void common_options(struct upload *u, CURL *c)
 	const char *ca = u->cap->conf.cafile[0] ? u->cap->conf.cafile : CA_BUNDLE;
 
 	u->fn->easy_setopt(c, CURLOPT_CAINFO, ca);
-	u->fn->easy_setopt(c, CURLOPT_NETRC_FILE, NETRC);
+	u->fn->easy_setopt(c, CURLOPT_NETRC_FILE, KDUMP_NETRC_PATH);
 	u->fn->easy_setopt(c, CURLOPT_NETRC, (long)CURL_NETRC_OPTIONAL);
 	u->fn->easy_setopt(c, CURLOPT_FAILONERROR, 1L);
 	u->fn->easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 30L);
@@ -177,7 +176,7 @@ static int send_file(struct upload *u, const char *name, const char *text, size_
 	if (rc != CURLE_OK || p.result < 0) {
 		log_error("kdump: sending %s to %s failed: %s; check the server, its free space and "
 			  "the credentials in the image (%s)", name, u->base,
-			  rc != CURLE_OK ? u->fn->easy_strerror(rc) : strerror(-p.result), NETRC);
+			  rc != CURLE_OK ? u->fn->easy_strerror(rc) : strerror(-p.result), KDUMP_NETRC_PATH);
 		return -EIO;
 	}
 	return 0;
