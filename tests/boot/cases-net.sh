@@ -155,7 +155,8 @@ net_assert_nfs_root() {
 }
 
 # DHCP gives the address and the root-path; NFSv3 by default, NFSv4 from
-# root=nfs4:, and a static ip= with no DHCP server present.
+# root=nfs4:, root=nfs:SERVER:/PATH with ip=dhcp, and a static ip= with no
+# DHCP server present.
 case_net_nfs_root() {
 	local rc=0
 	NET_IMG=$(net_image) || return 1
@@ -187,9 +188,12 @@ case_net_nfs_root() {
 	fi
 	if [ $rc -eq 0 ]; then
 		# Without bootdev=: the NIC first on the bus (slot 4, on nothing) gets
-		# no answer within its DHCP time, the next one (slot 5) does.
+		# no answer within its DHCP time, the next one (slot 5) does. The
+		# root is named on the command line (root=nfs:SERVER:/PATH), not
+		# taken from the DHCP root-path.
 		# shellcheck disable=SC2046
-		net_boot fallback "ip=dhcp rd.net.timeout.dhcp=3" $(net_nic tap1 52:54:00:00:00:09 0x4)
+		net_boot fallback "root=nfs:$NET_SERVER:/nfsroot ip=dhcp rd.net.timeout.dhcp=3" \
+			$(net_nic tap1 52:54:00:00:00:09 0x4)
 		assert_root_reached "$NET_LOG" &&
 		assert_log "$NET_LOG" "dhcp: no lease on eth[01]: no server answered" &&
 		assert_log "$NET_LOG" "timeline [0-9.]* lease eth[01] $NET_GUEST dhcp" || rc=1
