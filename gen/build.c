@@ -208,7 +208,7 @@ static int assemble(const struct build_opts *o, struct image *img, const char *k
 	if (r == 0)
 		r = add_files(o, img);
 	if (r == 0)
-		r = kdump_pack(o, img);
+		r = kdump_pack(o, img, init);
 	if (r == 0 && o->cmdline) {
 		char line[4096];
 

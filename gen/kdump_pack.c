@@ -8,47 +8,29 @@
 #include <unistd.h>
 
 #include "kdumpconf.h"
-#include "libdeps.h"
+#include "program.h"
 #include "report.h"
 
+/* The name the init dlopen()s (kdump/curlfn.c). */
+#define KDUMP_LIBCURL "libcurl.so.4"
 #define CA_BUNDLE "/etc/ssl/certs/ca-certificates.crt"
 #define KDUMP_CA_PATH "/etc/lifeboat/kdump-ca.pem"
 #define KDUMP_PINNED_CA "/etc/lifeboat/kdump-pinned-ca.pem"
-
-/* Where the init finds libcurl when it sends a dump to a URL (dlopen'ed,
- * so images without URL targets do not carry it). */
-static const char *const curl_places[] = {
-	"/usr/lib/x86_64-linux-gnu/libcurl.so.4", "/lib/x86_64-linux-gnu/libcurl.so.4",
-	"/usr/lib/aarch64-linux-gnu/libcurl.so.4", "/usr/lib64/libcurl.so.4", "/usr/lib/libcurl.so.4",
-};
 
 static bool target_is_url(const char *t)
 {
 	return strstr(t, "://") != NULL;
 }
 
-static int add_curl(struct image *img)
+/* libcurl for the init's dlopen() when it sends a dump to a URL (images
+ * without URL targets do not carry it), found as the init's loader would. */
+static int add_curl(struct image *img, const char *init)
 {
-	struct strv libs = STRV_INIT;
-	const char *curl = NULL;
-	int r;
+	int r = program_add_dlopen(img, init, KDUMP_LIBCURL);
 
-	for (size_t i = 0; !curl && i < sizeof(curl_places) / sizeof(curl_places[0]); i++)
-		if (access(curl_places[i], R_OK) == 0)
-			curl = curl_places[i];
-	if (!curl) {
-		gen_error("--kdump-target with a URL needs libcurl (libcurl.so.4), which this host "
-			  "lacks: install libcurl4");
-		return -ENOENT;
-	}
-	r = libdeps_resolve("", curl, &libs);
-	image_set_kind(img, IMAGE_KIND_LIBRARY);
-	for (size_t i = 0; r == 0 && i < libs.len; i++)
-		r = image_add_host_path(img, libs.items[i]);
-	if (r == 0)
-		r = image_add_host_path(img, curl);
-	image_set_kind(img, IMAGE_KIND_OTHER);
-	strv_free(&libs);
+	if (r == -ENOENT)
+		gen_error("--kdump-target with a URL needs %s, which this host lacks: "
+			  "install libcurl4", KDUMP_LIBCURL);
 	if (r == 0 && access(CA_BUNDLE, R_OK) == 0)
 		r = image_add_file(img, CA_BUNDLE, KDUMP_CA_PATH, 0644);
 	return r;
@@ -86,7 +68,7 @@ static int add_option(struct image *img, const char *opt, char *conf, size_t siz
 	return 0;
 }
 
-int kdump_pack(const struct build_opts *o, struct image *img)
+int kdump_pack(const struct build_opts *o, struct image *img, const char *init)
 {
 	char conf[8192] = "# lifeboat kdump capture settings (lifeboat build --kdump)\n";
 	struct kdump_conf check;
@@ -119,7 +101,7 @@ int kdump_pack(const struct build_opts *o, struct image *img)
 		return -EINVAL;
 	}
 	if (url)
-		r = add_curl(img);
+		r = add_curl(img, init);
 	/* URLs may carry credentials: only root may read the settings. */
 	return r < 0 ? r : image_add_data(img, KDUMP_CONF_PATH, conf, strlen(conf), 0600);
 }

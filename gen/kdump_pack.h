@@ -8,6 +8,6 @@
 #include "options.h"
 
 /* Nothing without --kdump. Returns 0, or -errno after reporting. */
-int kdump_pack(const struct build_opts *o, struct image *img);
+int kdump_pack(const struct build_opts *o, struct image *img, const char *init);
 
 #endif

@@ -356,7 +356,9 @@ static int binary_absolute(const char *root, const char *binary, char *out, size
 	return 0;
 }
 
-int libdeps_resolve(const char *sysroot, const char *binary, struct strv *out)
+/* The walk, with soname (or NULL) needed by the binary besides its own
+ * DT_NEEDED: what it would dlopen() by that name. */
+static int resolve(const char *sysroot, const char *binary, const char *soname, struct strv *out)
 {
 	struct dep_walk w = { .root = sysroot, .binary = binary };
 	char path[PATH_MAX];
@@ -364,11 +366,13 @@ int libdeps_resolve(const char *sysroot, const char *binary, struct strv *out)
 
 	if (r == 0)
 		r = walk_start(&w, path);
-	if (r == -ENOEXEC) {
+	if (r == -ENOEXEC && !soname) {
 		gen_info("%s is not an ELF file; no libraries added for it", binary);
 		walk_free(&w);
 		return 0;
 	}
+	if (r == 0 && soname)
+		r = strv_push(&w.objs[0].elf.needed, soname);
 	if (r == 0)
 		r = ldconf_read(sysroot, "/etc/ld.so.conf", &w.conf);
 	if (r == 0)
@@ -381,4 +385,15 @@ int libdeps_resolve(const char *sysroot, const char *binary, struct strv *out)
 		r = strv_push_unique(out, w.objs[i].path);
 	walk_free(&w);
 	return r;
+}
+
+int libdeps_resolve(const char *sysroot, const char *binary, struct strv *out)
+{
+	return resolve(sysroot, binary, NULL, out);
+}
+
+int libdeps_resolve_dlopen(const char *sysroot, const char *binary, const char *soname,
+			   struct strv *out)
+{
+	return resolve(sysroot, binary, soname, out);
 }

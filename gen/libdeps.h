@@ -16,5 +16,10 @@
  * missing one); an unreadable binary or interpreter is reported too.
  * Returns 0 or -errno. */
 int libdeps_resolve(const char *sysroot, const char *binary, struct strv *out);
+/* libdeps_resolve() as if binary also needed soname: the library its
+ * dlopen(soname) would load, found the same way (so for the binary's
+ * machine, not by a fixed path), with the libraries that one needs. */
+int libdeps_resolve_dlopen(const char *sysroot, const char *binary, const char *soname,
+			   struct strv *out);
 
 #endif

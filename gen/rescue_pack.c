@@ -132,32 +132,11 @@ static int add_root_hash(struct image *img, const char *shadow)
 	return r;
 }
 
-/* libcrypt for the init's dlopen(): the one beside the libc the init
- * links, so it matches the init's architecture. */
+/* libcrypt for the init's dlopen(), found as the init's loader would find
+ * it, so it matches the init's machine. */
 static int add_libcrypt(struct image *img, const char *init)
 {
-	struct strv libs = STRV_INIT;
-	char path[PATH_MAX] = "";
-	int r = libdeps_resolve("", init, &libs);
-
-	for (size_t i = 0; r == 0 && i < libs.len; i++) {
-		const char *slash = strrchr(libs.items[i], '/');
-
-		if (slash && strcmp(slash + 1, "libc.so.6") == 0)
-			snprintf(path, sizeof(path), "%.*s/%s", (int)(slash - libs.items[i]),
-				 libs.items[i], RESCUE_LIBCRYPT);
-	}
-	strv_free(&libs);
-	if (r == 0 && (!path[0] || access(path, R_OK) < 0)) {
-		gen_error("--rescue-auth: %s not found beside the init's libc%s%s; install "
-			  "libcrypt1", RESCUE_LIBCRYPT, path[0] ? " at " : "", path);
-		r = -ENOENT;
-	}
-	if (r == 0)
-		r = program_add_libraries(img, path);
-	if (r == 0)
-		r = image_add_host_path(img, path);
-	return r;
+	return program_add_dlopen(img, init, RESCUE_LIBCRYPT);
 }
 
 int rescue_pack(const struct build_opts *o, struct image *img, const char *init)

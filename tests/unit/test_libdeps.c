@@ -5,6 +5,7 @@
 #include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -370,10 +371,36 @@ static void test_rootpath(void **state)
 	assert_int_equal(rootpath_resolve(t->root, "/usr/bin/prog/x", out, sizeof(out)), -ENOTDIR);
 }
 
+/* What a binary would dlopen() by soname: found in the same directories as
+ * its own libraries, with that library's own needs; a name no directory
+ * has is an error. */
+static void test_dlopen_soname(void **state)
+{
+	struct strv plain = STRV_INIT, with = STRV_INIT;
+	bool crypt = false;
+
+	(void)state;
+	assert_int_equal(libdeps_resolve("", "/bin/ls", &plain), 0);
+	assert_int_equal(libdeps_resolve_dlopen("", "/bin/ls", "libcrypt.so.1", &with), 0);
+	for (size_t i = 0; i < plain.len; i++)
+		assert_true(strv_contains(&with, plain.items[i]));
+	for (size_t i = 0; i < with.len; i++) {
+		const char *base = strrchr(with.items[i], '/');
+
+		crypt |= base && strcmp(base + 1, "libcrypt.so.1") == 0 && access(with.items[i], R_OK) == 0;
+	}
+	assert_true(crypt);
+	strv_free(&with);
+	assert_int_equal(libdeps_resolve_dlopen("", "/bin/ls", "libnosuch-lifeboat.so.9", &with), -ENOENT);
+	strv_free(&with);
+	strv_free(&plain);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ls),
+		cmocka_unit_test(test_dlopen_soname),
 		cmocka_unit_test(test_long_chains),
 		cmocka_unit_test(test_dedup),
 		cmocka_unit_test(test_not_elf),
