@@ -12,6 +12,7 @@
 
 #include "blockstacks.h"
 #include "kernel.h"
+#include "iscsi_pack.h"
 #include "kdump_pack.h"
 #include "kmods.h"
 #include "modsets_net.h"
@@ -76,8 +77,10 @@ static int add_modules(const struct build_opts *o, struct image *img, const char
 		r = kmods_omit(k, o->omit_modules.items[i]);
 	if (r == 0)
 		r = o->mode == BUILD_GENERIC ? kmods_add_generic(k) : kmods_add_host(k);
-	if (r == 0 && (o->net || modsets_net_host_root()))
+	if (r == 0 && (o->net || iscsi_pack_wanted(o) || modsets_net_host_root()))
 		r = modsets_net_add(k, o->mode == BUILD_GENERIC);
+	if (r == 0 && iscsi_pack_wanted(o))
+		r = iscsi_pack_modules(k);
 	for (size_t i = 0; r == 0 && i < o->add_modules.len; i++)
 		r = kmods_add(k, o->add_modules.items[i], "--add-modules");
 	if (r == 0)
@@ -162,8 +165,12 @@ static int add_build_conf(const struct build_opts *o, struct image *img, const c
 		 o->rescue_auth ? " (root password)" : "");
 	if (o->cmdline) {
 		size_t n = strlen(buf);
+		char shown[4096];
 
-		snprintf(buf + n, sizeof(buf) - n, "cmdline = %s\n", o->cmdline);
+		iscsi_pack_redact(o->cmdline, shown, sizeof(shown));
+		snprintf(buf + n, sizeof(buf) - n, "cmdline = %s\n%s", shown,
+			 iscsi_pack_has_secrets(o->cmdline) ? "secrets = iSCSI CHAP credentials in "
+			 CMDLINE_CONF_PATH "\n" : "");
 	}
 	return image_add_data(img, BUILD_CONF_PATH, buf, strlen(buf), 0644);
 }
@@ -209,11 +216,15 @@ static int assemble(const struct build_opts *o, struct image *img, const char *k
 		r = add_files(o, img);
 	if (r == 0)
 		r = kdump_pack(o, img, init);
+	if (r == 0)
+		r = iscsi_pack(o, img);
 	if (r == 0 && o->cmdline) {
 		char line[4096];
 
 		snprintf(line, sizeof(line), "%s\n", o->cmdline);
-		r = image_add_data(img, CMDLINE_CONF_PATH, line, strlen(line), 0644);
+		/* CHAP secrets: readable by root only, also once unpacked. */
+		r = image_add_data(img, CMDLINE_CONF_PATH, line, strlen(line),
+				   iscsi_pack_has_secrets(o->cmdline) ? 0600 : 0644);
 	}
 	if (r == 0 && o->mode == BUILD_HOST_ONLY)
 		r = resume_host_add(img);

@@ -165,6 +165,10 @@ static void sections_print(struct ls *ls)
 		fwrite(ls->config, 1, ls->config_len, ls->out);
 		if (ls->config_len > 0 && ls->config[ls->config_len - 1] != '\n')
 			fputc('\n', ls->out);
+		/* build.c writes this line when the image carries CHAP secrets. */
+		if (memmem(ls->config, ls->config_len, "\nsecrets = ", 11))
+			fprintf(ls->out, "\nnote: this image carries secrets (see secrets = above); "
+				"keep it readable by root only (it is written mode 0600)\n");
 	}
 	if (ls->modules.len > 0) {
 		strv_sort(&ls->modules);

@@ -136,6 +136,7 @@ static const struct opt_def opt_defs[] = {
 	{ "config",        0,   true,  set_string,    F(config),        "FILE: read this instead of /etc/lifeboat.conf{,.d}" },
 	{ "verbose",       'v', false, set_verbose,   0,                "say what is added and why" },
 	{ "net",           0,   false, set_net,       0,                "network root: NIC drivers, NFS client (docs/network.md)" },
+	{ "iscsi",         0,   false, set_flag,      F(iscsi),         "iSCSI root: iscsistart, iSCSI and NIC modules (docs/network.md)" },
 	{ "block-stacks",  0,   false, set_flag,      F(block_stacks),  "LUKS, LVM, md RAID: cryptsetup, lvm, mdadm (host-only: those the root uses)" },
 	{ "kdump",         0,   false, set_flag,      F(kdump),         "a kdump capture image (docs/kdump.md)" },
 	{ "kdump-target",  0,   true,  add_list,      F(kdump_targets), "T,...: where dumps go, in order: UUID=|LABEL=|/dev/...[:/DIR], http://..." },

@@ -25,6 +25,7 @@ struct build_opts {
 	bool rescue_auth;
 	char *rescue_shadow;   /* NULL: /etc/shadow */
 	bool net;              /* --net: NIC drivers and NFS (gen/modsets_net.c) */
+	bool iscsi;            /* --iscsi: iscsistart and the iSCSI modules (gen/iscsi_pack.c) */
 	bool block_stacks;     /* --block-stacks: lvm, mdadm, cryptsetup (gen/blockstacks.c) */
 	/* Lists accumulate over config files and the command line. */
 	struct strv add_modules;

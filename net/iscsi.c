@@ -19,8 +19,10 @@
 #include "netup.h"
 
 /* A login that has not finished in this long will not: iscsistart's own
- * retries would otherwise hold the boot for minutes. */
+ * connect retries would otherwise hold the boot for minutes. Each try gets
+ * its share of rd.timeout within these bounds. */
 #define LOGIN_ATTEMPT_MS 20000
+#define LOGIN_ATTEMPT_MIN_MS 5000
 /* Tries when the target cannot be reached; a refused login is not retried. */
 #define LOGIN_TRIES 4
 #define LOGIN_PAUSE_MS 2000
@@ -49,17 +51,21 @@ bool iscsi_root_wanted(const struct boot_args *args)
 	return iscsi_conf_wanted(args);
 }
 
-/* The kernel side: iscsi_tcp pulls libiscsi and scsi_transport_iscsi; sd_mod
- * makes the LUN a disk. A module built into the kernel is not in the table. */
+/* The kernel side: iscsi_tcp pulls libiscsi and scsi_transport_iscsi; it
+ * asks the crypto API for crc32c (header digests) by request_module, which
+ * nothing answers here, and fails a connection with ENOMEM without it;
+ * sd_mod makes the LUN a disk. A module built into the kernel is not in the
+ * table. */
 static int modules_load(char *why, size_t n)
 {
-	static const char *const mods[] = { "iscsi_tcp", "sd_mod" };
+	static const char *const mods[] = { "crc32c", "iscsi_tcp", "sd_mod" };
 
 	for (size_t i = 0; i < sizeof(mods) / sizeof(mods[0]); i++) {
 		char sys[64];
 
 		snprintf(sys, sizeof(sys), "/sys/module/%s", mods[i]);
-		if (modload_name(mods[i]) < 0 && access(sys, F_OK) < 0) {
+		/* crc32c is an alias (crc32c_intel, crc32c_generic): not in /sys/module. */
+		if (modload_name(mods[i]) < 0 && access(sys, F_OK) < 0 && i > 0) {
 			snprintf(why, n, "the kernel module %s could not be loaded; build the "
 				 "image with --iscsi (lifeboat ls shows its modules)", mods[i]);
 			return -ENOENT;
@@ -117,10 +123,13 @@ static int login(const struct boot_args *a, const struct iscsi_target *t,
 {
 	uint64_t deadline = a->timeout_sec ? now_ms() + (uint64_t)a->timeout_sec * 1000 : 0;
 	bool chap = t->chap.username[0] != '\0';
+	unsigned int share = a->timeout_sec * 1000 / LOGIN_TRIES;
+	unsigned int cap = !a->timeout_sec || share > LOGIN_ATTEMPT_MS ? LOGIN_ATTEMPT_MS :
+			   share < LOGIN_ATTEMPT_MIN_MS ? LOGIN_ATTEMPT_MIN_MS : share;
 	int status = 0, r = -ETIMEDOUT;
 
 	for (int i = 1; i <= LOGIN_TRIES; i++) {
-		unsigned int ms = time_left(deadline, LOGIN_ATTEMPT_MS);
+		unsigned int ms = time_left(deadline, cap);
 
 		if (ms == 0)
 			break;
@@ -139,8 +148,9 @@ static int login(const struct boot_args *a, const struct iscsi_target *t,
 			 ISCSISTART_PATH);
 	else if (r == -ETIMEDOUT)
 		snprintf(why, n, "logging in to the iSCSI target %s at %s:%u did not succeed within "
-			 "%d tries or rd.timeout; check that the target runs and is reachable",
-			 t->name, t->server, t->port, LOGIN_TRIES);
+			 "%d tries and rd.timeout=%u; check that the target runs and is reachable "
+			 "(iscsistart's messages above say why)", t->name, t->server, t->port,
+			 LOGIN_TRIES, a->timeout_sec);
 	else if (r < 0)
 		snprintf(why, n, "logging in to the iSCSI target %s at %s:%u failed (iscsistart "
 			 "exit status %d): %s", t->name, t->server, t->port, status,

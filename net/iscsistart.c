@@ -2,10 +2,12 @@
 #include "iscsistart.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <sys/wait.h>
-#include <time.h>
+#include <string.h>
 #include <unistd.h>
 
 #define POLL_MS 100
@@ -85,44 +87,101 @@ static void child_exec(const struct iscsi_target *t, const char *initiator)
 	_exit(127);
 }
 
-static int wait_deadline(pid_t pid, unsigned int timeout_ms, int *wstatus)
+/* "iscsistart: initiator reported error (24 - ...)": iscsistart exits 1
+ * for any failed login and says the real status only in this line. */
+int iscsistart_reported_status(const char *line)
 {
-	for (unsigned int waited = 0;; waited += POLL_MS) {
-		pid_t w = waitpid(pid, wstatus, WNOHANG);
+	static const char mark[] = "reported error (";
+	const char *p = strstr(line, mark);
+	int v = 0;
 
-		if (w == pid)
+	if (!p)
+		return -1;
+	p += sizeof(mark) - 1;
+	if (*p < '0' || *p > '9')
+		return -1;
+	for (; *p >= '0' && *p <= '9' && v < 1000; p++)
+		v = v * 10 + (*p - '0');
+	return v < 1000 ? v : -1;
+}
+
+/* Pass iscsistart's output on to the console line by line, noting the
+ * status it reports; until it closes the pipe or the deadline passes. */
+static int output_relay(int fd, unsigned int timeout_ms, int *reported)
+{
+	char line[512];
+	size_t len = 0;
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+
+	for (unsigned int waited = 0; waited < timeout_ms; ) {
+		char c;
+		int r = poll(&pfd, 1, POLL_MS);
+		ssize_t n;
+
+		if (r == 0) {
+			waited += POLL_MS;
+			continue;
+		}
+		if (r < 0 && errno == EINTR)
+			continue;
+		n = r < 0 ? -1 : read(fd, &c, 1);
+		if (n <= 0)
 			return 0;
-		if (w < 0 && errno != EINTR)
-			return -errno;
-		if (waited >= timeout_ms)
-			break;
-		usleep(POLL_MS * 1000);
+		if (c != '\n' && len + 1 < sizeof(line)) {
+			line[len++] = c;
+			continue;
+		}
+		line[len] = '\0';
+		fprintf(stderr, "%s\n", line);
+		if (iscsistart_reported_status(line) > 0)
+			*reported = iscsistart_reported_status(line);
+		len = 0;
 	}
-	kill(pid, SIGKILL);
-	while (waitpid(pid, wstatus, 0) < 0 && errno == EINTR)
-		;
 	return -ETIMEDOUT;
+}
+
+static int child_wait(pid_t pid, bool kill_it, int *wstatus)
+{
+	if (kill_it)
+		kill(pid, SIGKILL);
+	while (waitpid(pid, wstatus, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	return 0;
 }
 
 int iscsistart_login(const struct iscsi_target *t, const char *initiator,
 		     unsigned int timeout_ms, int *status)
 {
-	int wstatus = 0;
+	int wstatus = 0, reported = 0, fds[2];
 	pid_t pid;
 	int r;
 
 	*status = 0;
 	if (access(ISCSISTART_PATH, X_OK) < 0)
 		return -ENOENT;
-	pid = fork();
-	if (pid < 0)
+	if (pipe2(fds, O_CLOEXEC) < 0)
 		return -errno;
-	if (pid == 0)
-		child_exec(t, initiator);
-	r = wait_deadline(pid, timeout_ms, &wstatus);
-	if (r < 0)
+	pid = fork();
+	if (pid < 0) {
+		r = -errno;
+		close(fds[0]);
+		close(fds[1]);
 		return r;
+	}
+	if (pid == 0) {
+		dup2(fds[1], STDOUT_FILENO);
+		dup2(fds[1], STDERR_FILENO);
+		child_exec(t, initiator);
+	}
+	close(fds[1]);
+	r = output_relay(fds[0], timeout_ms, &reported);
+	close(fds[0]);
+	if (child_wait(pid, r == -ETIMEDOUT, &wstatus) < 0 || r < 0)
+		return -ETIMEDOUT;
 	*status = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : 128 + WTERMSIG(wstatus);
+	if (*status != 0 && reported > 0)
+		*status = reported;
 	/* 15: a session to the target is up already (a retry after rescue). */
 	return *status == 0 || *status == 15 ? 0 : -EIO;
 }

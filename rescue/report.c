@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "init/blkprobe.h"
+#include "redact.h"
 
 #define SYSLOG_ACTION_READ_ALL 3
 #define SYSLOG_ACTION_SIZE_BUFFER 10
@@ -37,6 +38,25 @@ static void copy_file(FILE *out, const char *path)
 	fclose(in);
 }
 
+/* A command line with its secrets (iSCSI CHAP) replaced: the report is
+ * meant to be shared. */
+static void copy_cmdline(FILE *out, const char *path)
+{
+	char line[4096], shown[4096];
+	FILE *in = fopen(path, "re");
+	size_t n;
+
+	if (!in) {
+		fprintf(out, "(%s: %s)\n", path, strerror(errno));
+		return;
+	}
+	n = fread(line, 1, sizeof(line) - 1, in);
+	fclose(in);
+	line[n] = '\0';
+	redact_cmdline(line, shown, sizeof(shown));
+	fputs(shown, out);
+}
+
 /* Each /etc/cmdline.d file with its name: what the image adds to the
  * kernel's command line. */
 static void copy_dir_files(FILE *out, const char *dir)
@@ -50,7 +70,7 @@ static void copy_dir_files(FILE *out, const char *dir)
 
 			snprintf(path, sizeof(path), "%s/%s", dir, names[i]->d_name);
 			fprintf(out, "%s: ", path);
-			copy_file(out, path);
+			copy_cmdline(out, path);
 		}
 		free(names[i]);
 	}
@@ -132,7 +152,7 @@ static void write_sections(FILE *out, const char *what)
 {
 	fprintf(out, "lifeboat rescue report\n\nwhy: %s\n", what);
 	section(out, "kernel command line (/proc/cmdline, then the image's /etc/cmdline.d)");
-	copy_file(out, "/proc/cmdline");
+	copy_cmdline(out, "/proc/cmdline");
 	copy_dir_files(out, "/etc/cmdline.d");
 	section(out, "image build settings (/etc/lifeboat/build.conf)");
 	copy_file(out, "/etc/lifeboat/build.conf");

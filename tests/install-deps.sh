@@ -12,6 +12,9 @@ PACKAGES="$PACKAGES dnsmasq-base nfs-ganesha nfs-ganesha-vfs rpcbind"
 # The rescue boot tests hash their test password with openssl passwd.
 PACKAGES="$PACKAGES openssl"
 
+# iSCSI root: iscsistart goes into the images; tgtd is the test target.
+PACKAGES="$PACKAGES open-iscsi tgt"
+
 # kdump: libcurl's header (the init dlopens libcurl for URL targets), and
 # makedumpfile, which the tests use to read the dumps lifeboat writes;
 # python3 runs the kdump tests' page check and HTTP server.

@@ -1,0 +1,154 @@
+# cases-iscsi.sh: roots on an iSCSI LUN (sourced by run.sh). Each case makes
+# its own network namespace (net_ns_up from cases-net.sh: bridge
+# 198.51.100.1/24, a tap for qemu, dnsmasq) and runs tgtd in it with a
+# private /run and its own control port; it ends tgtd with tgtadm, then by
+# PID. Setup notes: /work/shared/reference/netboot-in-qemu.md section 4.
+
+ISCSI_IQN=iqn.2026-02.test.lifeboat
+ISCSI_USER=alice
+ISCSI_SECRET=Chap-Secret-4173
+
+# iscsi_image NAME [BUILD-ARGS...]: a generic --iscsi image, made once per run.
+iscsi_image() {
+	local img=$WORK/iscsi-$1.img
+	shift
+	(
+		flock 9
+		[ -s "$img" ] && [ "$img" -nt "$BUILD/lifeboat-init" ] && [ "$img" -nt "$BUILD/lifeboat" ] ||
+			"$BUILD/lifeboat" build --config /dev/null --generic --iscsi \
+			--kver "$KVER" "$@" -o "$img" >"$img.log" 2>&1
+	) 9>"$img.lock" || { echo "building the --iscsi image failed: $img.log"; return 1; }
+	echo "$img"
+}
+
+iscsi_adm() {
+	nsenter -t "$ISCSI_TGTD_PID" -m -n tgtadm -C "$ISCSI_PORT" --lld iscsi "$@"
+}
+
+# tgtd with two targets, each a copy of the ext4 test disk as LUN 1 (LUN 0
+# is tgt's controller): TARGET:root open to all, TARGET:chap with CHAP.
+iscsi_target_start() {
+	ISCSI_PORT=$((RANDOM % 20000 + 1000))
+	cp --sparse=always "$DISKS/ext4.img" "$CASE_DIR/lun-root.img" &&
+	cp --sparse=always "$DISKS/ext4.img" "$CASE_DIR/lun-chap.img" || return 1
+	setsid ip netns exec "$NET_NS" unshare -m --propagation private sh -c "
+		mount -t tmpfs tmpfs /run && mkdir -p /run/lock &&
+		exec tgtd -f -C $ISCSI_PORT --iscsi portal=$NET_SERVER:3260" >"$CASE_DIR/tgtd.log" 2>&1 &
+	ISCSI_TGTD_PID=$!
+	NET_PIDS+=($!)
+	local i
+	for i in $(seq 1 50); do
+		iscsi_adm --op show --mode target >/dev/null 2>&1 && break
+		sleep 0.2
+	done
+	iscsi_adm --op new --mode target --tid 1 -T "$ISCSI_IQN:root" &&
+	iscsi_adm --op new --mode logicalunit --tid 1 --lun 1 -b "$CASE_DIR/lun-root.img" &&
+	iscsi_adm --op bind --mode target --tid 1 -I ALL &&
+	iscsi_adm --op new --mode target --tid 2 -T "$ISCSI_IQN:chap" &&
+	iscsi_adm --op new --mode logicalunit --tid 2 --lun 1 -b "$CASE_DIR/lun-chap.img" &&
+	iscsi_adm --op bind --mode target --tid 2 -I ALL &&
+	iscsi_adm --op new --mode account --user "$ISCSI_USER" --password "$ISCSI_SECRET" &&
+	iscsi_adm --op bind --mode account --tid 2 --user "$ISCSI_USER" ||
+		{ echo "setting up the tgtd targets failed (see $CASE_DIR/tgtd.log)"; return 1; }
+}
+
+iscsi_target_stop() {
+	[ -n "${ISCSI_TGTD_PID:-}" ] || return 0
+	local tid
+	# Targets with sessions go only by force; then the system, which ends tgtd.
+	for tid in 1 2; do
+		iscsi_adm --op delete --force --mode target --tid $tid >/dev/null 2>&1
+	done
+	nsenter -t "$ISCSI_TGTD_PID" -m -n tgtadm -C "$ISCSI_PORT" --op delete --mode system \
+		>/dev/null 2>&1
+	kill "$ISCSI_TGTD_PID" 2>/dev/null
+	sleep 0.5
+	kill -9 "$ISCSI_TGTD_PID" 2>/dev/null
+	wait "$ISCSI_TGTD_PID" 2>/dev/null
+	ISCSI_TGTD_PID=
+}
+
+iscsi_down() {
+	iscsi_target_stop
+	net_ns_down
+}
+
+# The root on the LUN reached as a disk, after a login.
+iscsi_assert_root() {
+	local log=$1 target=$2
+	assert_root_reached "$log" &&
+	assert_log "$log" "iSCSI: logging in to $target at $NET_SERVER:3260" &&
+	assert_log "$log" "timeline [0-9.]* iscsi $target $NET_SERVER:3260" &&
+	assert_log "$log" "rootmount /dev/sd[a-z] ext4"
+}
+
+# No secret on the console but in the kernel's own echo of its command line.
+iscsi_assert_no_secret() {
+	local log=$1 secret=$2
+	! grep -vi "command line" "$log" | grep -q -- "$secret" ||
+		{ echo "the secret $secret is in the console log"; return 1; }
+}
+
+# A root on iSCSI: netroot= on the command line with the LUN's disk as the
+# root (no root=), then the root-path from DHCP with root=LABEL=.
+case_iscsi_root() {
+	local rc=0
+	NET_IMG=$(iscsi_image plain) || return 1
+	net_ns_up || { net_ns_down; echo "creating the namespace failed"; return 1; }
+	trap 'iscsi_down' EXIT
+	iscsi_target_start && net_dhcp_start "iscsi:$NET_SERVER::::$ISCSI_IQN:root" || rc=1
+	if [ $rc -eq 0 ]; then
+		net_boot netroot "netroot=iscsi:$NET_SERVER::::$ISCSI_IQN:root ip=dhcp rd.shell=0"
+		iscsi_assert_root "$NET_LOG" "$ISCSI_IQN:root" &&
+		assert_log "$NET_LOG" "iSCSI: the root is the LUN's disk /dev/sd" &&
+		assert_log "$NET_LOG" "as iqn.2026-01.org.lifeboat:525400000001 " || rc=1
+	fi
+	if [ $rc -eq 0 ]; then
+		net_boot dhcp-rootpath "netroot=dhcp root=LABEL=lbext4 rd.iscsi.initiator=iqn.2026-02.test:guest rd.shell=0"
+		iscsi_assert_root "$NET_LOG" "$ISCSI_IQN:root" &&
+		assert_log "$NET_LOG" "as iqn.2026-02.test:guest" || rc=1
+	fi
+	iscsi_down
+	return $rc
+}
+
+# CHAP: the secret built into the image logs in (the image is 0600 and
+# lifeboat ls says it carries secrets); a wrong one on the kernel command
+# line is refused at once with a message and no retry; an unreachable
+# target ends within rd.timeout after bounded tries. No secret reaches the
+# console.
+case_iscsi_chap_failures() {
+	local rc=0 start img
+	img=$(iscsi_image chap --cmdline "rd.iscsi.username=$ISCSI_USER rd.iscsi.password=$ISCSI_SECRET") || return 1
+	NET_IMG=$img
+	[ "$(stat -c %a "$img")" = 600 ] || { echo "the image with secrets is not mode 0600"; return 1; }
+	"$BUILD/lifeboat" ls "$img" >"$CASE_DIR/ls.txt" 2>&1
+	grep -q "note: this image carries secrets" "$CASE_DIR/ls.txt" ||
+		{ echo "lifeboat ls does not say the image carries secrets"; return 1; }
+	! grep -q -- "$ISCSI_SECRET" "$CASE_DIR/ls.txt" || { echo "lifeboat ls shows the secret"; return 1; }
+	net_ns_up || { net_ns_down; echo "creating the namespace failed"; return 1; }
+	trap 'iscsi_down' EXIT
+	iscsi_target_start && net_dhcp_start || rc=1
+	if [ $rc -eq 0 ]; then
+		net_boot chap "netroot=iscsi:$NET_SERVER::::$ISCSI_IQN:chap root=LABEL=lbext4 rd.shell=0"
+		iscsi_assert_root "$NET_LOG" "$ISCSI_IQN:chap" &&
+		assert_log "$NET_LOG" "with CHAP" &&
+		iscsi_assert_no_secret "$NET_LOG" "$ISCSI_SECRET" || rc=1
+	fi
+	if [ $rc -eq 0 ]; then
+		start=$(date +%s)
+		net_boot chap-wrong "netroot=iscsi:$NET_SERVER::::$ISCSI_IQN:chap root=LABEL=lbext4 rd.iscsi.password=Wrong-Secret-1 rd.shell=0"
+		net_assert_failed "$NET_LOG" "iSCSI root: logging in to the iSCSI target $ISCSI_IQN:chap at $NET_SERVER:3260 failed (iscsistart exit status 24): authorization failed" "$start" &&
+		assert_not_log "$NET_LOG" "try 2 of" &&
+		iscsi_assert_no_secret "$NET_LOG" "Wrong-Secret-1" &&
+		iscsi_assert_no_secret "$NET_LOG" "$ISCSI_SECRET" || rc=1
+	fi
+	if [ $rc -eq 0 ]; then
+		start=$(date +%s)
+		net_boot unreachable "netroot=iscsi:$NET_SERVER::3261::$ISCSI_IQN:root root=LABEL=lbext4 rd.timeout=20 rd.shell=0"
+		net_assert_failed "$NET_LOG" "iSCSI root: logging in to the iSCSI target $ISCSI_IQN:root at $NET_SERVER:3261 did not succeed within" "$start" &&
+		assert_log "$NET_LOG" "try 2 of" || rc=1
+	fi
+	iscsi_down
+	return $rc
+}
