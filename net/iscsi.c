@@ -204,6 +204,8 @@ int iscsi_root_attach(const struct boot_args *a, char *root, size_t root_size,
 			     initiator, sizeof(initiator));
 	if (!iscsi_lun_session(ISCSI_SESSION_CLASS, t.name, session, sizeof(session)))
 		r = login(a, &t, initiator, why, n);
+	/* The kernel keeps the session's secrets; PID 1 need not. */
+	explicit_bzero(&t.chap, sizeof(t.chap));
 	if (r == 0 && iscsi_conf_root_is_lun(a->root))
 		return lun_wait(a, &t, root, root_size, why, n);
 	if (r == 0)

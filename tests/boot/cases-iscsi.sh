@@ -115,8 +115,8 @@ case_iscsi_root() {
 # CHAP: the secret built into the image logs in (the image is 0600 and
 # lifeboat ls says it carries secrets); a wrong one on the kernel command
 # line is refused at once with a message and no retry; an unreachable
-# target ends within rd.timeout after bounded tries. No secret reaches the
-# console.
+# target ends within rd.timeout after bounded tries; a LUN the target does
+# not have ends within rd.timeout. No secret reaches the console.
 case_iscsi_chap_failures() {
 	local rc=0 start img
 	img=$(iscsi_image chap --cmdline "rd.iscsi.username=$ISCSI_USER rd.iscsi.password=$ISCSI_SECRET") || return 1
@@ -148,6 +148,11 @@ case_iscsi_chap_failures() {
 		net_boot unreachable "netroot=iscsi:$NET_SERVER::3261::$ISCSI_IQN:root root=LABEL=lbext4 rd.timeout=20 rd.shell=0"
 		net_assert_failed "$NET_LOG" "iSCSI root: logging in to the iSCSI target $ISCSI_IQN:root at $NET_SERVER:3261 did not succeed within" "$start" &&
 		assert_log "$NET_LOG" "try 2 of" || rc=1
+	fi
+	if [ $rc -eq 0 ]; then
+		start=$(date +%s)
+		net_boot no-lun "netroot=iscsi:$NET_SERVER:::5:$ISCSI_IQN:root rd.timeout=5 rd.shell=0"
+		net_assert_failed "$NET_LOG" "iSCSI root: the iSCSI target $ISCSI_IQN:root gave no disk at the LUN named within rd.timeout" "$start" || rc=1
 	fi
 	iscsi_down
 	return $rc
