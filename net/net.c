@@ -17,6 +17,7 @@
 #include "netconf.h"
 #include "netup.h"
 #include "nfsspec.h"
+#include "rfc4173.h"
 
 /* Defaults when rd.net.timeout.* are not given: long enough for a slow
  * switch port or DHCP server, short enough that a missing one ends in a
@@ -75,6 +76,13 @@ static int spec_resolve(const struct boot_args *a, const struct ip_conf *ipc,
 			 "command line names no NFS root; give root=nfs:SERVER:/PATH or set the "
 			 "root-path on the DHCP server", st->link.name);
 		return -ENOENT;
+	}
+	if (src == FROM_DHCP && rfc4173_is_iscsi(text)) {
+		/* Not repeated: an iSCSI root path may hold a CHAP secret. */
+		snprintf(why, n, "DHCP's root-path on %s names an iSCSI target, but the command "
+			 "line asks for no iSCSI root; add netroot=dhcp and a root= naming the "
+			 "filesystem on the LUN (root=LABEL=...; docs/iscsi.md)", st->link.name);
+		return -EMEDIUMTYPE;
 	}
 	r = src == FROM_NFSROOT ? nfs_spec_parse_nfsroot(text, spec) : nfs_spec_parse(text, spec);
 	if (r < 0) {

@@ -90,7 +90,8 @@ iscsi_assert_no_secret() {
 }
 
 # A root on iSCSI: netroot= on the command line with the LUN's disk as the
-# root (no root=), then the root-path from DHCP with root=LABEL=.
+# root (no root=), then the root-path from DHCP with root=LABEL=; an iSCSI
+# root-path that the command line did not ask for ends in a message.
 case_iscsi_root() {
 	local rc=0
 	NET_IMG=$(iscsi_image plain) || return 1
@@ -107,6 +108,12 @@ case_iscsi_root() {
 		net_boot dhcp-rootpath "netroot=dhcp root=LABEL=lbext4 rd.iscsi.initiator=iqn.2026-02.test:guest rd.shell=0"
 		iscsi_assert_root "$NET_LOG" "$ISCSI_IQN:root" &&
 		assert_log "$NET_LOG" "as iqn.2026-02.test:guest" || rc=1
+	fi
+	if [ $rc -eq 0 ]; then
+		local start
+		start=$(date +%s)
+		net_boot dhcp-not-asked "ip=dhcp rd.shell=0"
+		net_assert_failed "$NET_LOG" "DHCP's root-path on eth0 names an iSCSI target, but the command line asks for no iSCSI root" "$start" || rc=1
 	fi
 	iscsi_down
 	return $rc

@@ -1,13 +1,76 @@
 /* fuzz_iscsi: the iSCSI root path (RFC 4173, from the command line or DHCP's
- * root-path) and the choice of target around it, on arbitrary text. */
+ * root-path), the choice of target around it, iscsistart's status line, and
+ * the iBFT's sysfs attributes, on arbitrary text. */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "init/cmdline.h"
+#include "net/ibft.h"
 #include "net/iscsi_conf.h"
+#include "net/iscsistart.h"
 #include "net/rfc4173.h"
+
+/* The iBFT attributes the input's lines go to, in order. */
+static const char *const ibft_files[] = {
+	"initiator/initiator-name", "target0/target-name", "target0/ip-addr", "target0/port",
+	"target0/chap-name", "target0/chap-secret", "target0/rev-chap-name",
+	"target0/rev-chap-secret",
+};
+
+static char ibft_dir[64];
+
+static void ibft_tree_remove(void)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", ibft_dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "fuzz_iscsi: could not remove %s\n", ibft_dir);
+}
+
+static int ibft_tree(void)
+{
+	char path[128];
+
+	if (ibft_dir[0])
+		return 0;
+	snprintf(ibft_dir, sizeof(ibft_dir), "/tmp/fuzz-ibft-XXXXXX");
+	if (!mkdtemp(ibft_dir))
+		return -1;
+	atexit(ibft_tree_remove);
+	snprintf(path, sizeof(path), "%s/initiator", ibft_dir);
+	mkdir(path, 0700);
+	snprintf(path, sizeof(path), "%s/target0", ibft_dir);
+	mkdir(path, 0700);
+	return 0;
+}
+
+static void ibft_fuzz(const char *text)
+{
+	struct iscsi_target t;
+	char init[ISCSI_NAME_MAX];
+
+	if (ibft_tree() < 0)
+		return;
+	for (size_t i = 0; i < sizeof(ibft_files) / sizeof(ibft_files[0]); i++) {
+		size_t n = strcspn(text, "\n");
+		char path[160];
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/%s", ibft_dir, ibft_files[i]);
+		f = fopen(path, "w");
+		if (f) {
+			fwrite(text, 1, n, f);
+			fclose(f);
+		}
+		text += text[n] ? n + 1 : n;
+	}
+	ibft_read(ibft_dir, &t, init, sizeof(init));
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -21,6 +84,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(text, data, size);
 	text[size] = '\0';
 	rfc4173_parse(text, &t);
+	iscsistart_reported_status(text);
 	boot_args_init(&args);
 	strcpy(args.netroot, "dhcp");
 	strcpy(args.root, "LABEL=root");
@@ -31,6 +95,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		iscsi_conf_wanted(&args);
 		iscsi_conf_target(&args, NULL, &t, why, sizeof(why));
 	}
+	ibft_fuzz(text);
 	free(text);
 	return 0;
 }
