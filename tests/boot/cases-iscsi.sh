@@ -164,3 +164,27 @@ case_iscsi_chap_failures() {
 	iscsi_down
 	return $rc
 }
+
+# rd.iscsi.firmware: qemu gets an iBFT as an ACPI table (tests/boot/ibft-table.py)
+# naming the CHAP target with its account; the init reads it from
+# /sys/firmware/ibft (iscsi_ibft) and logs in with the firmware's initiator
+# name. No secret reaches the console.
+case_iscsi_firmware() {
+	local rc=0
+	NET_IMG=$(iscsi_image plain) || return 1
+	python3 "$(dirname "${BASH_SOURCE[0]}")/ibft-table.py" "$CASE_DIR/ibft.bin" iqn.2026-02.test:firmware \
+		"$NET_MAC" "$NET_SERVER" 3260 "$ISCSI_IQN:chap" "$ISCSI_USER" "$ISCSI_SECRET" ||
+		{ echo "making the iBFT failed"; return 1; }
+	net_ns_up || { net_ns_down; echo "creating the namespace failed"; return 1; }
+	trap 'iscsi_down' EXIT
+	iscsi_target_start && net_dhcp_start || rc=1
+	if [ $rc -eq 0 ]; then
+		net_boot firmware "rd.iscsi.firmware root=LABEL=lbext4 rd.shell=0" \
+			-acpitable "sig=iBFT,rev=1,oem_id=LBOOT,oem_table_id=LIFEBOAT,data=$CASE_DIR/ibft.bin"
+		iscsi_assert_root "$NET_LOG" "$ISCSI_IQN:chap" &&
+		assert_log "$NET_LOG" "as iqn.2026-02.test:firmware with CHAP" &&
+		iscsi_assert_no_secret "$NET_LOG" "$ISCSI_SECRET" || rc=1
+	fi
+	iscsi_down
+	return $rc
+}
