@@ -27,8 +27,9 @@ static const struct {
 		     "this network" },
 	{ 11, true,  "the target did not answer in time: check the target's log" },
 	{ 12, false, "the iscsi_tcp transport is not loaded: build the image with --iscsi" },
-	{ 19, false, "the target refused the login: check the target name and that the "
-		     "target allows this initiator name (rd.iscsi.initiator=)" },
+	{ 19, false, "the login was refused: check the target name, that the target allows "
+		     "this initiator name (rd.iscsi.initiator=) and, with mutual CHAP, the "
+		     "target's name and secret (rd.iscsi.in.username=, rd.iscsi.in.password=)" },
 	{ 24, false, "authorization failed: check the CHAP user name and secret "
 		     "(rd.iscsi.username=, rd.iscsi.password=, or USER:PASSWORD@ in the root "
 		     "path) against the target's account" },

@@ -7,6 +7,9 @@
 ISCSI_IQN=iqn.2026-02.test.lifeboat
 ISCSI_USER=alice
 ISCSI_SECRET=Chap-Secret-4173
+# Mutual CHAP: the target's own account, which it answers the initiator with.
+ISCSI_TGT_USER=lifeboat-target
+ISCSI_TGT_SECRET=Target-Secret-3720
 
 # iscsi_image NAME [BUILD-ARGS...]: a generic --iscsi image, made once per run.
 iscsi_image() {
@@ -25,8 +28,9 @@ iscsi_adm() {
 	nsenter -t "$ISCSI_TGTD_PID" -m -n tgtadm -C "$ISCSI_PORT" --lld iscsi "$@"
 }
 
-# tgtd with two targets, each a copy of the ext4 test disk as LUN 1 (LUN 0
-# is tgt's controller): TARGET:root open to all, TARGET:chap with CHAP.
+# tgtd with three targets, each a copy of the ext4 test disk as LUN 1 (LUN 0
+# is tgt's controller): TARGET:root open to all, TARGET:chap with CHAP,
+# TARGET:mutual with mutual CHAP (the last two share a disk; one boots at a time).
 iscsi_target_start() {
 	ISCSI_PORT=$((RANDOM % 20000 + 1000))
 	cp --sparse=always "$DISKS/ext4.img" "$CASE_DIR/lun-root.img" &&
@@ -48,7 +52,13 @@ iscsi_target_start() {
 	iscsi_adm --op new --mode logicalunit --tid 2 --lun 1 -b "$CASE_DIR/lun-chap.img" &&
 	iscsi_adm --op bind --mode target --tid 2 -I ALL &&
 	iscsi_adm --op new --mode account --user "$ISCSI_USER" --password "$ISCSI_SECRET" &&
-	iscsi_adm --op bind --mode account --tid 2 --user "$ISCSI_USER" ||
+	iscsi_adm --op bind --mode account --tid 2 --user "$ISCSI_USER" &&
+	iscsi_adm --op new --mode target --tid 3 -T "$ISCSI_IQN:mutual" &&
+	iscsi_adm --op new --mode logicalunit --tid 3 --lun 1 -b "$CASE_DIR/lun-chap.img" &&
+	iscsi_adm --op bind --mode target --tid 3 -I ALL &&
+	iscsi_adm --op bind --mode account --tid 3 --user "$ISCSI_USER" &&
+	iscsi_adm --op new --mode account --user "$ISCSI_TGT_USER" --password "$ISCSI_TGT_SECRET" &&
+	iscsi_adm --op bind --mode account --tid 3 --user "$ISCSI_TGT_USER" --outgoing ||
 		{ echo "setting up the tgtd targets failed (see $CASE_DIR/tgtd.log)"; return 1; }
 }
 
@@ -56,7 +66,7 @@ iscsi_target_stop() {
 	[ -n "${ISCSI_TGTD_PID:-}" ] || return 0
 	local tid
 	# Targets with sessions go only by force; then the system, which ends tgtd.
-	for tid in 1 2; do
+	for tid in 1 2 3; do
 		iscsi_adm --op delete --force --mode target --tid $tid >/dev/null 2>&1
 	done
 	nsenter -t "$ISCSI_TGTD_PID" -m -n tgtadm -C "$ISCSI_PORT" --op delete --mode system \
@@ -168,8 +178,10 @@ case_iscsi_chap_failures() {
 # rd.iscsi.firmware: qemu gets an iBFT as an ACPI table (tests/boot/ibft-table.py)
 # naming the CHAP target with its account; the init reads it from
 # /sys/firmware/ibft (iscsi_ibft) and logs in with the firmware's initiator
-# name. No secret reaches the console.
-case_iscsi_firmware() {
+# name. Then mutual CHAP from rd.iscsi.username= and the others, and a
+# target that answers with another secret than expected. No secret reaches
+# the console.
+case_iscsi_firmware_mutual() {
 	local rc=0
 	NET_IMG=$(iscsi_image plain) || return 1
 	python3 "$(dirname "${BASH_SOURCE[0]}")/ibft-table.py" "$CASE_DIR/ibft.bin" iqn.2026-02.test:firmware \
@@ -183,6 +195,21 @@ case_iscsi_firmware() {
 			-acpitable "sig=iBFT,rev=1,oem_id=LBOOT,oem_table_id=LIFEBOAT,data=$CASE_DIR/ibft.bin"
 		iscsi_assert_root "$NET_LOG" "$ISCSI_IQN:chap" &&
 		assert_log "$NET_LOG" "as iqn.2026-02.test:firmware with CHAP" &&
+		iscsi_assert_no_secret "$NET_LOG" "$ISCSI_SECRET" || rc=1
+	fi
+	if [ $rc -eq 0 ]; then
+		net_boot mutual "netroot=iscsi:$NET_SERVER::::$ISCSI_IQN:mutual root=LABEL=lbext4 rd.shell=0 rd.iscsi.username=$ISCSI_USER rd.iscsi.password=$ISCSI_SECRET rd.iscsi.in.username=$ISCSI_TGT_USER rd.iscsi.in.password=$ISCSI_TGT_SECRET"
+		iscsi_assert_root "$NET_LOG" "$ISCSI_IQN:mutual" &&
+		iscsi_assert_no_secret "$NET_LOG" "$ISCSI_SECRET" &&
+		iscsi_assert_no_secret "$NET_LOG" "$ISCSI_TGT_SECRET" || rc=1
+	fi
+	if [ $rc -eq 0 ]; then
+		# The target answering with another secret than the one expected.
+		local start
+		start=$(date +%s)
+		net_boot mutual-wrong "netroot=iscsi:$NET_SERVER::::$ISCSI_IQN:mutual root=LABEL=lbext4 rd.shell=0 rd.timeout=10 rd.iscsi.username=$ISCSI_USER rd.iscsi.password=$ISCSI_SECRET rd.iscsi.in.username=$ISCSI_TGT_USER rd.iscsi.in.password=Not-The-Target-Secret"
+		net_assert_failed "$NET_LOG" "iSCSI root: logging in to the iSCSI target $ISCSI_IQN:mutual at $NET_SERVER:3260 failed (iscsistart exit status 19): the login was refused.*rd.iscsi.in.password=" "$start" &&
+		assert_not_log "$NET_LOG" "try 2 of" &&
 		iscsi_assert_no_secret "$NET_LOG" "$ISCSI_SECRET" || rc=1
 	fi
 	iscsi_down
