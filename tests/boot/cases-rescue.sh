@@ -28,8 +28,11 @@ rescue_start() {
 	MARK=0
 }
 
-# rescue_stop: wait for qemu to end (it powers off or reboots: -no-reboot).
+# rescue_stop RC: wait for qemu to end (it powers off or reboots:
+# -no-reboot); after a failed step (RC not 0) stop it instead of waiting for
+# the test's timeout.
 rescue_stop() {
+	[ "$1" -eq 0 ] || kill "$QEMU_PID" 2>/dev/null
 	wait "$QEMU_PID"
 	kill "$SER_CAT" "$MON_CAT" 2>/dev/null
 	wait "$SER_CAT" "$MON_CAT" 2>/dev/null
@@ -90,7 +93,7 @@ case_rescue_missing_root_hotadd() {
 		expect '^LIFEBOAT-TEST: end' 60
 	}
 	local rc=$?
-	rescue_stop
+	rescue_stop $rc
 	[ $rc -eq 0 ] && assert_root_reached "$CASE_DIR/console.log" &&
 	assert_log "$CASE_DIR/console.log" "rootmount /dev/vdb ext4"
 }
@@ -115,7 +118,7 @@ case_rescue_break_stages() {
 		expect '^LIFEBOAT-TEST: end' 60
 	}
 	local rc=$?
-	rescue_stop
+	rescue_stop $rc
 	[ $rc -eq 0 ] && assert_root_reached "$CASE_DIR/console.log" && assert_timeline "$CASE_DIR/console.log"
 }
 
@@ -140,7 +143,7 @@ case_rescue_builtin_prompt() {
 		type_line poweroff
 	}
 	local rc=$?
-	rescue_stop
+	rescue_stop $rc
 	[ $rc -eq 0 ] && assert_not_log "$CASE_DIR/console.log" "$SHELL_PROMPT"
 }
 
@@ -172,7 +175,7 @@ case_rescue_auth() {
 		expect '^LIFEBOAT-TEST: end' 60
 	}
 	local rc=$?
-	rescue_stop
+	rescue_stop $rc
 	[ $rc -eq 0 ] && assert_root_reached "$CASE_DIR/console.log" &&
 	assert_not_log "$CASE_DIR/console.log" "$RESCUE_PASSWORD"
 }
@@ -193,7 +196,7 @@ case_rescue_auth_refused() {
 	rescue_start "$img" "root=LABEL=nosuchlabel rd.timeout=2" $(disk_args virtio-blk "$disk")
 	type_wrong_passwords 3 && expect 'the root password was refused: no shell.*rebooting' 30
 	local rc=$?
-	rescue_stop
+	rescue_stop $rc
 	end=$(date +%s)
 	[ $rc -eq 0 ] && assert_not_log "$CASE_DIR/console.log" "$SHELL_PROMPT" &&
 	{ [ $((end - start)) -lt $((QEMU_TIMEOUT - 10)) ] || { echo "no reboot: qemu ran until the test's timeout"; return 1; }; }
