@@ -127,21 +127,42 @@ static int link_apply(const struct net_state *st, const struct ip_conf *ipc)
 	return 0;
 }
 
-static int dhcp_on_links(const struct links *s, const struct ip_conf *ipc, unsigned int dhcp_ms,
-			 struct net_state *out)
+static bool tried_has(const int *tried, int n, int index)
 {
-	int r = -ENODEV;
+	for (int i = 0; i < n; i++)
+		if (tried[i] == index)
+			return true;
+	return false;
+}
 
-	for (int i = 0; i < s->n_ready; i++) {
-		log_info("dhcp: asking for an address on %s", s->ready[i].name);
-		r = dhcp_run(&s->ready[i], ipc->hostname, dhcp_ms, &out->conf);
-		if (r == 0) {
-			out->link = s->ready[i];
-			out->from_dhcp = true;
-			return 0;
+/* DHCP on each interface with a carrier, in bus order, until one gets a
+ * lease. An interface whose carrier came after the settle time (a busy
+ * machine) is found by a new look once the first ones have failed. */
+static int dhcp_on_links(struct links *s, const struct ip_conf *ipc, const char *want,
+			 unsigned int dhcp_ms, struct net_state *out)
+{
+	int tried[LINK_MAX], n_tried = 0;
+	int r = -ENODEV;
+	bool asked = true;
+
+	while (asked) {
+		asked = false;
+		for (int i = 0; i < s->n_ready && n_tried < LINK_MAX; i++) {
+			if (tried_has(tried, n_tried, s->ready[i].index))
+				continue;
+			tried[n_tried++] = s->ready[i].index;
+			asked = true;
+			log_info("dhcp: asking for an address on %s", s->ready[i].name);
+			r = dhcp_run(&s->ready[i], ipc->hostname, dhcp_ms, &out->conf);
+			if (r == 0) {
+				out->link = s->ready[i];
+				out->from_dhcp = true;
+				return 0;
+			}
+			log_warn("dhcp: no lease on %s: %s", s->ready[i].name,
+				 r == -ETIMEDOUT ? "no server answered" : strerror(-r));
 		}
-		log_warn("dhcp: no lease on %s: %s", s->ready[i].name,
-			 r == -ETIMEDOUT ? "no server answered" : strerror(-r));
+		links_scan(s, want, ipc->mtu);
 	}
 	return r;
 }
@@ -185,7 +206,7 @@ int netup_configure(const struct ip_conf *ipc, const char *bootdev,
 		out->link = s.ready[0];
 		conf_from_ip(ipc, &out->conf);
 	} else {
-		r = dhcp_on_links(&s, ipc, lim->dhcp_ms, out);
+		r = dhcp_on_links(&s, ipc, want, lim->dhcp_ms, out);
 		if (r < 0) {
 			snprintf(why, why_size, "no DHCP server answered on %s%s within %u s; "
 				 "check the DHCP server, or give a static ip=ADDR::GW:MASK::IFACE:none",
