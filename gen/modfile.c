@@ -2,6 +2,7 @@
  * (decompressed) and the firmware it declares. */
 #include "modfile.h"
 #include "decompress.h"
+#include "fileread.h"
 #include "report.h"
 
 #include <errno.h>
@@ -29,67 +30,28 @@ bool modfile_is_compressed(const char *path)
 	return n > 0 && decompressor_find(magic, (size_t)n) != NULL;
 }
 
-/* Slurp a whole file. */
-static int file_read(const char *path, unsigned char **data, size_t *len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	struct stat st;
-	unsigned char *p;
-	size_t done = 0;
-	int r = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) < 0 || st.st_size > MODFILE_MAX_SIZE) {
-		r = st.st_size > MODFILE_MAX_SIZE ? -EFBIG : -errno;
-		close(fd);
-		return r;
-	}
-	p = malloc((size_t)st.st_size + 1);
-	if (!p) {
-		close(fd);
-		return -ENOMEM;
-	}
-	while (done < (size_t)st.st_size) {
-		ssize_t n = read(fd, p + done, (size_t)st.st_size - done);
-
-		if (n <= 0) {
-			r = n < 0 ? -errno : -EIO;
-			break;
-		}
-		done += (size_t)n;
-	}
-	close(fd);
-	if (r < 0) {
-		free(p);
-		return r;
-	}
-	*data = p;
-	*len = done;
-	return 0;
-}
-
 /* The same decompressors as the archive reader's (gen/decompress.c). */
 int modfile_read(const char *path, void **data, size_t *len)
 {
 	const struct decompressor *d;
-	unsigned char *raw = NULL, *out = NULL;
+	char *raw = NULL;
+	unsigned char *out = NULL;
 	size_t raw_len = 0, out_len = 0, used = 0;
 	int r;
 
-	r = file_read(path, &raw, &raw_len);
+	r = file_read_all(path, MODFILE_MAX_SIZE, &raw, &raw_len);
 	if (r < 0) {
 		gen_error("reading module %s: %s; check the module directory is complete",
 			  path, strerror(-r));
 		return r;
 	}
-	d = decompressor_find(raw, raw_len);
+	d = decompressor_find((const unsigned char *)raw, raw_len);
 	if (!d) {
 		*data = raw;
 		*len = raw_len;
 		return 0;
 	}
-	r = d->run(raw, raw_len, &out, &out_len, &used);
+	r = d->run((const unsigned char *)raw, raw_len, &out, &out_len, &used);
 	free(raw);
 	if (r < 0) {
 		gen_error("decompressing module %s (%s): %s; the file is damaged or truncated, "

@@ -1,5 +1,6 @@
 /* timeline_read: parse the init's boot timeline into marks. */
 #include "timeline_read.h"
+#include "fileread.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -134,52 +135,11 @@ int timeline_parse(const char *text, size_t len, struct timeline *tl, unsigned i
 	return 0;
 }
 
-/* The whole file; a timeline is a few hundred bytes, more than a megabyte
- * is not one. */
-static int file_slurp(const char *path, char **out, size_t *len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	size_t n = 0, cap = 0;
-	char *buf = NULL;
-	int r = 0;
-
-	if (fd < 0)
-		return -errno;
-	for (;;) {
-		ssize_t got;
-
-		if (n == cap) {
-			char *grown = cap < TIMELINE_FILE_MAX ? realloc(buf, cap ? cap * 2 : 4096) : NULL;
-
-			if (!grown) {
-				r = cap < TIMELINE_FILE_MAX ? -ENOMEM : -EFBIG;
-				break;
-			}
-			buf = grown;
-			cap = cap ? cap * 2 : 4096;
-		}
-		got = read(fd, buf + n, cap - n);
-		if (got <= 0) {
-			r = got < 0 ? -errno : 0;
-			break;
-		}
-		n += (size_t)got;
-	}
-	close(fd);
-	if (r < 0) {
-		free(buf);
-		return r;
-	}
-	*out = buf;
-	*len = n;
-	return 0;
-}
-
 int timeline_load(const char *path, struct timeline *tl, unsigned int *bad_line)
 {
 	char *text = NULL;
 	size_t len = 0;
-	int r = file_slurp(path, &text, &len);
+	int r = file_read_all(path, TIMELINE_FILE_MAX, &text, &len);
 
 	if (r < 0)
 		return r;

@@ -6,6 +6,7 @@
  * here, where the module's name is known, and does not stop other modules.
  */
 #include "modload.h"
+#include "fileread.h"
 #include "gunzip.h"
 #include "log.h"
 #include "modtab.h"
@@ -23,6 +24,8 @@
 
 /* Deep enough for real dependency chains; a longer chain is a loop. */
 #define MODLOAD_MAX_DEPTH 32
+/* A generic image's table is about 100 KiB. */
+#define MODLOAD_TABLE_MAX (16u << 20)
 
 static struct modtab modload_tab;
 static struct strv modload_blacklisted = STRV_INIT;
@@ -56,36 +59,11 @@ static int modload_kernel(const char *path, const char *options)
 
 int (*modload_load_fn)(const char *path, const char *options) = modload_kernel;
 
-/* The whole file in a malloc'd buffer. */
-static int file_slurp(const char *path, char **text, size_t *len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	struct stat st;
-	char *buf;
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) < 0 || !(buf = malloc((size_t)st.st_size + 1))) {
-		close(fd);
-		return -ENOMEM;
-	}
-	n = read(fd, buf, (size_t)st.st_size);
-	close(fd);
-	if (n != st.st_size) {
-		free(buf);
-		return n < 0 ? -errno : -EIO;
-	}
-	*text = buf;
-	*len = (size_t)n;
-	return 0;
-}
-
 int modload_open(const char *path)
 {
 	size_t len = 0, bad_line;
 	char *text = NULL;
-	int r = file_slurp(path, &text, &len);
+	int r = file_read_all(path, MODLOAD_TABLE_MAX, &text, &len);
 
 	modtab_free(&modload_tab);
 	if (r == -ENOENT)
