@@ -2,6 +2,7 @@
 #include "netup.h"
 
 #include <arpa/inet.h>
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -66,12 +67,43 @@ static void links_scan(struct links *s, const char *want, unsigned int mtu)
 	}
 }
 
+/* Network controllers on the PCI bus (class 02xxxx), whether or not their
+ * interface exists yet: a driver probing in the background makes its
+ * interface appear later than the others'. */
+static int pci_network_count(void)
+{
+	DIR *d = opendir("/sys/bus/pci/devices");
+	struct dirent *de;
+	int n = 0;
+
+	while (d && (de = readdir(d))) {
+		char path[300], cls[16] = "";
+		FILE *f;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/class", de->d_name);
+		f = fopen(path, "re");
+		if (f && fgets(cls, sizeof(cls), f) && strncmp(cls, "0x02", 4) == 0)
+			n++;
+		if (f)
+			fclose(f);
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
 /* The drivers of network devices are loaded as their devices show up (a
  * virtio NIC appears only once virtio_pci is loaded), so coldplug runs again
- * on every look until an interface has a carrier. */
+ * on every look until an interface has a carrier. Done early only when every
+ * interface there is has its carrier and every PCI network controller has
+ * its interface (with a name asked for, that one); else the others get
+ * SETTLE_MS after the first carrier. */
 static int links_wait(struct links *s, const char *want, unsigned int mtu, unsigned int timeout_ms)
 {
 	uint64_t deadline = now_ms() + timeout_ms, settled = 0;
+	int expected = want[0] ? 1 : pci_network_count();
 
 	memset(s, 0, sizeof(*s));
 	for (;;) {
@@ -79,7 +111,8 @@ static int links_wait(struct links *s, const char *want, unsigned int mtu, unsig
 		links_scan(s, want, mtu);
 		if (s->n_ready > 0 && !settled)
 			settled = now_ms() + SETTLE_MS;
-		if (s->n_ready > 0 && (s->n_ready == s->n_seen || now_ms() >= settled))
+		if (s->n_ready > 0 && ((s->n_ready == s->n_seen && s->n_seen >= expected) ||
+				       now_ms() >= settled))
 			return 0;
 		if (now_ms() >= deadline)
 			return s->n_ready > 0 ? 0 : -ETIMEDOUT;
