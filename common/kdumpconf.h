@@ -19,7 +19,7 @@ enum kdump_action { ACTION_REBOOT, ACTION_POWEROFF, ACTION_SHELL, ACTION_DEFAULT
 /* Formats written to each target, as bits. */
 enum kdump_format {
 	FORMAT_KDUMP = 1,      /* vmcore: kdump-compressed (flattened over a URL) */
-	FORMAT_ELF = 2,        /* vmcore.elf: the ELF core as the kernel gives it */
+	FORMAT_ELF = 2,        /* vmcore.elf: an ELF core, filtered by the same level */
 };
 
 struct kdump_conf {

@@ -15,6 +15,7 @@
 
 #include "init/log.h"
 #include "kdump/capture.h"
+#include "kdump/elfdump.h"
 #include "kdump/kvmem.h"
 #include "kdump/printk.h"
 #include "net/net.h"
@@ -22,7 +23,6 @@
 #define VMCORE "/proc/vmcore"
 #define SHELL "/bin/sh"
 #define UTS_LEN 65
-#define COPY_BUFFER (1u << 20)
 
 /* Targets by the start of their spec; a spec that matches none is a filesystem. */
 static const struct target_kind {
@@ -87,29 +87,12 @@ int capture_write_kdump(struct capture *cap, struct dump_sink *sink, struct disk
 
 int capture_write_elf(struct capture *cap, int fd)
 {
-	char *buf = malloc(COPY_BUFFER);
-	off_t off = 0;
-	int r = 0;
+	struct progress prog = { 0 };
+	struct elfdump_opts opts = { .dump_level = cap->conf.level, .progress = progress_print,
+				     .progress_ctx = &prog };
+	struct elfdump_stats stats;
 
-	if (!buf)
-		return -ENOMEM;
-	for (;;) {
-		ssize_t n = pread(cap->core.fd, buf, COPY_BUFFER, off);
-
-		if (n <= 0) {
-			r = n < 0 ? -errno : 0;
-			break;
-		}
-		ssize_t w = write(fd, buf, (size_t)n);
-
-		if (w != n) {
-			r = w < 0 ? -errno : -EIO;
-			break;
-		}
-		off += n;
-	}
-	free(buf);
-	return r;
+	return elfdump_write(&cap->core, cap->have_vi ? &cap->vi : NULL, fd, &opts, &stats);
 }
 
 static int conf_load(struct kdump_conf *conf)
@@ -186,7 +169,10 @@ static int capture_open(struct capture *cap)
 	snprintf(cap->name, sizeof(cap->name), "%s-%s", cap->host, stamp);
 	if (cap->have_vi && printk_read(&cap->core, &cap->vi, &cap->dmesg, &cap->dmesg_len) < 0)
 		log_warn("kdump: the kernel log could not be read from the dump; no vmcore-dmesg.txt");
-	return diskdump_bound(&cap->core, cap->have_vi ? &cap->vi : NULL, cap->conf.level, &cap->bound);
+	r = diskdump_bound(&cap->core, cap->have_vi ? &cap->vi : NULL, cap->conf.level, &cap->bound);
+	if (r == 0 && (cap->conf.formats & FORMAT_ELF))
+		r = elfdump_bound(&cap->core, cap->have_vi ? &cap->vi : NULL, cap->conf.level, &cap->elf_bound);
+	return r;
 }
 
 static void run_shell(void)

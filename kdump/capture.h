@@ -24,6 +24,7 @@ struct capture {
 	char *dmesg;                 /* the crashed kernel's log, or NULL */
 	size_t dmesg_len;
 	uint64_t bound;              /* the most the dump can take (diskdump_bound) */
+	uint64_t elf_bound;          /* the ELF file's size, with format=elf (elfdump_bound) */
 };
 
 /* A target saves the dump where spec says. Returns 0, or -errno after
@@ -41,7 +42,8 @@ int capture_network_up(struct capture *cap);
 /* Write the kdump-compressed dump of cap to sink, with a progress line on
  * the console. Returns 0 or -errno; reports nothing. */
 int capture_write_kdump(struct capture *cap, struct dump_sink *sink, struct diskdump_stats *stats);
-/* Copy the ELF core as it is to fd. */
+/* Write the ELF core to the file fd, filtered by the same dump level
+ * (level 0: every page), with a progress line. Returns 0 or -errno. */
 int capture_write_elf(struct capture *cap, int fd);
 
 #endif

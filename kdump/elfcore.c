@@ -171,9 +171,16 @@ static const struct core_load *find_load(const struct elfcore *core, uint64_t pa
 int elfcore_read_phys(const struct elfcore *core, uint64_t paddr, void *buf, size_t len)
 {
 	const struct core_load *l = find_load(core, paddr);
+
+	return l ? elfcore_read_load(core, l, paddr, buf, len) : -ENOENT;
+}
+
+int elfcore_read_load(const struct elfcore *core, const struct core_load *l, uint64_t paddr,
+		      void *buf, size_t len)
+{
 	uint64_t rel, in_file;
 
-	if (!l)
+	if (paddr < l->paddr || paddr - l->paddr >= l->memsz)
 		return -ENOENT;
 	rel = paddr - l->paddr;
 	if (len > l->memsz - rel)

@@ -40,6 +40,11 @@ void elfcore_close(struct elfcore *core);
  * -EIO on a short read. The whole span must lie in one range. */
 int elfcore_read_phys(const struct elfcore *core, uint64_t paddr, void *buf, size_t len);
 
+/* The same within the range l (one of core->loads), for ranges that
+ * overlap others (the kernel text is also in the direct map). */
+int elfcore_read_load(const struct elfcore *core, const struct core_load *l, uint64_t paddr,
+		      void *buf, size_t len);
+
 /* Copy one page (page_size bytes at paddr), zero where no range covers it,
  * as the edges of firmware's memory map are not page-aligned. Returns 0,
  * -ENOENT if no byte of it is covered, -EIO on a short read. */

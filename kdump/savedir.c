@@ -93,8 +93,7 @@ static int room_check(struct capture *cap, const char *dir, const char *where)
 	if (cap->conf.formats & FORMAT_KDUMP)
 		need += cap->bound;
 	if (cap->conf.formats & FORMAT_ELF)
-		for (size_t i = 0; i < cap->core.nloads; i++)
-			need += cap->core.loads[i].filesz;
+		need += cap->elf_bound;
 	need += cap->dmesg_len;
 	if (statvfs(dir, &st) < 0)
 		return -errno;

@@ -1,5 +1,6 @@
-/* kdump-save: the capture's writer on a saved ELF core, for the benchmark
- * (tests/bench/kdump.sh): kdump-save CORE OUT LEVEL [flat]. */
+/* kdump-save: the capture's writers on a saved ELF core, for the benchmark
+ * (tests/bench/kdump.sh) and for measuring the ELF writer's segment split:
+ * kdump-save CORE OUT LEVEL [flat | elf [MIN_GAP]]. */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,18 +8,49 @@
 #include <unistd.h>
 
 #include "kdump/diskdump.h"
+#include "kdump/elfdump.h"
+
+static int save_kdump(struct elfcore *core, struct vmcoreinfo *vi, int out, unsigned level, int flat)
+{
+	struct diskdump_opts opts = { .dump_level = level };
+	struct diskdump_stats st;
+	struct dump_sink sink;
+	int r;
+
+	dump_sink_init(&sink, out, flat);
+	r = dump_sink_begin(&sink);
+	if (r == 0)
+		r = diskdump_write(core, vi, &sink, &opts, &st);
+	if (r == 0)
+		r = dump_sink_end(&sink);
+	printf("pages present %llu, written %llu, zero %llu, filtered %llu\n",
+	       (unsigned long long)st.pages_total, (unsigned long long)st.pages_written,
+	       (unsigned long long)st.pages_zero, (unsigned long long)st.pages_filtered);
+	return r;
+}
+
+static int save_elf(struct elfcore *core, struct vmcoreinfo *vi, int out, unsigned level, uint64_t min_gap)
+{
+	struct elfdump_opts opts = { .dump_level = level, .min_gap = min_gap };
+	struct elfdump_stats st;
+	int r = elfdump_write(core, vi, out, &opts, &st);
+
+	printf("segments %llu (min gap %llu pages), pages written %llu, zero %llu, filtered %llu, "
+	       "file size %llu\n", (unsigned long long)st.segments, (unsigned long long)st.min_gap,
+	       (unsigned long long)st.pages_written, (unsigned long long)st.pages_zero,
+	       (unsigned long long)st.pages_filtered, (unsigned long long)st.bytes);
+	return r;
+}
 
 int main(int argc, char **argv)
 {
-	struct diskdump_opts opts = { 0 };
-	struct diskdump_stats st;
 	struct vmcoreinfo vi;
 	struct elfcore core;
-	struct dump_sink sink;
+	const char *mode = argc > 4 ? argv[4] : "";
 	int in, out, r;
 
 	if (argc < 4) {
-		fprintf(stderr, "usage: kdump-save CORE OUT LEVEL [flat]\n");
+		fprintf(stderr, "usage: kdump-save CORE OUT LEVEL [flat | elf [MIN_GAP]]\n");
 		return 2;
 	}
 	in = open(argv[1], O_RDONLY);
@@ -28,17 +60,13 @@ int main(int argc, char **argv)
 		fprintf(stderr, "kdump-save: %s is not a readable vmcore with VMCOREINFO\n", argv[1]);
 		return 1;
 	}
-	opts.dump_level = (unsigned)atoi(argv[3]);
-	dump_sink_init(&sink, out, argc > 4 && strcmp(argv[4], "flat") == 0);
-	r = dump_sink_begin(&sink);
-	if (r == 0)
-		r = diskdump_write(&core, &vi, &sink, &opts, &st);
-	if (r == 0)
-		r = dump_sink_end(&sink);
+	if (strcmp(mode, "elf") == 0)
+		r = save_elf(&core, &vi, out, (unsigned)atoi(argv[3]), argc > 5 ? strtoull(argv[5], NULL, 0) : 0);
+	else
+		r = save_kdump(&core, &vi, out, (unsigned)atoi(argv[3]), strcmp(mode, "flat") == 0);
 	if (r == 0)
 		r = fsync(out);
-	printf("pages present %llu, written %llu, zero %llu, filtered %llu\n",
-	       (unsigned long long)st.pages_total, (unsigned long long)st.pages_written,
-	       (unsigned long long)st.pages_zero, (unsigned long long)st.pages_filtered);
+	if (r < 0)
+		fprintf(stderr, "kdump-save: writing %s failed: %s\n", argv[2], strerror(-r));
 	return r < 0;
 }

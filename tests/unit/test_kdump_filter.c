@@ -13,88 +13,10 @@
 
 #include <cmocka.h>
 
-#include "kdump_fixture.h"
+#include "kdump_synth.h"
 #include "kdump/diskdump.h"
 #include "kdump/kvmem.h"
 #include "kdump/pagefilter.h"
-
-#define KTEXT 0xffffffff80000000ULL
-#define VMEMMAP 0xffffea0000000000ULL
-#define PAGES 64               /* one section of 2^18 bytes */
-#define P 0x1ULL               /* present */
-#define RW 0x2ULL
-#define PSE 0x80ULL
-
-static const char info[] =
-	"OSRELEASE=6.1.0-synthetic\nPAGESIZE=4096\n"
-	"SYMBOL(init_top_pgt)=ffffffff80001000\nNUMBER(phys_base)=0\nNUMBER(pgtable_l5_enabled)=0\n"
-	"SYMBOL(mem_section)=ffffffff80007000\nLENGTH(mem_section)=1\nSIZE(mem_section)=16\n"
-	"OFFSET(mem_section.section_mem_map)=0\nNUMBER(SECTION_SIZE_BITS)=18\n"
-	"SIZE(page)=64\nOFFSET(page.flags)=0\nOFFSET(page.mapping)=24\nOFFSET(page._mapcount)=48\n"
-	"OFFSET(page.private)=40\nNUMBER(PG_lru)=4\nNUMBER(PG_private)=13\nNUMBER(PG_swapcache)=10\n"
-	"NUMBER(PG_swapbacked)=19\nNUMBER(PG_slab)=9\nNUMBER(PG_hwpoison)=23\n"
-	"NUMBER(PAGE_BUDDY_MAPCOUNT_VALUE)=-129\nNUMBER(PAGE_OFFLINE_MAPCOUNT_VALUE)=-257\n";
-
-/* The kinds of the synthetic pages, by pfn. */
-enum { PFN_ANON = 20, PFN_CACHE = 21, PFN_CACHE_PRIV = 22, PFN_BUDDY = 24, PFN_SLAB = 30,
-       PFN_POISON = 31, PFN_OFFLINE = 32, PFN_SWAPCACHE = 33 };
-
-struct synth {
-	uint8_t *buf;
-	size_t size;
-	uint64_t mem_at;       /* file offset of physical address 0 */
-};
-
-static void poke64(struct synth *s, uint64_t paddr, uint64_t v)
-{
-	memcpy(s->buf + s->mem_at + paddr, &v, 8);
-}
-
-static void page_set(struct synth *s, uint64_t pfn, uint64_t flags, uint64_t mapping, int32_t mapcount,
-		     uint64_t private)
-{
-	uint64_t at = 0xa000 + pfn * 64;
-
-	poke64(s, at, flags);
-	poke64(s, at + 24, mapping);
-	poke64(s, at + 40, private);
-	memcpy(s->buf + s->mem_at + at + 48, &mapcount, 4);
-}
-
-static void synth_build(struct synth *s)
-{
-	static const struct fixture_load load = { 0, PAGES * 4096, PAGES * 4096 };
-	Elf64_Phdr ph;
-
-	s->buf = fixture_core(&load, 1, info, 1, &s->size);
-	memcpy(&ph, s->buf + sizeof(Elf64_Ehdr) + sizeof(Elf64_Phdr), sizeof(ph));
-	s->mem_at = ph.p_offset;
-	/* Page tables, pages 1-6: top at 1; the kernel text path 511 -> 5 -> 6
-	 * with a 2 MiB page at 0; the vmemmap path -> 2 -> 3 -> 4 -> page 10. */
-	memset(s->buf + s->mem_at + 0x1000, 0, 6 * 4096);
-	poke64(s, 0x1000 + ((KTEXT >> 39) & 511) * 8, 0x5000 | P | RW);
-	poke64(s, 0x5000 + ((KTEXT >> 30) & 511) * 8, 0x6000 | P | RW);
-	poke64(s, 0x6000 + ((KTEXT >> 21) & 511) * 8, 0x0 | P | RW | PSE);
-	poke64(s, 0x1000 + ((VMEMMAP >> 39) & 511) * 8, 0x2000 | P | RW);
-	poke64(s, 0x2000 + ((VMEMMAP >> 30) & 511) * 8, 0x3000 | P | RW);
-	poke64(s, 0x3000 + ((VMEMMAP >> 21) & 511) * 8, 0x4000 | P | RW);
-	poke64(s, 0x4000 + ((VMEMMAP >> 12) & 511) * 8, 0xa000 | P | RW);
-	/* mem_section: the root array at page 7, section 0 at page 8. */
-	memset(s->buf + s->mem_at + 0x7000, 0, 3 * 4096);
-	poke64(s, 0x7000, KTEXT + 0x8000);
-	poke64(s, 0x8000, VMEMMAP | 0x1 | 0x2);          /* present, has a mem_map */
-	/* struct pages at page 10: kernel pages by default. */
-	for (uint64_t pfn = 0; pfn < PAGES; pfn++)
-		page_set(s, pfn, 0, 0, -1, 0);
-	page_set(s, PFN_ANON, 1 << 4, 0xffff888012345001ULL, 0, 0);
-	page_set(s, PFN_CACHE, 1 << 4, 0xffff888012345000ULL, 0, 0);
-	page_set(s, PFN_CACHE_PRIV, 1 << 4 | 1 << 13, 0xffff888012345000ULL, 0, 0);
-	page_set(s, PFN_BUDDY, 0, 0, -129, 2);                    /* 4 free pages: 24-27 */
-	page_set(s, PFN_SLAB, 1 << 9, 0, -129, 0);
-	page_set(s, PFN_POISON, 1 << 23, 0, -1, 0);
-	page_set(s, PFN_OFFLINE, 0, 0, -257, 0);
-	page_set(s, PFN_SWAPCACHE, 1 << 10 | 1 << 19, 0, 0, 0);
-}
 
 static uint64_t apply(struct elfcore *core, const struct vmcoreinfo *vi, unsigned level, uint8_t bits[PAGES / 8])
 {
@@ -112,25 +34,6 @@ static uint64_t apply(struct elfcore *core, const struct vmcoreinfo *vi, unsigne
 static int kept(const uint8_t *bits, uint64_t pfn)
 {
 	return (bits[pfn / 8] >> (pfn % 8)) & 1;
-}
-
-static void synth_open(struct synth *s, struct elfcore *core, struct vmcoreinfo *vi)
-{
-	int fd;
-
-	synth_build(s);
-	fd = fixture_memfd(s->buf, s->size);
-	assert_true(fd >= 0);
-	assert_int_equal(elfcore_open(core, fd), 0);
-	assert_int_equal(vmcoreinfo_parse(core->vmcoreinfo, core->vmcoreinfo_size, vi), 0);
-	assert_true(vmcoreinfo_can_filter(vi));
-}
-
-static void synth_close(struct synth *s, struct elfcore *core)
-{
-	close(core->fd);
-	elfcore_close(core);
-	free(s->buf);
 }
 
 static void page_walk(void **state)
