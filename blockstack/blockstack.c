@@ -11,6 +11,7 @@
 #include "init/log.h"
 #include "init/modload.h"
 #include "luks.h"
+#include "lukskey.h"
 #include "params.h"
 #include "run.h"
 
@@ -22,6 +23,16 @@ static struct stack_params params;
 static bool configured;
 static char seen[SEEN_MAX][STACK_NAME_MAX];   /* devname:uuid already assembled */
 static size_t n_seen;
+/* Key devices are mounted only once the resume decision is made. */
+static bool keydev_allowed;
+
+/* Containers whose key device is not readable yet. */
+struct pending_luks {
+	char devname[64];
+	char uuid[64];
+};
+static struct pending_luks pending[STACK_LIST_MAX];
+static size_t n_pending;
 
 void blockstack_setup(const struct boot_args *args)
 {
@@ -51,20 +62,66 @@ static const char *const md_modules[] = { "md_mod", "raid1", "raid0", "raid10", 
 
 static void unmark_seen(const char *devname, const char *uuid);
 
+static bool pending_add(const char *devname, const char *uuid)
+{
+	if (n_pending >= STACK_LIST_MAX)
+		return false;
+	snprintf(pending[n_pending].devname, sizeof(pending[0].devname), "%s", devname);
+	snprintf(pending[n_pending].uuid, sizeof(pending[0].uuid), "%s", uuid);
+	n_pending++;
+	return true;
+}
+
+/* The key files first (a container waits while its key device has not
+ * appeared), then the passphrase. */
+static int open_luks(const char *devname, const char *uuid, const char *name, bool last_chance)
+{
+	switch (luks_keys_open(&params, devname, uuid, name, keydev_allowed, last_chance)) {
+	case KEY_OPENED:
+		return 0;
+	case KEY_WAIT:
+		if (pending_add(devname, uuid))
+			return 0;
+		break;
+	case KEY_NONE:
+	case KEY_FAILED:
+		break;
+	}
+	return luks_unlock(devname, uuid, name);
+}
+
 /* A container left locked is asked for again at the next wait (the retry
  * after the rescue shell), not given up for good. */
-static int assemble_luks(const char *devname, const struct blk_info *info)
+static int unlock_luks(const char *devname, const char *uuid, bool last_chance)
 {
 	char name[STACK_NAME_MAX];
 	int r;
 
-	if (!stack_params_luks_wanted(&params, info->uuid, name, sizeof(name)))
+	if (!stack_params_luks_wanted(&params, uuid, name, sizeof(name)))
 		return 0;
 	load_modules(crypt_modules);
-	r = luks_unlock(devname, info->uuid, name);
+	r = open_luks(devname, uuid, name, last_chance);
 	if (r < 0)
-		unmark_seen(devname, info->uuid);
+		unmark_seen(devname, uuid);
 	return r;
+}
+
+static int assemble_luks(const char *devname, const struct blk_info *info)
+{
+	return unlock_luks(devname, info->uuid, false);
+}
+
+/* Try the waiting containers again: a device appeared, or (last_chance)
+ * the devices settled. */
+static void retry_pending(bool last_chance)
+{
+	struct pending_luks again[STACK_LIST_MAX];
+	size_t n = n_pending;
+
+	memcpy(again, pending, n * sizeof(again[0]));
+	n_pending = 0;
+	for (size_t i = 0; i < n; i++)
+		unlock_luks(again[i].devname, again[i].uuid, last_chance);
 }
 
 /* Every volume group, or those rd.lvm.vg= / rd.lvm.lv= name. */
@@ -159,9 +216,17 @@ void blockstack_device_added(const char *devname)
 	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
 		if (strcmp(info.type, kinds[i].type) == 0 && mark_seen(devname, info.uuid))
 			kinds[i].assemble(devname, &info);
+	/* It may be the key device a container waits for. */
+	if (n_pending)
+		retry_pending(false);
 }
 
-void blockstack_settled(void)
+void blockstack_resume_decided(void)
+{
+	keydev_allowed = true;
+}
+
+static void md_start_degraded(void)
 {
 	char out[1024];
 	char *argv[] = { MDADM, "--incremental", "--run", "--scan", NULL };
@@ -169,11 +234,21 @@ void blockstack_settled(void)
 	static bool done;
 
 	/* Only when some member was seen (mdadm made /run/mdadm). */
-	if (done || !configured || !params.md || stat("/run/mdadm", &st) < 0)
+	if (done || !params.md || stat("/run/mdadm", &st) < 0)
 		return;
 	done = true;
 	if (run_tool(argv, NULL, 0, out, sizeof(out)) == 0)
 		log_warn("md arrays with missing members were started degraded: %s", out);
+}
+
+void blockstack_settled(void)
+{
+	if (!configured)
+		return;
+	/* A key device that has not come by now is not coming. */
+	if (n_pending)
+		retry_pending(true);
+	md_start_degraded();
 }
 
 bool blockstack_path_matches(const char *path, const char *devname)

@@ -18,8 +18,12 @@ void blockstack_setup(const struct boot_args *args);
 /* A block device appeared or changed: assemble what it is a member of.
  * Safe to call again for the same device. */
 void blockstack_device_added(const char *devname);
+/* The resume decision is made: key devices (rd.luks.key=...:KEYDEV) may
+ * now be mounted read-only. Before it their keys are not read. */
+void blockstack_resume_decided(void);
 /* No device appeared for a while: start md arrays that are still missing
- * members (degraded), as their other members may never come. */
+ * members (degraded), as their other members may never come; containers
+ * still waiting for a key device fall back to the passphrase. */
 void blockstack_settled(void);
 /* Whether the root= path below /dev (path: "mapper/NAME" or "VG/LV") is
  * the device-mapper device devname ("dm-0"). */

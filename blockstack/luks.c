@@ -15,15 +15,19 @@
 /* cryptsetup's exit status for a refused passphrase (cryptsetup(8)). */
 #define CRYPTSETUP_EXIT_BAD_PASSPHRASE 2
 
-static int open_with(const char *devname, const char *name, const char *pw, size_t len,
-		     char *out, size_t size)
+int luks_open_key(const char *devname, const char *name, const void *key, size_t len,
+		  char *out, size_t size)
 {
 	char dev[96];
 	char *argv[] = { CRYPTSETUP, "open", "--type", "luks", "--key-file=-", dev,
 			 (char *)name, NULL };
+	int r;
 
 	snprintf(dev, sizeof(dev), "/dev/%s", devname);
-	return run_tool(argv, pw, len, out, size);
+	r = run_tool(argv, key, len, out, size);
+	if (r == CRYPTSETUP_EXIT_BAD_PASSPHRASE)
+		return -EACCES;
+	return r > 0 ? -EIO : r;
 }
 
 /* One try: prompt, read with echo off, open. */
@@ -40,18 +44,18 @@ static int try_once(int fd, const char *devname, const char *uuid, const char *n
 		explicit_bzero(pw, sizeof(pw));
 		return len;
 	}
-	r = open_with(devname, name, pw, (size_t)len, out, sizeof(out));
+	r = luks_open_key(devname, name, pw, (size_t)len, out, sizeof(out));
 	explicit_bzero(pw, sizeof(pw));
 	if (r == 0)
 		return 0;
-	if (r == CRYPTSETUP_EXIT_BAD_PASSPHRASE) {
+	if (r == -EACCES) {
 		dprintf(fd, "lifeboat: the passphrase does not open /dev/%s (UUID=%s).\n",
 			devname, uuid);
 		return -EACCES;
 	}
-	log_error("cryptsetup could not open /dev/%s (UUID=%s) as %s (exit %d): %s; check "
-		  "the image has dm-crypt and the cipher's modules", devname, uuid, name, r, out);
-	return r < 0 ? r : -EIO;
+	log_error("cryptsetup could not open /dev/%s (UUID=%s) as %s: %s; check "
+		  "the image has dm-crypt and the cipher's modules", devname, uuid, name, out);
+	return r;
 }
 
 int luks_unlock(const char *devname, const char *uuid, const char *name)

@@ -105,6 +105,19 @@ static int set_luks_name(struct stack_params *p, const char *v)
 	return add_luks(p, uuid, eq + 1);
 }
 
+/* rd.luks.key=KEYPATH[:KEYDEV[:LUKSDEV]], repeatable: tried in order. */
+static int set_luks_key(struct stack_params *p, const char *v)
+{
+	int r;
+
+	if (p->n_keys >= STACK_LIST_MAX)
+		return -E2BIG;
+	r = luks_key_parse(v, &p->luks_keys[p->n_keys]);
+	if (r == 0)
+		p->n_keys++;
+	return r;
+}
+
 static int add_to(char list[][STACK_NAME_MAX], size_t *n, const char *v)
 {
 	int r;
@@ -146,6 +159,7 @@ static const struct stack_param table[] = {
 	{ "rd.luks",      set_luks },
 	{ "rd.luks.uuid", set_luks_uuid },
 	{ "rd.luks.name", set_luks_name },
+	{ "rd.luks.key",  set_luks_key },
 	{ "rd.lvm",       set_lvm },
 	{ "rd.lvm.vg",    set_lvm_vg },
 	{ "rd.lvm.lv",    set_lvm_lv },

@@ -5,6 +5,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "keyspec.h"
+
 #define STACK_LIST_MAX 8
 #define STACK_NAME_MAX 128
 
@@ -24,6 +26,8 @@ struct stack_params {
 	size_t n_lvs;
 	char md_uuids[STACK_LIST_MAX][STACK_NAME_MAX]; /* rd.md.uuid= */
 	size_t n_md;
+	struct luks_key luks_keys[STACK_LIST_MAX];  /* rd.luks.key=, in the order given */
+	size_t n_keys;
 };
 
 /* Everything on, no list: assemble whatever appears. */

@@ -176,6 +176,7 @@ static int push_stack_word(struct boot_args *a, const char *name, const char *va
 STACK_PARAM(set_rd_luks, "rd.luks")
 STACK_PARAM(set_rd_luks_uuid, "rd.luks.uuid")
 STACK_PARAM(set_rd_luks_name, "rd.luks.name")
+STACK_PARAM(set_rd_luks_key, "rd.luks.key")
 STACK_PARAM(set_rd_lvm, "rd.lvm")
 STACK_PARAM(set_rd_lvm_vg, "rd.lvm.vg")
 STACK_PARAM(set_rd_lvm_lv, "rd.lvm.lv")
@@ -231,6 +232,7 @@ static const struct param params[] = {
 	{ "rd.luks",            set_rd_luks, 0 },
 	{ "rd.luks.uuid",       set_rd_luks_uuid, 0 },
 	{ "rd.luks.name",       set_rd_luks_name, 0 },
+	{ "rd.luks.key",        set_rd_luks_key, 0 },
 	{ "rd.lvm",             set_rd_lvm, 0 },
 	{ "rd.lvm.vg",          set_rd_lvm_vg, 0 },
 	{ "rd.lvm.lv",          set_rd_lvm_lv, 0 },

@@ -183,6 +183,7 @@ int main(int argc, char **argv)
 	blockstack_setup(&args);
 	/* Before anything mounts a disk: see resume/resume.c. */
 	resume_from_hibernation(&args);
+	blockstack_resume_decided();
 	for (;;) {
 		rescue_failure(&args, boot_disk_root(&args, argv));
 		if (args.timeout_sec == 0 || args.timeout_sec > RETRY_TIMEOUT_SEC)

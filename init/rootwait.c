@@ -32,8 +32,7 @@ static long long now_ms(void)
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* The device number from /sys/class/block/NAME/dev ("MAJ:MIN"). */
-static int block_devnum(const char *name, unsigned int *major, unsigned int *minor)
+int block_devnum(const char *name, unsigned int *major, unsigned int *minor)
 {
 	char path[128], buf[32];
 	FILE *f;

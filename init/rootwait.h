@@ -10,6 +10,9 @@ struct found_dev {
 	struct blk_info info;
 };
 
+/* The device number of /dev/NAME, from /sys/class/block/NAME/dev ("MAJ:MIN").
+ * Returns 0 or -errno, -EINVAL when it does not read as MAJ:MIN. */
+int block_devnum(const char *name, unsigned int *major, unsigned int *minor);
 /* Coldplug (on the first wait), then follow kernel uevents (loading what
  * each new device needs) until a block device matches spec or timeout_sec passes (0: no deadline).
  * Returns 0 with *found filled, -ETIMEDOUT, or another -errno. */

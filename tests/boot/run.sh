@@ -13,6 +13,7 @@ source "$(dirname "$0")/cases-resume.sh"
 source "$(dirname "$0")/cases-distro.sh"
 source "$(dirname "$0")/cases-kdump.sh"
 source "$(dirname "$0")/cases-stacks.sh"
+source "$(dirname "$0")/cases-stacks-keys.sh"
 
 JOBS=${JOBS:-2}
 KVER=${KVER:-$(newest_kernel)}

@@ -1,9 +1,11 @@
-/* Fuzz target: the block-stack parameters and the dm names of root= paths. */
+/* Fuzz target: the block-stack parameters (rd.luks.key= among them) and the
+ * dm names of root= paths. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "blockstack/dmname.h"
+#include "blockstack/keyspec.h"
 #include "blockstack/params.h"
 #include "init/cmdline.h"
 
@@ -12,7 +14,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *line = malloc(size + 1);
 	struct boot_args args;
 	struct stack_params p;
-	char name[STACK_NAME_MAX];
+	struct luks_key key;
+	char name[STACK_NAME_MAX], text[300];
 
 	if (!line)
 		return 0;
@@ -29,6 +32,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		stack_params_md_wanted(&p, w);
 	}
 	stack_params_apply(&p, line);
+	for (size_t i = 0; i < p.n_keys; i++) {
+		luks_key_applies(&p.luks_keys[i], "vda", line);
+		if (p.luks_keys[i].has_keydev)
+			luks_key_dev_text(&p.luks_keys[i].keydev, text, sizeof(text));
+	}
+	if (luks_key_parse(line, &key) == 0)
+		luks_key_applies(&key, line, line);
 	dmname_from_path(line, name, sizeof(name));
 	dmname_from_path(line, name, 3);
 	boot_args_free(&args);

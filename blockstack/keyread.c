@@ -1,0 +1,136 @@
+/* keyread: read a key file, mounting its device read-only when it has one. */
+#include "keyread.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "init/blkprobe.h"
+#include "init/modload.h"
+#include "init/rootwait.h"
+
+int key_file_read(const char *path, char *buf, size_t size, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	size_t n = 0;
+	int r = 0;
+
+	if (fd < 0)
+		return -errno;
+	for (;;) {
+		ssize_t got = read(fd, buf + n, size - n);
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			r = -errno;
+			break;
+		}
+		if (got == 0)
+			break;
+		n += (size_t)got;
+		if (n == size) {
+			char extra;
+
+			/* One byte more means the key is cut: refuse it. */
+			if (read(fd, &extra, 1) > 0)
+				r = -EFBIG;
+			break;
+		}
+	}
+	close(fd);
+	*len = r == 0 ? n : 0;
+	return r;
+}
+
+int keydev_find(const struct root_spec *spec, char *devname, size_t size)
+{
+	DIR *dir = opendir("/sys/class/block");
+	struct dirent *de;
+	int r = -ENODEV;
+
+	if (!dir)
+		return -errno;
+	while (r == -ENODEV && (de = readdir(dir))) {
+		struct blk_info info;
+		unsigned int major, minor;
+
+		if (de->d_name[0] == '.' || block_devnum(de->d_name, &major, &minor) < 0)
+			continue;
+		if (root_spec_needs_probe(spec) && blk_probe(de->d_name, &info) < 0)
+			continue;
+		if (root_spec_matches(spec, de->d_name, major, minor,
+				      root_spec_needs_probe(spec) ? &info : NULL)) {
+			snprintf(devname, size, "%s", de->d_name);
+			r = 0;
+		}
+	}
+	closedir(dir);
+	return r;
+}
+
+/* Options that keep a read-only mount from writing: a journal left to
+ * replay is not replayed (the key is read from what is on the disk). */
+static const char *no_replay_options(const char *type)
+{
+	if (strcmp(type, "ext3") == 0 || strcmp(type, "ext4") == 0)
+		return "noload";
+	if (strcmp(type, "xfs") == 0)
+		return "norecovery";
+	return "";
+}
+
+static int keydev_mount(const char *devname, char *why, size_t why_size)
+{
+	struct blk_info info;
+	char src[96], alias[64];
+	int r = blk_probe(devname, &info);
+
+	if (r < 0 || !info.type[0]) {
+		snprintf(why, why_size, "/dev/%s has no filesystem libblkid knows", devname);
+		return r < 0 ? r : -EINVAL;
+	}
+	snprintf(alias, sizeof(alias), "fs-%s", info.type);
+	if (modload_name(alias) == -ENOENT)
+		modload_name(info.type);
+	mkdir("/run/lifeboat", 0700);
+	if (mkdir(KEYDEV_MOUNT, 0700) < 0 && errno != EEXIST) {
+		r = -errno;
+		snprintf(why, why_size, "making %s failed: %s", KEYDEV_MOUNT, strerror(-r));
+		return r;
+	}
+	snprintf(src, sizeof(src), "/dev/%s", devname);
+	if (mount(src, KEYDEV_MOUNT, info.type, MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,
+		  no_replay_options(info.type)) < 0) {
+		r = -errno;
+		snprintf(why, why_size, "mounting /dev/%s (%s) read-only failed: %s", devname,
+			 info.type, strerror(-r));
+		return r;
+	}
+	return 0;
+}
+
+int keydev_read(const char *devname, const char *path, char *buf, size_t size, size_t *len,
+		char *why, size_t why_size)
+{
+	char file[sizeof(KEYDEV_MOUNT) + 256];
+	int r = keydev_mount(devname, why, why_size);
+
+	*len = 0;
+	if (r < 0)
+		return r;
+	snprintf(file, sizeof(file), "%s%s", KEYDEV_MOUNT, path);
+	r = key_file_read(file, buf, size, len);
+	if (r < 0)
+		snprintf(why, why_size, "reading %s on /dev/%s failed: %s", path, devname,
+			 r == -EFBIG ? "larger than 8192 bytes" : strerror(-r));
+	/* Lazily if busy: nothing of ours keeps it open, so it goes at once. */
+	if (umount2(KEYDEV_MOUNT, 0) < 0)
+		umount2(KEYDEV_MOUNT, MNT_DETACH);
+	return r;
+}

@@ -1,0 +1,114 @@
+/* lukskey: try each rd.luks.key= for a container, in the order given. */
+#include "lukskey.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "init/log.h"
+#include "keyread.h"
+#include "luks.h"
+
+struct container {
+	const char *devname, *uuid, *name;
+};
+
+/* Whether a key must wait for its device to appear. Not before the resume
+ * decision: the container may hold the resume device, and the resume wait
+ * must not run out while it stays locked, so then its key device is
+ * reported unreadable and the passphrase asked. */
+static bool must_wait(const struct luks_key *k, bool keydev_allowed)
+{
+	char dev[64];
+
+	return k->has_keydev && keydev_allowed && keydev_find(&k->keydev, dev, sizeof(dev)) < 0;
+}
+
+/* The key's bytes into buf; on failure why says what, for the console. */
+static int key_get(const struct luks_key *k, bool keydev_allowed, char *buf, size_t *len,
+		   char *why, size_t why_size)
+{
+	char dev[64], where[300];
+	int r;
+
+	if (!k->has_keydev) {
+		r = key_file_read(k->path, buf, KEY_BYTES_MAX, len);
+		if (r < 0)
+			snprintf(why, why_size, "the key file %s in the image: %s", k->path,
+				 r == -EFBIG ? "larger than 8192 bytes" : strerror(-r));
+		return r;
+	}
+	luks_key_dev_text(&k->keydev, where, sizeof(where));
+	if (!keydev_allowed) {
+		snprintf(why, why_size, "the key device %s is not read yet: no filesystem is "
+			 "mounted before the resume decision, and this container may hold the "
+			 "resume device", where);
+		return -EAGAIN;
+	}
+	r = keydev_find(&k->keydev, dev, sizeof(dev));
+	if (r < 0) {
+		snprintf(why, why_size, "the key device %s (for %s) did not appear", where, k->path);
+		return r;
+	}
+	r = keydev_read(dev, k->path, buf, KEY_BYTES_MAX, len, why, why_size);
+	return r;
+}
+
+/* One key: 0 when it opened the container; else the console says why. */
+static int key_try(const struct container *c, const struct luks_key *k, bool keydev_allowed)
+{
+	char key[KEY_BYTES_MAX], why[1024], out[1024], where[300] = "in the image";
+	size_t len = 0;
+	int r = key_get(k, keydev_allowed, key, &len, why, sizeof(why));
+	bool read = r == 0;
+
+	if (k->has_keydev) {
+		strcpy(where, "on ");
+		luks_key_dev_text(&k->keydev, where + 3, sizeof(where) - 3);
+	}
+	if (read)
+		r = luks_open_key(c->devname, c->name, key, len, out, sizeof(out));
+	explicit_bzero(key, sizeof(key));
+	if (r == 0)
+		log_info("opened /dev/%s (LUKS UUID=%s) as /dev/mapper/%s with the key file %s %s",
+			 c->devname, c->uuid, c->name, k->path, where);
+	else if (r == -EACCES)
+		console_print("lifeboat: the key file %s %s does not open /dev/%s (UUID=%s)\n",
+			      k->path, where, c->devname, c->uuid);
+	else if (read)
+		console_print("lifeboat: cryptsetup could not open /dev/%s (UUID=%s) with the key "
+			      "file %s %s: %s\n", c->devname, c->uuid, k->path, where, out);
+	else
+		console_print("lifeboat: rd.luks.key for /dev/%s (UUID=%s): %s\n", c->devname,
+			      c->uuid, why);
+	return r;
+}
+
+enum key_result luks_keys_open(const struct stack_params *p, const char *devname,
+			       const char *uuid, const char *name, bool keydev_allowed,
+			       bool last_chance)
+{
+	struct container c = { devname, uuid, name };
+	bool any = false;
+
+	/* Wait before trying anything: each refused key costs cryptsetup a
+	 * full key derivation, so the keys are tried once, all together. */
+	for (size_t i = 0; i < p->n_keys; i++) {
+		const struct luks_key *k = &p->luks_keys[i];
+
+		if (!luks_key_applies(k, devname, uuid))
+			continue;
+		any = true;
+		if (!last_chance && must_wait(k, keydev_allowed))
+			return KEY_WAIT;
+	}
+	if (!any)
+		return KEY_NONE;
+	for (size_t i = 0; i < p->n_keys; i++)
+		if (luks_key_applies(&p->luks_keys[i], devname, uuid) &&
+		    key_try(&c, &p->luks_keys[i], keydev_allowed) == 0)
+			return KEY_OPENED;
+	console_print("lifeboat: no key file of rd.luks.key= opened /dev/%s (UUID=%s); asking "
+		      "for its passphrase instead\n", devname, uuid);
+	return KEY_FAILED;
+}

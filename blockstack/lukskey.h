@@ -1,0 +1,26 @@
+/* lukskey: open a LUKS container with the key files rd.luks.key= names. */
+#ifndef LIFEBOAT_BLOCKSTACK_LUKSKEY_H
+#define LIFEBOAT_BLOCKSTACK_LUKSKEY_H
+
+#include <stdbool.h>
+
+#include "params.h"
+
+enum key_result {
+	KEY_OPENED,   /* a key opened it */
+	KEY_NONE,     /* no rd.luks.key= is for this container */
+	KEY_FAILED,   /* every key was tried or unreadable (each said why on the console) */
+	KEY_WAIT,     /* a key device has not appeared yet: try again later */
+};
+
+/* The container /dev/DEVNAME (LUKS UUID uuid) is to open as NAME.
+ * keydev_allowed: the resume decision is made, so key devices may be
+ * mounted (read-only); before it their keys fail (the container may hold
+ * the resume device: it cannot wait). last_chance: nothing more is coming
+ * (the devices settled), so a key device still missing counts as failed
+ * instead of KEY_WAIT. Key bytes are wiped after each try, never logged. */
+enum key_result luks_keys_open(const struct stack_params *p, const char *devname,
+			       const char *uuid, const char *name, bool keydev_allowed,
+			       bool last_chance);
+
+#endif

@@ -1,0 +1,106 @@
+# cases-stacks-keys.sh: LUKS key files, rd.luks.key= (sourced by run.sh after
+# cases-stacks.sh, whose stacked disks and helpers these cases use).
+
+KEYDEV_LABEL=lbkeys
+KEYDEV_UUID=1b2c3d4e-0101-4a5b-8c6d-7e8f9a0b1c2d
+
+# keys_image KEYFILE: the --block-stacks image with KEYFILE as
+# /etc/luks/root.key (mode 0600 on the host, kept in the image).
+keys_image() {
+	chmod 0600 "$1"
+	"$BUILD/lifeboat" build --config /dev/null --generic --block-stacks --kver "$KVER" \
+		--add-files "$1:/etc/luks/root.key" -o "$CASE_DIR/keys.img" >/dev/null 2>&1 ||
+		{ echo "building the image with the key failed"; return 1; }
+	"$BUILD/lifeboat" ls "$CASE_DIR/keys.img" | grep -q -- '^-rw------- .* etc/luks/root.key$' ||
+		{ echo "the key file in the image is not mode 0600"; return 1; }
+	echo "$CASE_DIR/keys.img"
+}
+
+# The key device: an ext4 filesystem (LABEL=lbkeys) holding /keys/root.key.
+keys_disk() {
+	mkdir -p "$CASE_DIR/keytree/keys" &&
+	printf '%s' "$LUKS_PW" > "$CASE_DIR/keytree/keys/root.key" &&
+	mkfs_image ext4 "$CASE_DIR/keys-disk.img" 8 "$CASE_DIR/keytree" "$KEYDEV_LABEL" "$KEYDEV_UUID" &&
+	echo "$CASE_DIR/keys-disk.img"
+}
+
+# A key file in the image opens the root's container: no prompt.
+case_stacks_key_image() {
+	local disk img
+	stacks_setup || return 1
+	disk=$(stack_copy luks)
+	printf '%s' "$LUKS_PW" > "$CASE_DIR/root.key"
+	img=$(keys_image "$CASE_DIR/root.key") || { echo "$img"; return 1; }
+	boot_qemu "$CASE_DIR/console.log" "$KERNEL" "$img" \
+		"root=UUID=$UUID_LUKS_FS rd.luks.key=/etc/luks/root.key rd.timeout=60 rd.shell=0" \
+		$(virtio_disk "$disk")
+	assert_root_reached "$CASE_DIR/console.log" &&
+	assert_log "$CASE_DIR/console.log" 'rootmount /dev/dm-0 ext4' &&
+	assert_log "$CASE_DIR/console.log" "with the key file /etc/luks/root.key in the image" &&
+	assert_not_log "$CASE_DIR/console.log" 'Passphrase' &&
+	assert_not_log "$CASE_DIR/console.log" "$LUKS_PW"
+}
+
+# A key file on a second disk, named by its label, limited to the root's
+# container by LUKSDEV: mounted read-only after the resume decision.
+case_stacks_key_device() {
+	local disk keys
+	stacks_setup || return 1
+	disk=$(stack_copy luks)
+	keys=$(keys_disk) || { echo "making the key disk failed"; return 1; }
+	boot_qemu "$CASE_DIR/console.log" "$KERNEL" "$IMG_STACKS" \
+		"root=UUID=$UUID_LUKS_FS rd.luks.key=/keys/root.key:LABEL=$KEYDEV_LABEL:UUID=$UUID_LUKS rd.timeout=60 rd.shell=0" \
+		$(virtio_disk "$disk") $(virtio_disk "$keys")
+	assert_root_reached "$CASE_DIR/console.log" &&
+	assert_log "$CASE_DIR/console.log" 'rootmount /dev/dm-0 ext4' &&
+	assert_log "$CASE_DIR/console.log" "with the key file /keys/root.key on LABEL=$KEYDEV_LABEL" &&
+	assert_not_log "$CASE_DIR/console.log" 'Passphrase' &&
+	assert_not_log "$CASE_DIR/console.log" "$LUKS_PW" || return 1
+	# Read-only without journal replay: the key disk is unchanged.
+	e2fsck -fn "$keys" >/dev/null 2>&1 || { echo "the key disk was damaged"; return 1; }
+}
+
+# A wrong key file: said so, then the passphrase prompt opens it.
+case_stacks_key_wrong() {
+	local disk img rc
+	stacks_setup || return 1
+	disk=$(stack_copy luks)
+	printf 'not-%s' "$LUKS_PW" > "$CASE_DIR/wrong.key"
+	img=$(keys_image "$CASE_DIR/wrong.key") || { echo "$img"; return 1; }
+	rescue_start "$img" "root=UUID=$UUID_LUKS_FS rd.luks.key=/etc/luks/root.key rd.timeout=90" \
+		$(virtio_disk "$disk")
+	{
+		expect "the key file /etc/luks/root.key in the image does not open /dev/vda \(UUID=$UUID_LUKS\)" 90 &&
+		expect "no key file of rd.luks.key= opened /dev/vda" 10 &&
+		expect 'Passphrase \(try 1 of 3\)' 10 &&
+		type_line "$LUKS_PW" &&
+		expect '^LIFEBOAT-TEST: end' 90
+	}
+	rc=$?
+	rescue_stop $rc
+	[ $rc -eq 0 ] || return 1
+	assert_log "$CASE_DIR/console.log" 'rootmount /dev/dm-0 ext4' &&
+	assert_not_log "$CASE_DIR/console.log" "$LUKS_PW"
+}
+
+# The resume device inside the container: its key device cannot be read
+# before the resume decision, so that is said and the passphrase asked.
+case_stacks_key_before_resume() {
+	local disk keys rc
+	stacks_setup || return 1
+	disk=$(stack_copy luks)
+	keys=$(keys_disk) || { echo "making the key disk failed"; return 1; }
+	rescue_start "$IMG_STACKS" "root=UUID=$UUID_LUKS_FS resume=UUID=$UUID_LUKS_FS rd.luks.key=/keys/root.key:LABEL=$KEYDEV_LABEL rd.timeout=90" \
+		$(virtio_disk "$disk") $(virtio_disk "$keys")
+	{
+		expect "the key device LABEL=$KEYDEV_LABEL is not read yet: no filesystem is mounted before the resume decision" 90 &&
+		expect 'Passphrase \(try 1 of 3\)' 10 &&
+		type_line "$LUKS_PW" &&
+		expect '^LIFEBOAT-TEST: end' 90
+	}
+	rc=$?
+	rescue_stop $rc
+	[ $rc -eq 0 ] || return 1
+	assert_log "$CASE_DIR/console.log" 'rootmount /dev/dm-0 ext4' &&
+	assert_not_log "$CASE_DIR/console.log" "$LUKS_PW"
+}

@@ -1,0 +1,193 @@
+/* Unit tests: rd.luks.key=KEYPATH[:KEYDEV[:LUKSDEV]], the key file reader,
+ * and when the key files of a container wait or do not apply. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "blockstack/keyread.h"
+#include "blockstack/keyspec.h"
+#include "blockstack/lukskey.h"
+#include "blockstack/params.h"
+#include "init/cmdline.h"
+
+#define U1 "1b2c3d4e-0001-4a5b-8c6d-7e8f9a0b1c2d"
+#define U2 "1b2c3d4e-0004-4a5b-8c6d-7e8f9a0b1c2d"
+
+static void path_only_is_in_the_image(void **state)
+{
+	struct luks_key k;
+
+	(void)state;
+	assert_int_equal(luks_key_parse("/etc/luks/root.key", &k), 0);
+	assert_string_equal(k.path, "/etc/luks/root.key");
+	assert_false(k.has_keydev);
+	assert_false(k.has_luksdev);
+	assert_true(luks_key_applies(&k, "vda", U1));
+	/* An empty KEYDEV is the image too, with a LUKSDEV after it. */
+	assert_int_equal(luks_key_parse("/k::UUID=" U1, &k), 0);
+	assert_false(k.has_keydev);
+	assert_true(k.has_luksdev);
+	assert_true(luks_key_applies(&k, "vdb", U1));
+	assert_false(luks_key_applies(&k, "vdb", U2));
+}
+
+static void key_device_forms(void **state)
+{
+	struct luks_key k;
+	char text[300];
+
+	(void)state;
+	assert_int_equal(luks_key_parse("/keys/root.key:LABEL=keys", &k), 0);
+	assert_string_equal(k.path, "/keys/root.key");
+	assert_true(k.has_keydev);
+	assert_int_equal(k.keydev.kind, ROOT_LABEL);
+	assert_string_equal(k.keydev.value, "keys");
+	luks_key_dev_text(&k.keydev, text, sizeof(text));
+	assert_string_equal(text, "LABEL=keys");
+	assert_int_equal(luks_key_parse("/k:UUID=" U2, &k), 0);
+	assert_int_equal(k.keydev.kind, ROOT_UUID);
+	assert_int_equal(luks_key_parse("/k:PARTUUID=0a0b0c0d-01", &k), 0);
+	assert_int_equal(k.keydev.kind, ROOT_PARTUUID);
+	assert_int_equal(luks_key_parse("/k:/dev/sdb1", &k), 0);
+	assert_int_equal(k.keydev.kind, ROOT_PATH);
+	luks_key_dev_text(&k.keydev, text, sizeof(text));
+	assert_string_equal(text, "/dev/sdb1");
+	assert_int_equal(luks_key_parse("/k:/dev/disk/by-label/usb", &k), 0);
+	assert_int_equal(k.keydev.kind, ROOT_LABEL);
+}
+
+static void luks_device_limits_the_key(void **state)
+{
+	struct luks_key k;
+
+	(void)state;
+	assert_int_equal(luks_key_parse("/k:LABEL=keys:UUID=" U1, &k), 0);
+	assert_true(luks_key_applies(&k, "vda", U1));
+	/* UUIDs compare whatever their case. */
+	assert_true(luks_key_applies(&k, "vda", "1B2C3D4E-0001-4A5B-8C6D-7E8F9A0B1C2D"));
+	assert_false(luks_key_applies(&k, "vda", U2));
+	assert_int_equal(luks_key_parse("/k:LABEL=keys:/dev/vdb", &k), 0);
+	assert_true(luks_key_applies(&k, "vdb", U2));
+	assert_false(luks_key_applies(&k, "vda", U2));
+	assert_int_equal(luks_key_parse("/k:LABEL=keys:/dev/disk/by-uuid/" U2, &k), 0);
+	assert_true(luks_key_applies(&k, "vdc", U2));
+}
+
+static void malformed_keys(void **state)
+{
+	struct luks_key k;
+	char longpath[KEY_PATH_MAX + 2];
+
+	(void)state;
+	assert_int_equal(luks_key_parse(NULL, &k), -EINVAL);
+	assert_int_equal(luks_key_parse("", &k), -EINVAL);
+	assert_int_equal(luks_key_parse(":LABEL=keys", &k), -EINVAL);
+	assert_int_equal(luks_key_parse("relative.key", &k), -EINVAL);
+	assert_int_equal(luks_key_parse("/keys/../etc/shadow:LABEL=k", &k), -EINVAL);
+	assert_int_equal(luks_key_parse("/..", &k), -EINVAL);
+	/* ".." only as a whole part: names that contain dots are fine. */
+	assert_int_equal(luks_key_parse("/keys/..root.key", &k), 0);
+	assert_int_equal(luks_key_parse("/k:LABEL=", &k), -EINVAL);
+	assert_int_equal(luks_key_parse("/k:keys", &k), -EINVAL);
+	assert_int_equal(luks_key_parse("/k:LABEL=a:", &k), -EINVAL);
+	/* The container is named by its UUID or its node only. */
+	assert_int_equal(luks_key_parse("/k:LABEL=a:LABEL=b", &k), -EINVAL);
+	assert_int_equal(luks_key_parse("/k:LABEL=a:UUID=" U1 ":x", &k), -EINVAL);
+	memset(longpath, 'a', sizeof(longpath) - 1);
+	longpath[0] = '/';
+	longpath[sizeof(longpath) - 1] = '\0';
+	assert_int_equal(luks_key_parse(longpath, &k), -ENAMETOOLONG);
+}
+
+/* As the command line hands them over: repeatable, in order, bounded. */
+static void keys_on_the_command_line(void **state)
+{
+	struct boot_args args;
+	struct stack_params p;
+
+	(void)state;
+	boot_args_init(&args);
+	assert_int_equal(cmdline_parse("root=/dev/mapper/r rd.luks.key=/a.key "
+				       "rd.luks.key=/b.key:LABEL=usb:UUID=" U1, &args), 0);
+	stack_params_init(&p);
+	for (size_t i = 0; i < args.stack_params.len; i++)
+		assert_int_equal(stack_params_apply(&p, args.stack_params.items[i]), 0);
+	boot_args_free(&args);
+	assert_int_equal(p.n_keys, 2);
+	assert_string_equal(p.luks_keys[0].path, "/a.key");
+	assert_string_equal(p.luks_keys[1].path, "/b.key");
+	assert_string_equal(p.luks_keys[1].keydev.value, "usb");
+	assert_int_equal(stack_params_apply(&p, "rd.luks.key=nope"), -EINVAL);
+	assert_int_equal(p.n_keys, 2);
+	for (size_t i = p.n_keys; i < STACK_LIST_MAX; i++)
+		assert_int_equal(stack_params_apply(&p, "rd.luks.key=/c"), 0);
+	assert_int_equal(stack_params_apply(&p, "rd.luks.key=/d"), -E2BIG);
+}
+
+static void key_file_reading(void **state)
+{
+	char path[] = "/tmp/lifeboat-test-key-XXXXXX";
+	char buf[16], big[KEY_BYTES_MAX + 1];
+	size_t len = 99;
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	/* Bytes as they are: a newline is part of the key. */
+	assert_int_equal(write(fd, "secret\n", 7), 7);
+	assert_int_equal(key_file_read(path, buf, sizeof(buf), &len), 0);
+	assert_int_equal(len, 7);
+	assert_memory_equal(buf, "secret\n", 7);
+	/* Exactly full fits; one byte more is refused, not cut. */
+	assert_int_equal(key_file_read(path, buf, 7, &len), 0);
+	assert_int_equal(len, 7);
+	assert_int_equal(key_file_read(path, buf, 6, &len), -EFBIG);
+	assert_int_equal(len, 0);
+	memset(big, 'k', sizeof(big));
+	assert_int_equal(write(fd, big, sizeof(big)), (ssize_t)sizeof(big));
+	close(fd);
+	assert_int_equal(key_file_read(path, big, KEY_BYTES_MAX, &len), -EFBIG);
+	unlink(path);
+	assert_int_equal(key_file_read(path, buf, sizeof(buf), &len), -ENOENT);
+}
+
+/* Which keys apply, and when a container waits for its key device;
+ * no key is read here, so nothing reaches cryptsetup. */
+static void keys_wait_or_do_not_apply(void **state)
+{
+	struct stack_params p;
+
+	(void)state;
+	stack_params_init(&p);
+	assert_int_equal(luks_keys_open(&p, "vda", U1, "r", true, false), KEY_NONE);
+	assert_int_equal(stack_params_apply(&p, "rd.luks.key=/k:LABEL=usb:UUID=" U2), 0);
+	assert_int_equal(luks_keys_open(&p, "vda", U1, "r", true, false), KEY_NONE);
+	/* Allowed, but the device is not there (no such label here): wait,
+	 * until the devices settle. */
+	assert_int_equal(luks_keys_open(&p, "vdb", U2, "r", true, false), KEY_WAIT);
+	assert_int_equal(luks_keys_open(&p, "vdb", U2, "r", true, true), KEY_FAILED);
+	/* Before the resume decision a key device is not read, and the
+	 * container does not wait (it may hold the resume device). */
+	assert_int_equal(luks_keys_open(&p, "vdb", U2, "r", false, false), KEY_FAILED);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(path_only_is_in_the_image),
+		cmocka_unit_test(key_device_forms),
+		cmocka_unit_test(luks_device_limits_the_key),
+		cmocka_unit_test(malformed_keys),
+		cmocka_unit_test(keys_on_the_command_line),
+		cmocka_unit_test(key_file_reading),
+		cmocka_unit_test(keys_wait_or_do_not_apply),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
