@@ -72,7 +72,13 @@ $(BUILD)/hib-init: tests/boot/hib-init.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -static -o $@ $<
 
-test: all unit-build $(BUILD)/test-init $(BUILD)/hib-init
+# hostgen-init: the init of the stacked root that runs the host-only
+# generator in a guest (tests/boot/cases-stacks.sh).
+$(BUILD)/hostgen-init: tests/boot/hostgen-init.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -static -o $@ $<
+
+test: all unit-build $(BUILD)/test-init $(BUILD)/hib-init $(BUILD)/hostgen-init
 	tests/run-all.sh
 
 # libFuzzer targets are built with clang in their own build directory.

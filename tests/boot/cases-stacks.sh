@@ -14,9 +14,22 @@ UUID_LUKS_LVM=1b2c3d4e-0004-4a5b-8c6d-7e8f9a0b1c2d
 UUID_LUKS_LVM_FS=1b2c3d4e-0005-4a5b-8c6d-7e8f9a0b1c2d
 UUID_MD=1b2c3d4e-0006-4a5b-8c6d-7e8f9a0b1c2d
 UUID_MD_FS=1b2c3d4e-0007-4a5b-8c6d-7e8f9a0b1c2d
+UUID_LUKS_SWAP=1b2c3d4e-0008-4a5b-8c6d-7e8f9a0b1c2d
+UUID_LUKS_SWAP_INNER=1b2c3d4e-0009-4a5b-8c6d-7e8f9a0b1c2d
+UUID_LVM_LUKS=1b2c3d4e-000a-4a5b-8c6d-7e8f9a0b1c2d
+UUID_LVM_LUKS_FS=1b2c3d4e-000b-4a5b-8c6d-7e8f9a0b1c2d
+UUID_MD_LVM=1b2c3d4e-000c-4a5b-8c6d-7e8f9a0b1c2d
+UUID_MD_LVM_FS=1b2c3d4e-000d-4a5b-8c6d-7e8f9a0b1c2d
+UUID_HOST_LUKS=1b2c3d4e-000e-4a5b-8c6d-7e8f9a0b1c2d
+UUID_HOST_FS=1b2c3d4e-000f-4a5b-8c6d-7e8f9a0b1c2d
+UUID_MDHOST=1b2c3d4e-0010-4a5b-8c6d-7e8f9a0b1c2d
+UUID_MDHOST_FS=1b2c3d4e-0011-4a5b-8c6d-7e8f9a0b1c2d
 LUKS_PW=lifeboat-luks-pw
-STACK_DISKS="luks lvm lvmluks md-a md-b"
-STACK_TOOLS=/usr/sbin/lvm,/usr/sbin/cryptsetup,/usr/sbin/mdadm,/usr/sbin/mke2fs
+# The disks the builder writes (by virtio serial), 64 MiB each but the
+# LUKS swap's (the hibernation image needs room after the LUKS2 header).
+STACK_DISKS="luks lvm lvmluks md-a md-b luksswap lukslvm mdlvm-a mdlvm-b hostonly mdhost-a mdhost-b"
+STACK_TOOLS=/usr/sbin/lvm,/usr/sbin/cryptsetup,/usr/sbin/mdadm,/usr/sbin/mke2fs,/usr/sbin/mkswap
+HOSTGEN_INIT=$BUILD/hostgen-init
 
 # The guest's lvm.conf: no udev in the builder, so libdevmapper makes the
 # /dev/mapper nodes itself.
@@ -34,20 +47,40 @@ stacks_builder_root() {
 	rm -rf "$tree" && mkdir -p "$tree"
 	(cd "$tree" && cpio -idm --quiet < "$dir/builder.cpio") || return 1
 	rm -rf "$tree/usr/lib/modules" "$tree/init"
-	# busybox's applet link takes mke2fs's place in the image: keep the real one.
+	# busybox's applet links take mke2fs's and mkswap's places in the
+	# image: keep the real ones (their libraries came with --add-binaries).
 	install -m 0755 /usr/sbin/mke2fs "$tree/usr/sbin/mke2fs.e2fs"
+	install -m 0755 /usr/sbin/mkswap "$tree/usr/sbin/mkswap.util"
 	mkdir -p "$tree/sbin" "$tree/etc/lvm" "$tree/stackroot"
 	install -m 0755 "$TOP/tests/boot/stacks-build.sh" "$tree/sbin/init"
 	stacks_lvm_conf > "$tree/etc/lvm/lvm.conf"
 	make_root_tree "$tree/stackroot"
+	stacks_host_tree "$tree/hostroot"
 	stacks_env > "$tree/stacks.env"
 	mkfs_image ext4 "$dir/builder-root.img" 128 "$tree" lbbuilder "$UUID_EXT4"
+}
+
+# The root that runs the host-only generator in a guest: hostgen-init, and
+# /usr empty for the host's over 9p, the rest symlinks into it (merged
+# /usr), and the loader's configuration as the host has it.
+stacks_host_tree() {
+	local dir=$1 d
+	rm -rf "$dir"
+	mkdir -p "$dir/usr/sbin" "$dir/proc" "$dir/sys" "$dir/dev" "$dir/run" "$dir/tmp" "$dir/out" "$dir/etc"
+	for d in bin sbin lib lib64; do
+		ln -s "usr/$d" "$dir/$d"
+	done
+	install -m 0755 "$HOSTGEN_INIT" "$dir/usr/sbin/init"
+	cp -a /etc/ld.so.conf /etc/ld.so.conf.d /etc/ld.so.cache "$dir/etc/"
+	echo "lifeboat host-only test root" > "$dir/etc/issue"
 }
 
 # The builder's parameters, also written into its root as /stacks.env.
 stacks_env() {
 	local v
-	for v in UUID_LUKS UUID_LUKS_FS UUID_LVM_FS UUID_LUKS_LVM UUID_LUKS_LVM_FS UUID_MD UUID_MD_FS LUKS_PW; do
+	for v in UUID_LUKS UUID_LUKS_FS UUID_LVM_FS UUID_LUKS_LVM UUID_LUKS_LVM_FS UUID_MD UUID_MD_FS \
+		UUID_LUKS_SWAP UUID_LUKS_SWAP_INNER UUID_LVM_LUKS UUID_LVM_LUKS_FS UUID_MD_LVM \
+		UUID_MD_LVM_FS UUID_HOST_LUKS UUID_HOST_FS UUID_MDHOST UUID_MDHOST_FS LUKS_PW; do
 		echo "$v=${!v}"
 	done
 }
@@ -57,7 +90,8 @@ stacks_env() {
 # lock. Disks of other keys (older inputs) are removed.
 stacks_disks() {
 	local key dir
-	key=$( (cat "$TOP/tests/boot/stacks-build.sh" "$TEST_INIT"; stacks_env; echo "$STACK_TOOLS") |
+	key=$( (cat "$TOP/tests/boot/stacks-build.sh" "$TEST_INIT" "$HOSTGEN_INIT"; stacks_env
+		echo "$STACK_TOOLS $STACK_DISKS") |
 		sha256sum | cut -c1-16)-$KVER
 	dir=$BUILD/stack-disks/$key
 	STACKS=$dir
@@ -68,13 +102,15 @@ stacks_disks() {
 		flock 9
 		[ -e "$dir/done" ] && exit 0
 		stacks_builder_root "$dir" || { echo "making the builder root failed"; exit 1; }
-		local d args=(-drive "file=$dir/builder-root.img,format=raw,if=virtio")
+		local d size args=(-drive "file=$dir/builder-root.img,format=raw,if=virtio")
 		for d in $STACK_DISKS; do
-			rm -f "$dir/$d.img" && truncate -s 64M "$dir/$d.img"
+			size=64M
+			[ "$d" != luksswap ] || size=128M
+			rm -f "$dir/$d.img" && truncate -s "$size" "$dir/$d.img"
 			args+=(-drive "file=$dir/$d.img,format=raw,if=none,id=$d"
 				-device "virtio-blk-pci,drive=$d,serial=$d")
 		done
-		boot_qemu "$dir/build.log" "$KERNEL" "$IMG_GENERIC" \
+		QEMU_TIMEOUT=400 boot_qemu "$dir/build.log" "$KERNEL" "$IMG_GENERIC" \
 			"root=LABEL=lbbuilder rw rd.driver.pre=dm_mod,dm_crypt,raid1,xts,aes_generic,sha256_generic,algif_skcipher" \
 			"${args[@]}"
 		grep -q 'STACKS-BUILD: done' "$dir/build.log" ||
@@ -222,4 +258,176 @@ case_stacks_fsck_unrepairable() {
 	assert_log "$CASE_DIR/console.log" 'UNEXPECTED INCONSISTENCY' &&
 	assert_log "$CASE_DIR/console.log" 'errors the automatic check could not repair' &&
 	assert_not_log "$CASE_DIR/console.log" 'LIFEBOAT-TEST: root reached'
+}
+
+# luks_boot LOG INITRD APPEND PROMPT UNTIL QEMU_ARGS...: boot with the
+# console on pipes, type the passphrase when PROMPT shows (after
+# LUKS_TYPE_DELAY seconds, as a person would take), wait for UNTIL
+# and then for the machine to stop (power off, or hibernate); the console
+# goes to LOG.
+luks_boot() {
+	local log=$1 initrd=$2 append=$3 prompt=$4 until=$5 rc
+	shift 5
+	rm -f "$CASE_DIR"/serial.* "$CASE_DIR"/monitor.*
+	QEMU_TIMEOUT=${LUKS_BOOT_TIMEOUT:-240} rescue_start "$initrd" "$append" "$@"
+	{
+		expect "$prompt" 120 &&
+		sleep "${LUKS_TYPE_DELAY:-0}" &&
+		type_line "$LUKS_PW" &&
+		expect "$until" 180
+	}
+	rc=$?
+	rescue_stop $rc
+	mv "$CASE_DIR/console.log" "$log"
+	[ $rc -eq 0 ] && assert_not_log "$log" "$LUKS_PW"
+}
+
+# Resume from a swap inside a LUKS container: boot 1 opens the container
+# (rd.luks.uuid=, passphrase typed), its swap is resume= by /dev/mapper
+# name, and hib-init hibernates into it; boot 2 opens it again, finds the
+# image by the swap's own UUID and restores it, before any filesystem is
+# mounted. The root is on a second virtio disk. The passphrase of boot 2
+# comes after the resume device's wait (rd.resume.timeout, 5 s) would
+# have ended: the wait must not give up while the prompt is open.
+case_stacks_resume_luks_swap() {
+	local root=$CASE_DIR/root.img swap token name=luks-$UUID_LUKS_SWAP log
+	stacks_setup || return 1
+	token=$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')
+	hib_root "$root" || return 1
+	swap=$(stack_copy luksswap)
+	log=$CASE_DIR/boot1.log
+	luks_boot "$log" "$IMG_STACKS" \
+		"root=UUID=$UUID_HIBROOT rw resume=/dev/mapper/$name rd.luks.uuid=$UUID_LUKS_SWAP rd.timeout=90 lbtest.hibernate=1 lbtest.swap=/dev/mapper/$name lbtest.token=$token" \
+		"UUID=$UUID_LUKS_SWAP; opens as /dev/mapper/$name" "HIB-TEST: HIBERNATING 1 $token" \
+		$(virtio_disk "$root") $(virtio_disk "$swap") || return 1
+	assert_log "$log" "resume: /dev/dm-0 at page 0: swap without a hibernation image" &&
+	assert_log "$log" "PM: hibernation: Image saving done\|PM: Image saving done" &&
+	assert_not_log "$log" "HIB-TEST: RESUMED" || return 1
+	log=$CASE_DIR/boot2.log
+	LUKS_TYPE_DELAY=7 luks_boot "$log" "$IMG_STACKS" \
+		"root=UUID=$UUID_HIBROOT resume=UUID=$UUID_LUKS_SWAP_INNER rd.luks.uuid=$UUID_LUKS_SWAP rd.timeout=90" \
+		"UUID=$UUID_LUKS_SWAP; opens as /dev/mapper/$name" "LIFEBOAT-TEST: end" \
+		$(virtio_disk "$root") $(virtio_disk "$swap") || return 1
+	assert_log "$log" "HIB-TEST: RESUMED 1 $token rc=0" &&
+	assert_log "$log" "resume: /dev/dm-0 at page 0: kernel hibernation image" &&
+	assert_log "$log" "resume: no block filesystem is mounted; safe to resume from /dev/dm-0" &&
+	assert_log "$log" "resume: restoring the hibernation image on /dev/dm-0" &&
+	assert_not_log "$log" "EXT4-fs (vd[a-z]*): mounted" &&
+	assert_root_intact "$root" "before-hibernate $token|after-resume $token 1|"
+}
+
+# LUKS on LVM: the container is a logical volume; the root inside it.
+case_stacks_luks_on_lvm() {
+	local disk
+	stacks_setup || return 1
+	disk=$(stack_copy lukslvm)
+	luks_boot "$CASE_DIR/console.log" "$IMG_STACKS" \
+		"root=UUID=$UUID_LVM_LUKS_FS rd.lvm.vg=lbovg rd.luks.uuid=$UUID_LVM_LUKS rd.timeout=90" \
+		"/dev/dm-0 is encrypted \(LUKS UUID=$UUID_LVM_LUKS; opens as /dev/mapper/luks-$UUID_LVM_LUKS" \
+		'^LIFEBOAT-TEST: end' $(virtio_disk "$disk") || return 1
+	assert_root_reached "$CASE_DIR/console.log" &&
+	assert_log "$CASE_DIR/console.log" 'rootmount /dev/dm-1 ext4'
+}
+
+# LVM on md RAID1 with both members: the array assembles from its members'
+# uevents, the volume group on it is activated from the array's.
+case_stacks_lvm_on_md() {
+	local a b log=$CASE_DIR/console.log
+	stacks_setup || return 1
+	a=$(stack_copy mdlvm-a)
+	b=$(stack_copy mdlvm-b)
+	boot_qemu "$log" "$KERNEL" "$IMG_STACKS" "root=/dev/mapper/lbmvg-root rd.md.uuid=$UUID_MD_LVM rd.timeout=60" \
+		$(virtio_disk "$a") $(virtio_disk "$b")
+	assert_root_reached "$log" && assert_timeline "$log" &&
+	assert_log "$log" 'rootmount /dev/dm-0 ext4' &&
+	assert_log "$log" 'md/raid1:md[0-9]*: active with 2 out of 2 mirrors' &&
+	assert_not_log "$log" 'started degraded'
+}
+
+# The generic --block-stacks image with the 9p modules: it boots the root
+# that runs the host-only generator (the host's /usr comes over 9p).
+stacks_9p_image() {
+	"$BUILD/lifeboat" build --config /dev/null --generic --block-stacks --kver "$KVER" \
+		--add-modules 9p,9pnet_virtio -o "$1" >/dev/null 2>&1 ||
+		{ echo "building the --block-stacks image with 9p failed"; return 1; }
+}
+
+# stacks_boot LOG INITRD APPEND PROMPT UNTIL QEMU_ARGS...: luks_boot, or
+# without a PROMPT a plain boot.
+stacks_boot() {
+	local log=$1 initrd=$2 append=$3 prompt=$4 until=$5
+	shift 5
+	if [ -n "$prompt" ]; then
+		luks_boot "$log" "$initrd" "$append" "$prompt" "$until" "$@"
+	else
+		QEMU_TIMEOUT=${LUKS_BOOT_TIMEOUT:-$QEMU_TIMEOUT} boot_qemu "$log" "$KERNEL" "$initrd" "$append" "$@"
+	fi
+}
+
+# hostonly_generate ROOT PROMPT QEMU_ARGS...: boot the stacked root ROOT
+# (root=) whose init runs "lifeboat build --host-only" with the host's
+# /usr over 9p; the image is $CASE_DIR/share/hostonly.img.
+hostonly_generate() {
+	local root=$1 prompt=$2 share=$CASE_DIR/share img9p=$CASE_DIR/stacks-9p.img
+	shift 2
+	stacks_9p_image "$img9p" || return 1
+	mkdir -p "$share" && cp "$BUILD/lifeboat" "$BUILD/lifeboat-init" "$share/" || return 1
+	LUKS_BOOT_TIMEOUT=400 stacks_boot "$CASE_DIR/generate.log" "$img9p" \
+		"root=$root rd.driver.pre=9pnet_virtio,9p rd.timeout=90 lbtest.hostgen=1" \
+		"$prompt" '^LIFEBOAT-TEST: end' "$@" \
+		-virtfs "local,path=/usr,mount_tag=hostusr,security_model=none,readonly=on" \
+		-virtfs "local,path=$share,mount_tag=share,security_model=none" || return 1
+	assert_log "$CASE_DIR/generate.log" '^HOSTGEN: exit 0' && [ -s "$share/hostonly.img" ] ||
+		{ echo "the host-only generator in the guest failed (generate.log)"; return 1; }
+}
+
+# hostonly_assert_tools WANTED UNWANTED: the host-only image has the tools
+# of its root's stack (a space-separated list of /usr/sbin names) and not
+# the others, and is under half the generic --block-stacks image.
+hostonly_assert_tools() {
+	local img=$CASE_DIR/share/hostonly.img ls=$CASE_DIR/hostonly.ls t
+	"$BUILD/lifeboat" ls "$img" > "$ls" || { echo "lifeboat ls $img failed"; return 1; }
+	for t in $1; do
+		grep -q "usr/sbin/$t\$" "$ls" || { echo "the host-only image lacks $t (hostonly.ls)"; return 1; }
+	done
+	for t in $2; do
+		! grep -q "usr/sbin/$t\$" "$ls" ||
+			{ echo "the host-only image has $t, which its root's stack does not use"; return 1; }
+	done
+	echo "host-only $(stat -c %s "$img") generic-block-stacks $(stat -c %s "$IMG_STACKS")" > "$CASE_DIR/sizes"
+	[ "$(stat -c %s "$img")" -lt $(($(stat -c %s "$IMG_STACKS") / 2)) ] ||
+		{ echo "the host-only image is not under half the generic one: $(cat "$CASE_DIR/sizes")"; return 1; }
+}
+
+# A host-only image for a root on LVM on LUKS, made where such a root is:
+# in a guest booted from that stack (the build host's root is on none). It
+# has exactly that stack's tools (cryptsetup and lvm, no mdadm), and boots
+# the same disk with the passphrase typed and only root= given.
+case_stacks_hostonly_lvm_on_luks() {
+	local disk prompt="UUID=$UUID_HOST_LUKS; opens as /dev/mapper/luks-$UUID_HOST_LUKS"
+	stacks_setup || return 1
+	disk=$(stack_copy hostonly)
+	hostonly_generate "/dev/mapper/lbhvg-root rd.luks.uuid=$UUID_HOST_LUKS" "$prompt" \
+		$(virtio_disk "$disk") &&
+	hostonly_assert_tools "cryptsetup lvm" "mdadm" || return 1
+	luks_boot "$CASE_DIR/console.log" "$CASE_DIR/share/hostonly.img" "root=/dev/mapper/lbhvg-root rd.timeout=90" \
+		"$prompt" '^LIFEBOAT-TEST: end' $(virtio_disk "$disk") || return 1
+	assert_root_reached "$CASE_DIR/console.log" &&
+	assert_log "$CASE_DIR/console.log" 'rootmount /dev/dm-1 ext4'
+}
+
+# The same for a root on LVM on md RAID1: mdadm and lvm, no cryptsetup;
+# both members given.
+case_stacks_hostonly_lvm_on_md() {
+	local a b
+	stacks_setup || return 1
+	a=$(stack_copy mdhost-a)
+	b=$(stack_copy mdhost-b)
+	hostonly_generate /dev/mapper/lbdvg-root "" $(virtio_disk "$a") $(virtio_disk "$b") &&
+	hostonly_assert_tools "mdadm lvm" "cryptsetup" || return 1
+	boot_qemu "$CASE_DIR/console.log" "$KERNEL" "$CASE_DIR/share/hostonly.img" \
+		"root=/dev/mapper/lbdvg-root rd.timeout=60" $(virtio_disk "$a") $(virtio_disk "$b")
+	assert_root_reached "$CASE_DIR/console.log" &&
+	assert_log "$CASE_DIR/console.log" 'rootmount /dev/dm-0 ext4' &&
+	assert_log "$CASE_DIR/console.log" 'md/raid1:md[0-9]*: active with 2 out of 2 mirrors'
 }

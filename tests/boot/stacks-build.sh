@@ -7,17 +7,19 @@
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
 . /stacks.env
 fail() { echo "STACKS-BUILD: FAILED: $*"; sync; poweroff -f; }
-# A filesystem holding the test root (/stackroot: /sbin/init is test-init).
-mkroot() { mke2fs.e2fs -q -F -t ext4 -L "$2" -U "$3" -d /stackroot "$1" || fail "mke2fs $1"; }
+# A filesystem holding a test root: /stackroot (/sbin/init is test-init),
+# or the tree given as $4.
+mkroot() { mke2fs.e2fs -q -F -t ext4 -L "$2" -U "$3" -d "${4:-/stackroot}" "$1" || fail "mke2fs $1"; }
 luks() {
 	printf '%s' "$LUKS_PW" | cryptsetup luksFormat -q --type luks2 --pbkdf pbkdf2 \
 		--pbkdf-force-iterations 1000 --uuid "$2" --key-file=- "$1" || fail "luksFormat $1"
 	printf '%s' "$LUKS_PW" | cryptsetup open --key-file=- "$1" "$3" || fail "open $1"
 }
+# lvroot PV VG LABEL UUID [TREE]: VG on PV, LV root filling it, a root on it.
 lvroot() {
 	lvm pvcreate -q "$1" && lvm vgcreate -q "$2" "$1" &&
 	lvm lvcreate -q -y -n root -l 100%FREE "$2" || fail "lvm on $1"
-	mkroot "/dev/$2/root" "$3" "$4"
+	mkroot "/dev/$2/root" "$3" "$4" "${5:-}"
 	lvm vgchange -q -an "$2" || fail "deactivating $2"
 }
 mount -t proc proc /proc; mount -t sysfs sysfs /sys; mount -t devtmpfs dev /dev 2>/dev/null
@@ -44,6 +46,31 @@ mdadm --create /dev/md0 --run --level=1 --raid-devices=2 --metadata=1.2 \
 	--uuid="$UUID_MD" --assume-clean $(disk md-a) $(disk md-b) || fail "mdadm --create"
 mkroot /dev/md0 lbmdfs "$UUID_MD_FS"
 mdadm --stop /dev/md0 || fail "mdadm --stop"
+# 5. swap on LUKS (for resume), the swap's own UUID fixed
+luks $(disk luksswap) "$UUID_LUKS_SWAP" lbswap
+mkswap.util -U "$UUID_LUKS_SWAP_INNER" -L lbcswap /dev/mapper/lbswap || fail "mkswap in lbswap"
+cryptsetup close lbswap || fail "close lbswap"
+# 6. LUKS on LVM: the container is the LV lbovg/crypt
+lvm pvcreate -q $(disk lukslvm) && lvm vgcreate -q lbovg $(disk lukslvm) &&
+	lvm lvcreate -q -y -n crypt -l 100%FREE lbovg || fail "lvm on lukslvm"
+luks /dev/lbovg/crypt "$UUID_LVM_LUKS" lbolv
+mkroot /dev/mapper/lbolv lblvmluksfs "$UUID_LVM_LUKS_FS"
+cryptsetup close lbolv || fail "close lbolv"
+lvm vgchange -q -an lbovg || fail "deactivating lbovg"
+# 7. LVM on md RAID1
+mdadm --create /dev/md1 --run --level=1 --raid-devices=2 --metadata=1.2 \
+	--uuid="$UUID_MD_LVM" --assume-clean $(disk mdlvm-a) $(disk mdlvm-b) || fail "mdadm --create md1"
+lvroot /dev/md1 lbmvg lbmdlvmfs "$UUID_MD_LVM_FS"
+mdadm --stop /dev/md1 || fail "mdadm --stop md1"
+# 8. LVM on LUKS holding /hostroot: the root that runs the host-only generator
+luks $(disk hostonly) "$UUID_HOST_LUKS" lbhcrypt
+lvroot /dev/mapper/lbhcrypt lbhvg lbhostfs "$UUID_HOST_FS" /hostroot
+cryptsetup close lbhcrypt || fail "close lbhcrypt"
+# 9. LVM on md RAID1 holding /hostroot, too
+mdadm --create /dev/md2 --run --level=1 --raid-devices=2 --metadata=1.2 \
+	--uuid="$UUID_MDHOST" --assume-clean $(disk mdhost-a) $(disk mdhost-b) || fail "mdadm --create md2"
+lvroot /dev/md2 lbdvg lbmdhostfs "$UUID_MDHOST_FS" /hostroot
+mdadm --stop /dev/md2 || fail "mdadm --stop md2"
 sync
 echo "STACKS-BUILD: done"
 poweroff -f

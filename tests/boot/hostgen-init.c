@@ -1,0 +1,109 @@
+/* hostgen-init: the /sbin/init of the stacked test root that runs the
+ * host-only generator inside the guest (tests/boot/cases-stacks.sh): the
+ * build host's root is on no stack, so a host-only image for a stack can
+ * only be made on a machine whose root is on one.
+ *
+ * With lbtest.hostgen=1 on the command line it mounts the host's /usr
+ * (9p tag "hostusr", read-only: the root tree's bin, sbin, lib and lib64
+ * are symlinks into usr, as in a merged-/usr Debian) and the case
+ * directory (9p tag "share", on /out, holding lifeboat and lifeboat-init),
+ * runs "lifeboat build --host-only" writing /out/hostonly.img, and prints
+ * its exit status. Without it, it only reports the root like test-init.
+ * Either way it powers off. Static, so the root needs no libraries. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/reboot.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static char cmdline[4096];
+
+static void cmdline_read(void)
+{
+	int fd = open("/proc/cmdline", O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return;
+	n = read(fd, cmdline, sizeof(cmdline) - 1);
+	cmdline[n > 0 ? n : 0] = '\0';
+	close(fd);
+}
+
+static int mount_one(const char *src, const char *dir, const char *type,
+		     unsigned long flags, const char *opts)
+{
+	if (mount(src, dir, type, flags, opts) == 0 || errno == EBUSY)
+		return 0;
+	printf("HOSTGEN: mounting %s (%s) on %s failed: %s\n", src, type, dir, strerror(errno));
+	return -1;
+}
+
+static void print_root_mount(void)
+{
+	char line[512];
+	FILE *f = fopen("/proc/mounts", "r");
+
+	while (f && fgets(line, sizeof(line), f)) {
+		char dev[128], dir[128], type[32];
+
+		if (sscanf(line, "%127s %127s %31s", dev, dir, type) == 3 &&
+		    strcmp(dir, "/") == 0 && strcmp(dev, "rootfs") != 0)
+			printf("LIFEBOAT-TEST: rootmount %s %s\n", dev, type);
+	}
+	if (f)
+		fclose(f);
+}
+
+/* Run the generator with the console as its output; its exit status. */
+static int generate(void)
+{
+	struct utsname u;
+	char *argv[] = { "/out/lifeboat", "build", "-v", "--host-only", "--config", "/dev/null",
+			 "--kver", u.release, "-o", "/out/hostonly.img", NULL };
+	char *envp[] = { "PATH=/usr/sbin:/usr/bin:/sbin:/bin", "HOME=/", NULL };
+	int status;
+	pid_t pid;
+
+	uname(&u);
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		execve(argv[0], argv, envp);
+		printf("HOSTGEN: running %s failed: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) < 0)
+		return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+int main(void)
+{
+	/* lifeboat moves its /proc, /sys, /dev and /run here; mount what is
+	 * missing (another initramfs may not). */
+	if (access("/proc/self", F_OK) < 0)
+		mount_one("proc", "/proc", "proc", 0, NULL);
+	if (access("/sys/kernel", F_OK) < 0)
+		mount_one("sysfs", "/sys", "sysfs", 0, NULL);
+	if (access("/dev/null", F_OK) < 0)
+		mount_one("dev", "/dev", "devtmpfs", 0, NULL);
+	mount_one("tmp", "/tmp", "tmpfs", 0, NULL);
+	cmdline_read();
+	printf("LIFEBOAT-TEST: root reached\n");
+	print_root_mount();
+	if (strstr(cmdline, "lbtest.hostgen=1") &&
+	    mount_one("hostusr", "/usr", "9p", MS_RDONLY, "trans=virtio,version=9p2000.L,msize=262144,cache=loose") == 0 &&
+	    mount_one("share", "/out", "9p", 0, "trans=virtio,version=9p2000.L,msize=262144") == 0)
+		printf("HOSTGEN: exit %d\n", generate());
+	sync();
+	umount("/out");
+	printf("LIFEBOAT-TEST: end\n");
+	fflush(stdout);
+	reboot(RB_POWER_OFF);
+	return 1;
+}
