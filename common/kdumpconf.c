@@ -31,9 +31,11 @@ void kdump_conf_init(struct kdump_conf *c)
 
 static int set_target(struct kdump_conf *c, const char *v)
 {
-	if (c->ntargets == KDUMP_TARGETS_MAX || strlen(v) >= KDUMP_SPEC_MAX)
+	const char *why;
+
+	if (c->ntargets == KDUMP_TARGETS_MAX || kdump_target_parse(v, &c->targets[c->ntargets], &why) < 0)
 		return -EINVAL;
-	strcpy(c->targets[c->ntargets++], v);
+	c->ntargets++;
 	return 0;
 }
 
@@ -77,14 +79,6 @@ static int set_failure_action(struct kdump_conf *c, const char *v)
 	return kdump_action_parse(v, &c->failure_action);
 }
 
-static int set_cafile(struct kdump_conf *c, const char *v)
-{
-	if (strlen(v) >= sizeof(c->cafile))
-		return -EINVAL;
-	strcpy(c->cafile, v);
-	return 0;
-}
-
 static const struct conf_key {
 	const char *name;
 	int (*set)(struct kdump_conf *c, const char *value);
@@ -94,7 +88,6 @@ static const struct conf_key {
 	{ "format", set_formats },
 	{ "action", set_action },
 	{ "failure_action", set_failure_action },
-	{ "cafile", set_cafile },
 };
 
 static int conf_line(struct kdump_conf *c, char *line)
@@ -117,7 +110,8 @@ static int conf_line(struct kdump_conf *c, char *line)
 
 int kdump_conf_parse(const char *text, struct kdump_conf *c, int *bad_line)
 {
-	char line[KDUMP_SPEC_MAX + 64];
+	/* The longest line: a target with every file. */
+	char line[KDUMP_SPEC_MAX + TARGET_FILES * (KDUMP_FILE_MAX + 16)];
 	int n = 0;
 
 	while (*text) {

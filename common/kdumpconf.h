@@ -1,14 +1,18 @@
 /* kdumpconf: the capture settings the generator writes into the image
  * (/etc/lifeboat/kdump.conf): targets in order, dump level, formats and
- * what to do afterwards. One "key value" per line, '#' comments. */
+ * what to do afterwards. One "key value" per line, '#' comments; a target
+ * line's value is read by kdumptarget.h. */
 #ifndef LIFEBOAT_KDUMP_KDUMPCONF_H
 #define LIFEBOAT_KDUMP_KDUMPCONF_H
 
 #include <stdbool.h>
+#include <stddef.h>
+
+#include "kdumptarget.h"
 
 #define KDUMP_CONF_PATH "/etc/lifeboat/kdump.conf"
 #define KDUMP_TARGETS_MAX 8
-#define KDUMP_SPEC_MAX 512
+#define KDUMP_CONF_MAX 8192          /* the most of the file the capture reads */
 #define KDUMP_DEFAULT_DIR "/var/crash"
 /* Credentials for URL targets (netrc format), mode 0600: never on the
  * command line or in the logs. */
@@ -23,13 +27,12 @@ enum kdump_format {
 };
 
 struct kdump_conf {
-	char targets[KDUMP_TARGETS_MAX][KDUMP_SPEC_MAX];
+	struct kdump_target targets[KDUMP_TARGETS_MAX];
 	int ntargets;
 	unsigned level;                  /* makedumpfile's -d, default 31 */
 	unsigned formats;
 	enum kdump_action action;        /* after a saved dump (default reboot) */
 	enum kdump_action failure_action;/* when every target failed (default: shell if any, else reboot) */
-	char cafile[KDUMP_SPEC_MAX];     /* for https: "" is the image's CA bundle */
 };
 
 void kdump_conf_init(struct kdump_conf *c);

@@ -97,7 +97,7 @@ int capture_write_elf(struct capture *cap, int fd)
 
 static int conf_load(struct kdump_conf *conf)
 {
-	char text[8192];
+	char text[KDUMP_CONF_MAX];
 	int fd = open(KDUMP_CONF_PATH, O_RDONLY | O_CLOEXEC), bad = 0;
 	ssize_t n;
 
@@ -228,11 +228,11 @@ static double seconds_since(const struct timespec *t0)
 static int save_anywhere(struct capture *cap)
 {
 	for (int i = 0; i < cap->conf.ntargets; i++) {
-		const char *spec = cap->conf.targets[i];
+		const struct kdump_target *t = &cap->conf.targets[i];
 
 		console_print("kdump: saving the dump to target %d of %d: %s\n", i + 1,
-			      cap->conf.ntargets, spec);
-		if (target_find(spec)(cap, spec) == 0)
+			      cap->conf.ntargets, t->where);
+		if (target_find(t->where)(cap, t) == 0)
 			return 0;
 	}
 	return -EIO;

@@ -27,13 +27,13 @@ struct capture {
 	uint64_t elf_bound;          /* the ELF file's size, with format=elf (elfdump_bound) */
 };
 
-/* A target saves the dump where spec says. Returns 0, or -errno after
+/* A target saves the dump where t says. Returns 0, or -errno after
  * reporting what failed (the capture then tries the next target). */
-typedef int (*target_save_fn)(struct capture *cap, const char *spec);
+typedef int (*target_save_fn)(struct capture *cap, const struct kdump_target *t);
 
-int target_disk_save(struct capture *cap, const char *spec);
-int target_url_save(struct capture *cap, const char *spec);
-int target_nfs_save(struct capture *cap, const char *spec);
+int target_disk_save(struct capture *cap, const struct kdump_target *t);
+int target_url_save(struct capture *cap, const struct kdump_target *t);
+int target_nfs_save(struct capture *cap, const struct kdump_target *t);
 
 /* Bring the network up as ip= says (DHCP by default), once for all the
  * network targets. Returns 0 or -errno after reporting. */

@@ -53,8 +53,9 @@ static int mount_target(const struct found_dev *dev, const char *spec)
 	return 0;
 }
 
-int target_disk_save(struct capture *cap, const char *spec)
+int target_disk_save(struct capture *cap, const struct kdump_target *t)
 {
+	const char *spec = t->where;
 	char devspec[256], dir[512], where[400];
 	struct root_spec rs;
 	struct found_dev dev;

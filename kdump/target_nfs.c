@@ -87,8 +87,9 @@ static int mount_export(struct nfs_spec *spec, struct in_addr client, char *src,
 	}
 }
 
-int target_nfs_save(struct capture *cap, const char *spec_text)
+int target_nfs_save(struct capture *cap, const struct kdump_target *t)
 {
+	const char *spec_text = t->where;
 	struct nfs_spec spec;
 	struct in_addr client = { 0 };
 	char src[NFS_PATH_MAX + 64];

@@ -3,7 +3,8 @@
  * format (`makedumpfile -R` turns it into the dump): a writer thread
  * produces it into a pipe, libcurl reads the pipe. Files are sent as
  * NAME.incomplete and renamed when complete (WebDAV MOVE, FTP RNFR/RNTO,
- * SFTP rename), so a file named vmcore.flat is whole. */
+ * SFTP rename), so a file named vmcore.flat is whole. Each target may pin
+ * its own CA (https) and carry its own key and known hosts (sftp, scp). */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -35,8 +36,10 @@ static const struct scheme {
 struct upload {
 	struct curlfn *fn;
 	struct capture *cap;
+	const struct kdump_target *target;
 	const struct scheme *scheme;
 	char base[1024];             /* url + the dump's directory + '/' */
+	char error[CURL_ERROR_SIZE]; /* libcurl's detail of the last failure */
 };
 
 struct producer {
@@ -76,11 +79,28 @@ static size_t read_pipe(char *buf, size_t size, size_t n, void *arg)
 	return r < 0 ? CURL_READFUNC_ABORT : (size_t)r;
 }
 
+/* The files this target names: its own CA for https, its key and the
+ * server's host keys for sftp and scp. */
+static void target_options(struct upload *u, CURL *c)
+{
+	const struct kdump_target *t = u->target;
+
+	u->fn->easy_setopt(c, CURLOPT_CAINFO, t->cafile[0] ? t->cafile : CA_BUNDLE);
+	if (t->knownhosts[0])
+		u->fn->easy_setopt(c, CURLOPT_SSH_KNOWNHOSTS, t->knownhosts);
+	if (t->sshkey[0]) {
+		u->fn->easy_setopt(c, CURLOPT_SSH_PRIVATE_KEYFILE, t->sshkey);
+		/* "": libssh2 derives the public key from the private one. */
+		u->fn->easy_setopt(c, CURLOPT_SSH_PUBLIC_KEYFILE, "");
+		u->fn->easy_setopt(c, CURLOPT_SSH_AUTH_TYPES, (long)CURLSSH_AUTH_PUBLICKEY);
+	}
+}
+
 static void common_options(struct upload *u, CURL *c)
 {
-	const char *ca = u->cap->conf.cafile[0] ? u->cap->conf.cafile : CA_BUNDLE;
-
-	u->fn->easy_setopt(c, CURLOPT_CAINFO, ca);
+	u->error[0] = '\0';
+	u->fn->easy_setopt(c, CURLOPT_ERRORBUFFER, u->error);
+	target_options(u, c);
 	u->fn->easy_setopt(c, CURLOPT_NETRC_FILE, KDUMP_NETRC_PATH);
 	u->fn->easy_setopt(c, CURLOPT_NETRC, (long)CURL_NETRC_OPTIONAL);
 	u->fn->easy_setopt(c, CURLOPT_FAILONERROR, 1L);
@@ -136,6 +156,44 @@ static CURLcode http_move(struct upload *u, const char *from, struct curl_slist 
 	return rc;
 }
 
+static bool target_is_ssh(const struct kdump_target *t)
+{
+	return kdump_target_is(t->where, "sftp") || kdump_target_is(t->where, "scp");
+}
+
+/* What the user can do about a failed transfer, by libcurl's code. */
+static const char *failure_hint(const struct upload *u, CURLcode rc, char *buf, size_t size)
+{
+	const struct kdump_target *t = u->target;
+
+	if ((rc == CURLE_PEER_FAILED_VERIFICATION || rc == CURLE_SSL_CACERT_BADFILE) && target_is_ssh(t))
+		snprintf(buf, size, "the server's host key is not the one in %s (knownhosts=); give the "
+			 "server's key as ssh-keyscan prints it", t->knownhosts);
+	else if (rc == CURLE_PEER_FAILED_VERIFICATION || rc == CURLE_SSL_CACERT_BADFILE)
+		snprintf(buf, size, "the server's certificate does not verify against %s %s; pin the CA "
+			 "that signed it with --kdump-target 'URL;cafile=FILE'",
+			 t->cafile[0] ? "the CA pinned for this target," : "the image's CA bundle,",
+			 t->cafile[0] ? t->cafile : CA_BUNDLE);
+	else if (rc == CURLE_LOGIN_DENIED || rc == CURLE_REMOTE_ACCESS_DENIED)
+		snprintf(buf, size, "the server refused the login; check the credentials in the image "
+			 "(%s%s%s)", KDUMP_NETRC_PATH, t->sshkey[0] ? ", " : "", t->sshkey);
+	else
+		snprintf(buf, size, "check the server, its free space and the credentials in the image (%s)",
+			 KDUMP_NETRC_PATH);
+	return buf;
+}
+
+static void report_failure(const struct upload *u, const char *name, CURLcode rc, int produced)
+{
+	char hint[600];
+
+	if (rc == CURLE_OK)
+		log_error("kdump: target %s: writing %s failed: %s", u->target->where, name, strerror(-produced));
+	else
+		log_error("kdump: target %s: sending %s failed: %s; %s", u->target->where, name,
+			  u->error[0] ? u->error : u->fn->easy_strerror(rc), failure_hint(u, rc, hint, sizeof(hint)));
+}
+
 /* Send one file (the dump stream or some bytes) as NAME.incomplete, then
  * rename it to NAME. Returns 0 or -EIO after reporting. */
 static int send_file(struct upload *u, const char *name, const char *text, size_t len)
@@ -150,8 +208,12 @@ static int send_file(struct upload *u, const char *name, const char *text, size_
 
 	snprintf(from, sizeof(from), u->scheme->rename == RENAME_NONE ? "%s" : "%s.incomplete", name);
 	snprintf(url, sizeof(url), "%s%s", u->base, from);
-	if (!c || pipe2(fds, O_CLOEXEC) < 0)
+	if (!c)
 		return -ENOMEM;
+	if (pipe2(fds, O_CLOEXEC) < 0) {
+		u->fn->easy_cleanup(c);
+		return -errno;
+	}
 	p.fd = fds[1];
 	if (pthread_create(&thread, NULL, produce, &p) != 0) {
 		close(fds[0]);
@@ -174,9 +236,7 @@ static int send_file(struct upload *u, const char *name, const char *text, size_
 	u->fn->easy_cleanup(c);
 	u->fn->slist_free_all(rn);
 	if (rc != CURLE_OK || p.result < 0) {
-		log_error("kdump: sending %s to %s failed: %s; check the server, its free space and "
-			  "the credentials in the image (%s)", name, u->base,
-			  rc != CURLE_OK ? u->fn->easy_strerror(rc) : strerror(-p.result), KDUMP_NETRC_PATH);
+		report_failure(u, name, rc, p.result);
 		return -EIO;
 	}
 	return 0;
@@ -201,10 +261,11 @@ static int curl_ready(struct curlfn *fn, const char *spec)
 	return -ENOENT;
 }
 
-int target_url_save(struct capture *cap, const char *spec)
+int target_url_save(struct capture *cap, const struct kdump_target *t)
 {
 	static struct curlfn fn;
-	struct upload u = { .fn = &fn, .cap = cap, .scheme = scheme_find(spec) };
+	const char *spec = t->where;
+	struct upload u = { .fn = &fn, .cap = cap, .target = t, .scheme = scheme_find(spec) };
 	int r;
 
 	if (!u.scheme)

@@ -19,6 +19,9 @@ PACKAGES="$PACKAGES open-iscsi tgt"
 # makedumpfile, which the tests use to read the dumps lifeboat writes;
 # python3 runs the kdump tests' page check and HTTP server.
 PACKAGES="$PACKAGES libcurl4-openssl-dev makedumpfile python3"
+# The URL targets' test servers, run only inside the tests' namespaces with
+# their own settings: an FTP server (pyftpdlib) and sshd for sftp.
+PACKAGES="$PACKAGES python3-pyftpdlib openssh-server"
 
 # Block stacks: the tools the images carry (lvm, mdadm, cryptsetup) and that
 # build the stacked test disks inside a qemu guest.
@@ -45,6 +48,12 @@ if [ ! -e /usr/sbin/policy-rc.d ]; then
 	printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d
 	chmod 0755 /usr/sbin/policy-rc.d
 	trap 'rm -f /usr/sbin/policy-rc.d' EXIT
+fi
+# sshd is for the sftp test's namespace only: this file keeps Debian's unit
+# from ever starting it on the machine, now or at the next boot.
+if echo "$missing" | grep -q openssh-server; then
+	mkdir -p /etc/ssh
+	touch /etc/ssh/sshd_not_to_be_run
 fi
 apt-get update -q
 # shellcheck disable=SC2086

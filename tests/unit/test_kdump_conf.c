@@ -4,6 +4,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -23,21 +24,25 @@ static void conf_full(void **state)
 	assert_int_equal(kdump_conf_parse("# comment\n\ntarget LABEL=a:/var/crash\n"
 					  "  target   http://198.51.100.1/dumps/  \n"
 					  "level 17\nformat kdump elf\naction poweroff\n"
-					  "failure_action shell\ncafile /etc/ca.pem", &c, &bad), 0);
-	assert_int_equal(c.ntargets, 2);
-	assert_string_equal(c.targets[0], "LABEL=a:/var/crash");
-	assert_string_equal(c.targets[1], "http://198.51.100.1/dumps/");
+					  "failure_action shell\n"
+					  "target https://198.51.100.1/d/;cafile=/etc/ca.pem", &c, &bad), 0);
+	assert_int_equal(c.ntargets, 3);
+	assert_string_equal(c.targets[0].where, "LABEL=a:/var/crash");
+	assert_string_equal(c.targets[1].where, "http://198.51.100.1/dumps/");
+	assert_string_equal(c.targets[1].cafile, "");
+	assert_string_equal(c.targets[2].where, "https://198.51.100.1/d/");
+	assert_string_equal(c.targets[2].cafile, "/etc/ca.pem");
 	assert_int_equal(c.level, 17);
 	assert_int_equal(c.formats, FORMAT_KDUMP | FORMAT_ELF);
 	assert_int_equal(c.action, ACTION_POWEROFF);
 	assert_int_equal(c.failure_action, ACTION_SHELL);
-	assert_string_equal(c.cafile, "/etc/ca.pem");
 }
 
 static void conf_refused(void **state)
 {
 	const char *bad_texts[] = { "level 32\n", "level -1\n", "level x\n", "format lzo\n",
-				    "action halt\n", "target\n", "colour blue\n" };
+				    "action halt\n", "target\n", "colour blue\n",
+				    "cafile /etc/ca.pem\n", "target http://h/;cafile=/ca.pem\n" };
 	struct kdump_conf c;
 	int bad;
 
@@ -52,6 +57,75 @@ static void conf_refused(void **state)
 	assert_int_equal(kdump_conf_parse("target a\ntarget b\ntarget c\ntarget d\ntarget e\n"
 					  "target f\ntarget g\ntarget h\ntarget i\n", &c, &bad), -EINVAL);
 	assert_int_equal(bad, 9);
+}
+
+/* Each target's own files: read, refused where they do not fit, written back. */
+static void target_files(void **state)
+{
+	struct kdump_target t;
+	const char *why = NULL;
+	char out[2048];
+
+	(void)state;
+	assert_int_equal(kdump_target_parse("sftp://kd@198.51.100.1:2222/dumps/;knownhosts=/k;sshkey=/id",
+					    &t, &why), 0);
+	assert_string_equal(t.where, "sftp://kd@198.51.100.1:2222/dumps/");
+	assert_string_equal(t.sshkey, "/id");
+	assert_string_equal(t.knownhosts, "/k");
+	assert_string_equal(t.cafile, "");
+	assert_int_equal(kdump_target_format(&t, out, sizeof(out)), 0);
+	assert_string_equal(out, "sftp://kd@198.51.100.1:2222/dumps/;sshkey=/id;knownhosts=/k");
+	assert_int_equal(kdump_target_format(&t, out, 20), -ENAMETOOLONG);
+
+	assert_int_equal(kdump_target_parse("https://h/d/;cafile=/etc/a b.pem", &t, &why), 0);
+	assert_string_equal(t.cafile, "/etc/a b.pem");
+	assert_int_equal(kdump_target_format(&t, out, sizeof(out)), 0);
+	assert_string_equal(out, "https://h/d/;cafile=/etc/a b.pem");
+	assert_int_equal(kdump_target_parse("LABEL=a:/var/crash", &t, &why), 0);
+	assert_int_equal(kdump_target_format(&t, out, sizeof(out)), 0);
+	assert_string_equal(out, "LABEL=a:/var/crash");
+	/* A user name without a password is fine; an @ in the path too. */
+	assert_int_equal(kdump_target_parse("ftp://kd@h/d/", &t, &why), 0);
+	assert_int_equal(kdump_target_parse("http://h/a:b@c/", &t, &why), 0);
+	assert_true(kdump_target_is("https://h/", "https"));
+	assert_false(kdump_target_is("http://h/", "https"));
+	assert_false(kdump_target_is("httpsx://h/", "https"));
+}
+
+static void target_refused(void **state)
+{
+	static const struct {
+		const char *text, *why;
+	} cases[] = {
+		{ "http://h/;cafile=/ca", "cafile= is for https" },
+		{ "LABEL=a;cafile=/ca", "cafile= is for https" },
+		{ "https://h/;sshkey=/id", "sshkey= is for sftp" },
+		{ "nfs:198.51.100.1:/x;knownhosts=/k", "knownhosts= is for sftp" },
+		{ "https://h/;cafile=", "missing after" },
+		{ "https://h/;cafile=/a;cafile=/b", "given twice" },
+		{ "https://h/;capath=/a", "unknown setting" },
+		{ "https://h/;", "unknown setting" },
+		{ ";cafile=/a", "cafile= is for https" },
+		{ "", "no place" },
+		{ "sftp://h/d/", "need knownhosts" },
+		{ "scp://h/d/;sshkey=/id", "need knownhosts" },
+		{ "ftp://kd:secret@h/d/", "password in the URL" },
+		{ "https://kd:s@h:443/d/;cafile=/a", "password in the URL" },
+	};
+	char long_name[KDUMP_FILE_MAX + 40];
+	struct kdump_target t;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *why = NULL;
+
+		assert_int_equal(kdump_target_parse(cases[i].text, &t, &why), -EINVAL);
+		assert_non_null(why);
+		if (!strstr(why, cases[i].why))
+			fail_msg("'%s': '%s' does not say '%s'", cases[i].text, why, cases[i].why);
+	}
+	snprintf(long_name, sizeof(long_name), "https://h/;cafile=/%0*d", KDUMP_FILE_MAX, 0);
+	assert_int_equal(kdump_target_parse(long_name, &t, &(const char *){ NULL }), -EINVAL);
 }
 
 static void capture_cmdline(void **state)
@@ -74,6 +148,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(conf_full),
 		cmocka_unit_test(conf_refused),
+		cmocka_unit_test(target_files),
+		cmocka_unit_test(target_refused),
 		cmocka_unit_test(capture_cmdline),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
