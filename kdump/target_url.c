@@ -108,6 +108,15 @@ static void common_options(struct upload *u, CURL *c)
 	u->fn->easy_setopt(c, CURLOPT_FTP_CREATE_MISSING_DIRS, (long)CURLFTP_CREATE_DIR);
 }
 
+/* The path part of a URL: "/d/" of "sftp://user@host:22/d/". */
+static const char *url_path(const char *url)
+{
+	const char *host = strstr(url, "://");
+
+	host = host ? host + 3 : url;
+	return host + strcspn(host, "/");
+}
+
 /* The rename after the upload, as the scheme does it. */
 static struct curl_slist *rename_setup(struct upload *u, CURL *c, const char *from, const char *to)
 {
@@ -127,7 +136,10 @@ static struct curl_slist *rename_setup(struct upload *u, CURL *c, const char *fr
 		u->fn->easy_setopt(c, CURLOPT_POSTQUOTE, l);
 		return l;
 	case RENAME_SFTP:
-		snprintf(line, sizeof(line), "rename \"%s\" \"%s\"", from, to);
+		/* SFTP's quote commands take paths from the server's root, not
+		 * from the URL's directory. */
+		snprintf(line, sizeof(line), "rename \"%s%s\" \"%s%s\"", url_path(u->base), from,
+			 url_path(u->base), to);
 		l = u->fn->slist_append(NULL, line);
 		u->fn->easy_setopt(c, CURLOPT_POSTQUOTE, l);
 		return l;

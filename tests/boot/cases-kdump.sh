@@ -126,34 +126,38 @@ kdump_check_elf() {
 		{ echo "the dump and vmcore.elf disagree: $(tail -n 1 "$CASE_DIR/verify.log")"; return 1; }
 }
 
-# Capture over HTTP: the capture kernel configures eth0 statically (ip= from
-# `kdump load --append`) and PUTs the dump as a flattened stream to a server
-# in the test's network namespace (cases-net.sh's bridge and tap). On the
-# host, makedumpfile -R reassembles it and reads the marker from it.
-case_kdump_http() {
-	local log=$CASE_DIR/console.log token capture=$CASE_DIR/capture.img srv=$CASE_DIR/srv dir rc
-	token=$(head -c 6 /dev/urandom | od -An -tx1 | tr -d ' \n')
+# kdump_build CAPTURE_IMAGE ARGS...: a capture image with the network
+# drivers; the build's messages in build.log.
+kdump_build() {
+	local capture=$1
+	shift
 	"$BUILD/lifeboat" build --config /dev/null --host-only --kver "$KVER" \
-		--add-modules virtio_pci,virtio_blk,ext4,virtio_net --kdump \
-		--kdump-target "http://$NET_SERVER:8080/dumps/" \
-		--kdump-options action=poweroff -o "$capture" 2>"$CASE_DIR/build.log" ||
+		--add-modules virtio_pci,virtio_blk,ext4,virtio_net --kdump "$@" -o "$capture" \
+		2>"$CASE_DIR/build.log" ||
 		{ echo "lifeboat build --kdump failed: $(tail -n 1 "$CASE_DIR/build.log")"; return 1; }
-	net_ns_up || { echo "setting up the network namespace failed"; return 1; }
-	mkdir -p "$srv"
-	setsid ip netns exec "$NET_NS" python3 "$TOP/tests/boot/kdump-httpd.py" "$NET_SERVER" 8080 "$srv" \
-		>"$CASE_DIR/httpd.log" 2>&1 &
-	NET_PIDS+=($!)
-	net_wait_port 8080 >/dev/null || { echo "the test's HTTP server did not start: $CASE_DIR/httpd.log"; return 1; }
-	KDUMP_NETNS=$NET_NS kdump_boot "$capture" "$token" \
+}
+
+# kdump_net_boot CAPTURE_IMAGE TOKEN: crash and capture with the guest's NIC
+# on the namespace's bridge (cases-net.sh), eth0 configured statically by
+# the capture kernel (ip= from `kdump load --append`); the namespace is
+# taken down after.
+kdump_net_boot() {
+	local rc
+	KDUMP_NETNS=$NET_NS kdump_boot "$1" "$2" \
 		"ip=$NET_GUEST::$NET_SERVER:255.255.255.0::eth0:off" \
 		-netdev tap,id=n0,ifname=tap0,script=no,downscript=no -device virtio-net-pci,netdev=n0,mac=$NET_MAC
 	rc=$?
 	net_ns_down
 	[ $rc -eq 0 ] || { echo "qemu failed ($rc)"; return 1; }
-	assert_log "$log" "kdump: armed" &&
-	assert_log "$log" "kdump: saving the dump to target 1 of 1: http://" &&
-	assert_log "$log" "kdump: dump saved as" || return 1
-	dir=$(ls -d "$srv"/dumps/*/ 2>/dev/null | head -n 1)
+	assert_log "$CASE_DIR/console.log" "kdump: armed"
+}
+
+# kdump_check_flat DIR TOKEN: DIR, the dump's directory on a server, holds
+# vmcore.flat and vmcore-dmesg.txt under their final names and nothing
+# .incomplete; makedumpfile -R reassembles the dump, and its log and
+# vmcore-dmesg.txt both have the marker.
+kdump_check_flat() {
+	local dir=$1 token=$2
 	[ -n "$dir" ] && [ -s "$dir/vmcore.flat" ] || { echo "no vmcore.flat reached the server"; return 1; }
 	! ls "$dir" | grep -q incomplete || { echo "an .incomplete file was left on the server"; return 1; }
 	makedumpfile -R "$CASE_DIR/vmcore" <"$dir/vmcore.flat" >"$CASE_DIR/makedumpfile-R.log" 2>&1 ||
@@ -163,6 +167,151 @@ case_kdump_http() {
 		{ echo "makedumpfile --dump-dmesg of the reassembled dump lacks the marker"; return 1; }
 	grep -q "KDUMP-MARKER-$token" "$dir/vmcore-dmesg.txt" ||
 		{ echo "vmcore-dmesg.txt on the server lacks the marker"; return 1; }
+}
+
+kdump_token() {
+	head -c 6 /dev/urandom | od -An -tx1 | tr -d ' \n'
+}
+
+# Capture over HTTP: PUT as a flattened stream to a server in the test's
+# network namespace, renamed with MOVE; reassembled on the host.
+case_kdump_http() {
+	local log=$CASE_DIR/console.log token capture=$CASE_DIR/capture.img srv=$CASE_DIR/srv
+	token=$(kdump_token)
+	kdump_build "$capture" --kdump-target "http://$NET_SERVER:8080/dumps/" --kdump-options action=poweroff || return 1
+	net_ns_up || { echo "setting up the network namespace failed"; return 1; }
+	mkdir -p "$srv"
+	setsid ip netns exec "$NET_NS" python3 "$TOP/tests/boot/kdump-httpd.py" "$NET_SERVER" 8080 "$srv" \
+		>"$CASE_DIR/httpd.log" 2>&1 &
+	NET_PIDS+=($!)
+	net_wait_port 8080 >/dev/null || { echo "the test's HTTP server did not start: $CASE_DIR/httpd.log"; return 1; }
+	kdump_net_boot "$capture" "$token" &&
+	assert_log "$log" "kdump: saving the dump to target 1 of 1: http://" &&
+	assert_log "$log" "kdump: dump saved as" || return 1
+	kdump_check_flat "$(ls -d "$srv"/dumps/*/ 2>/dev/null | head -n 1)" "$token"
+}
+
+# kdump_test_ca DIR NAME: a CA of the test's own, DIR/NAME.pem and its key.
+kdump_test_ca() {
+	openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=lifeboat test $2" \
+		-keyout "$1/$2.key" -out "$1/$2.pem" >/dev/null 2>&1
+}
+
+# kdump_test_cert DIR CA: DIR/server.pem for $NET_SERVER, signed by DIR/CA.pem.
+kdump_test_cert() {
+	printf 'subjectAltName=IP:%s\nextendedKeyUsage=serverAuth\n' "$NET_SERVER" >"$1/server.ext"
+	openssl req -newkey rsa:2048 -nodes -subj "/CN=$NET_SERVER" -keyout "$1/server.key" \
+		-out "$1/server.csr" >/dev/null 2>&1 &&
+	openssl x509 -req -in "$1/server.csr" -CA "$1/$2.pem" -CAkey "$1/$2.key" -CAcreateserial \
+		-days 2 -extfile "$1/server.ext" -out "$1/server.pem" >/dev/null 2>&1
+}
+
+# Capture over HTTPS, each target with its own CA: the server's certificate
+# is signed by a CA the test makes. The first target pins another CA and is
+# refused with a message naming it and the certificate problem; the second
+# pins the right one and gets the dump, reassembled on the host.
+case_kdump_https() {
+	local log=$CASE_DIR/console.log token capture=$CASE_DIR/capture.img srv=$CASE_DIR/srv
+	local url=https://$NET_SERVER:8443
+	token=$(kdump_token)
+	kdump_test_ca "$CASE_DIR" ca && kdump_test_ca "$CASE_DIR" wrong-ca && kdump_test_cert "$CASE_DIR" ca ||
+		{ echo "making the test's certificates with openssl failed"; return 1; }
+	kdump_build "$capture" --kdump-target "$url/wrong/;cafile=$CASE_DIR/wrong-ca.pem" \
+		--kdump-target "$url/dumps/;cafile=$CASE_DIR/ca.pem" --kdump-options action=poweroff || return 1
+	net_ns_up || { echo "setting up the network namespace failed"; return 1; }
+	mkdir -p "$srv"
+	setsid ip netns exec "$NET_NS" python3 "$TOP/tests/boot/kdump-httpd.py" "$NET_SERVER" 8443 "$srv" \
+		"$CASE_DIR/server.pem" "$CASE_DIR/server.key" >"$CASE_DIR/httpd.log" 2>&1 &
+	NET_PIDS+=($!)
+	net_wait_port 8443 >/dev/null || { echo "the test's HTTPS server did not start: $CASE_DIR/httpd.log"; return 1; }
+	kdump_net_boot "$capture" "$token" &&
+	assert_log "$log" "kdump: saving the dump to target 1 of 2: $url/wrong/" &&
+	assert_log "$log" "target $url/wrong/: sending vmcore.flat failed: SSL certificate problem" &&
+	assert_log "$log" "does not verify against the CA pinned for this target, /etc/lifeboat/kdump-target1.cafile" &&
+	assert_log "$log" "kdump: saving the dump to target 2 of 2: $url/dumps/" &&
+	assert_log "$log" "kdump: dump saved as" || return 1
+	[ -z "$(find "$srv" -path "$srv/wrong*")" ] || { echo "the refused target got files: $srv/wrong"; return 1; }
+	kdump_check_flat "$(ls -d "$srv"/dumps/*/ 2>/dev/null | head -n 1)" "$token"
+}
+
+# Capture over FTP (pyftpdlib in the namespace), the password in the
+# image's netrc: a first target logging in as a user the server does not
+# know is refused; the second sends vmcore.flat.incomplete and renames it
+# (RNFR/RNTO) once complete. The server saw no upload under a final name,
+# and the password is in no log.
+case_kdump_ftp() {
+	local log=$CASE_DIR/console.log token capture=$CASE_DIR/capture.img srv=$CASE_DIR/srv
+	local password
+	password=$(kdump_token)
+	token=$(kdump_token)
+	printf 'machine %s login kdump password %s\n' "$NET_SERVER" "$password" >"$CASE_DIR/netrc"
+	kdump_build "$capture" --kdump-target "ftp://nobody@$NET_SERVER/nowhere/" \
+		--kdump-target "ftp://$NET_SERVER/dumps/" \
+		--kdump-options "netrc=$CASE_DIR/netrc,action=poweroff" || return 1
+	"$BUILD/lifeboat" ls "$capture" | grep -q '^-rw------- .* etc/lifeboat/kdump.netrc$' ||
+		{ echo "the image's netrc is not mode 0600"; return 1; }
+	net_ns_up || { echo "setting up the network namespace failed"; return 1; }
+	mkdir -p "$srv"
+	setsid ip netns exec "$NET_NS" /usr/bin/python3 "$TOP/tests/boot/kdump-ftpd.py" "$NET_SERVER" 21 "$srv" \
+		kdump "$password" >"$CASE_DIR/ftpd.log" 2>&1 &
+	NET_PIDS+=($!)
+	net_wait_port 21 >/dev/null || { echo "the test's FTP server did not start: $CASE_DIR/ftpd.log"; return 1; }
+	kdump_net_boot "$capture" "$token" &&
+	assert_log "$log" "target ftp://nobody@$NET_SERVER/nowhere/: sending vmcore.flat failed: .*the server refused the login" &&
+	assert_log "$log" "kdump: saving the dump to target 2 of 2: ftp://" &&
+	assert_log "$log" "kdump: dump saved as" || return 1
+	! grep -q -- "$password" "$log" || { echo "the FTP password is in the console log"; return 1; }
+	grep -q "FTP-RECEIVED .*/vmcore.flat.incomplete$" "$CASE_DIR/ftpd.log" ||
+		{ echo "the server did not receive vmcore.flat.incomplete: $CASE_DIR/ftpd.log"; return 1; }
+	! grep "FTP-RECEIVED\|FTP-INCOMPLETE" "$CASE_DIR/ftpd.log" | grep -qv '\.incomplete$' ||
+		{ echo "a file was uploaded under its final name, not renamed when complete"; return 1; }
+	kdump_check_flat "$(ls -d "$srv"/dumps/*/ 2>/dev/null | head -n 1)" "$token"
+}
+
+# Capture over SFTP to an sshd of the test's own (its config, host key and
+# authorized key in CASE_DIR, run in the namespace; never the machine's
+# sshd or keys), logging in with the image's private key. The first target
+# lists another host key and is refused; the second gets the dump, sent as
+# .incomplete and renamed.
+case_kdump_sftp() {
+	local log=$CASE_DIR/console.log token capture=$CASE_DIR/capture.img srv=$CASE_DIR/srv d=$CASE_DIR/ssh
+	token=$(kdump_token)
+	mkdir -p "$d" "$srv" /run/sshd
+	# libssh2 1.10 signs with ECDSA; its RSA would be SHA-1, which sshd refuses.
+	ssh-keygen -q -t ecdsa -N '' -f "$d/host_key" && ssh-keygen -q -t ecdsa -N '' -f "$d/other_key" &&
+	ssh-keygen -q -t ecdsa -m PEM -N '' -f "$d/client_key" ||
+		{ echo "ssh-keygen failed"; return 1; }
+	cp "$d/client_key.pub" "$d/authorized_keys"
+	printf '%s %s\n' "$NET_SERVER" "$(cut -d' ' -f1,2 "$d/host_key.pub")" >"$d/known_hosts"
+	printf '%s %s\n' "$NET_SERVER" "$(cut -d' ' -f1,2 "$d/other_key.pub")" >"$d/wrong_known_hosts"
+	cat >"$d/sshd_config" <<-EOT
+	ListenAddress $NET_SERVER:22
+	HostKey $d/host_key
+	PidFile $d/sshd.pid
+	AuthorizedKeysFile $d/authorized_keys
+	AuthenticationMethods publickey
+	PermitRootLogin prohibit-password
+	UsePAM no
+	StrictModes no
+	Subsystem sftp internal-sftp
+	ForceCommand internal-sftp
+	EOT
+	kdump_build "$capture" \
+		--kdump-target "sftp://root@$NET_SERVER$srv/wrong/;sshkey=$d/client_key;knownhosts=$d/wrong_known_hosts" \
+		--kdump-target "sftp://root@$NET_SERVER$srv/dumps/;sshkey=$d/client_key;knownhosts=$d/known_hosts" \
+		--kdump-options action=poweroff || return 1
+	"$BUILD/lifeboat" ls "$capture" | grep -q '^-rw------- .* etc/lifeboat/kdump-target2.sshkey$' ||
+		{ echo "the image's private key is not mode 0600"; return 1; }
+	net_ns_up || { echo "setting up the network namespace failed"; return 1; }
+	setsid ip netns exec "$NET_NS" /usr/sbin/sshd -D -e -f "$d/sshd_config" >"$CASE_DIR/sshd.log" 2>&1 &
+	NET_PIDS+=($!)
+	net_wait_port 22 >/dev/null || { echo "the test's sshd did not start: $CASE_DIR/sshd.log"; return 1; }
+	kdump_net_boot "$capture" "$token" &&
+	assert_log "$log" "target sftp://root@$NET_SERVER$srv/wrong/: sending vmcore.flat failed: .*host key is not the one in /etc/lifeboat/kdump-target1.knownhosts" &&
+	assert_log "$log" "kdump: saving the dump to target 2 of 2: sftp://" &&
+	assert_log "$log" "kdump: dump saved as" || return 1
+	[ ! -e "$srv/wrong" ] || { echo "the refused target got files: $srv/wrong"; return 1; }
+	kdump_check_flat "$(ls -d "$srv"/dumps/*/ 2>/dev/null | head -n 1)" "$token"
 }
 
 # Capture to NFS: the first target, an NFS export nobody serves, fails with a

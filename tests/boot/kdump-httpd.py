@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
-"""kdump-httpd.py ADDR PORT DIR: the HTTP server of the kdump network test,
-run inside the test's network namespace. PUT stores the body under DIR
-(making directories), MOVE renames within DIR (WebDAV's Destination
-header), as nginx's dav module would. Nothing else is served."""
+"""kdump-httpd.py ADDR PORT DIR [CERT KEY]: the HTTP server of the kdump
+network tests, run inside the test's network namespace. PUT stores the body
+under DIR (making directories), MOVE renames within DIR (WebDAV's
+Destination header), as nginx's dav module would. Nothing else is served.
+With CERT and KEY (PEM files) it speaks HTTPS only; a client that refuses
+the certificate is logged and dropped."""
 import http.server
 import os
+import ssl
 import sys
 import urllib.parse
 
@@ -60,4 +63,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.reply(201)
 
 
-http.server.ThreadingHTTPServer((sys.argv[1], int(sys.argv[2])), Handler).serve_forever()
+server = http.server.ThreadingHTTPServer((sys.argv[1], int(sys.argv[2])), Handler)
+if len(sys.argv) > 5:
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(sys.argv[4], sys.argv[5])
+    server.socket = context.wrap_socket(server.socket, server_side=True)
+server.serve_forever()
