@@ -270,9 +270,10 @@ case_kdump_ftp() {
 
 # Capture over SFTP to an sshd of the test's own (its config, host key and
 # authorized key in CASE_DIR, run in the namespace; never the machine's
-# sshd or keys), logging in with the image's private key. The first target
-# lists another host key and is refused; the second gets the dump, sent as
-# .incomplete and renamed.
+# sshd or keys), logging in as root with the image's private key, confined
+# to sftp (ForceCommand). The first target lists another host key
+# and is refused; the second gets the dump, sent as .incomplete and renamed
+# (sftp-server's log).
 case_kdump_sftp() {
 	local log=$CASE_DIR/console.log token capture=$CASE_DIR/capture.img srv=$CASE_DIR/srv d=$CASE_DIR/ssh
 	token=$(kdump_token)
@@ -293,14 +294,14 @@ case_kdump_sftp() {
 	PermitRootLogin prohibit-password
 	UsePAM no
 	StrictModes no
-	Subsystem sftp internal-sftp
-	ForceCommand internal-sftp
+	# sftp-server, not internal-sftp: its log of opens and renames goes to a file.
+	ForceCommand /usr/lib/openssh/sftp-server -e -l INFO 2>>$d/sftp.log
 	EOT
 	kdump_build "$capture" \
 		--kdump-target "sftp://root@$NET_SERVER$srv/wrong/;sshkey=$d/client_key;knownhosts=$d/wrong_known_hosts" \
 		--kdump-target "sftp://root@$NET_SERVER$srv/dumps/;sshkey=$d/client_key;knownhosts=$d/known_hosts" \
 		--kdump-options action=poweroff || return 1
-	"$BUILD/lifeboat" ls "$capture" | grep -q '^-rw------- .* etc/lifeboat/kdump-target2.sshkey$' ||
+	"$BUILD/lifeboat" ls "$capture" | grep -Eq '^-rw------- .* etc/lifeboat/kdump-target2.sshkey( =>.*)?$' ||
 		{ echo "the image's private key is not mode 0600"; return 1; }
 	net_ns_up || { echo "setting up the network namespace failed"; return 1; }
 	setsid ip netns exec "$NET_NS" /usr/sbin/sshd -D -e -f "$d/sshd_config" >"$CASE_DIR/sshd.log" 2>&1 &
@@ -311,6 +312,11 @@ case_kdump_sftp() {
 	assert_log "$log" "kdump: saving the dump to target 2 of 2: sftp://" &&
 	assert_log "$log" "kdump: dump saved as" || return 1
 	[ ! -e "$srv/wrong" ] || { echo "the refused target got files: $srv/wrong"; return 1; }
+	# sftp-server's log: the dump was written as .incomplete, then renamed.
+	grep -q "rename old \"$srv/dumps/[^\"]*/vmcore.flat.incomplete\" new \"$srv/dumps/[^\"]*/vmcore.flat\"" \
+		"$d/sftp.log" || { echo "sftp-server's log shows no rename of vmcore.flat.incomplete: $d/sftp.log"; return 1; }
+	! grep -q "open \"$srv/dumps/[^\"]*/vmcore.flat\" flags WRITE" "$d/sftp.log" ||
+		{ echo "vmcore.flat was opened for writing under its final name"; return 1; }
 	kdump_check_flat "$(ls -d "$srv"/dumps/*/ 2>/dev/null | head -n 1)" "$token"
 }
 
