@@ -14,10 +14,10 @@ static const struct target_file {
 } target_files[TARGET_FILES] = {
 	[TARGET_CAFILE] = { "cafile", offsetof(struct kdump_target, cafile), { "https", NULL },
 			    "cafile= is for https:// targets only" },
-	[TARGET_SSHKEY] = { "sshkey", offsetof(struct kdump_target, sshkey), { "sftp", "scp" },
-			    "sshkey= is for sftp:// and scp:// targets only" },
-	[TARGET_KNOWNHOSTS] = { "knownhosts", offsetof(struct kdump_target, knownhosts), { "sftp", "scp" },
-				"knownhosts= is for sftp:// and scp:// targets only" },
+	[TARGET_SSHKEY] = { "sshkey", offsetof(struct kdump_target, sshkey), { "sftp", NULL },
+			    "sshkey= is for sftp:// targets only" },
+	[TARGET_KNOWNHOSTS] = { "knownhosts", offsetof(struct kdump_target, knownhosts), { "sftp", NULL },
+				"knownhosts= is for sftp:// targets only" },
 };
 
 const char *kdump_target_file_key(enum kdump_target_file f)
@@ -98,8 +98,11 @@ static int check_where(const struct kdump_target *t, const char **why)
 	else if (url_has_password(t->where))
 		*why = "a password in the URL would show in the logs; put it in a netrc file "
 		       "(--kdump-options netrc=FILE)";
-	else if ((kdump_target_is(t->where, "sftp") || kdump_target_is(t->where, "scp")) && !t->knownhosts[0])
-		*why = "sftp:// and scp:// targets need knownhosts=FILE (the server's host key, as "
+	else if (kdump_target_is(t->where, "scp"))
+		*why = "scp cannot send a dump: it needs each file's size before sending it, and the "
+		       "dump is streamed as it is made; use sftp:// (the same server and key)";
+	else if (kdump_target_is(t->where, "sftp") && !t->knownhosts[0])
+		*why = "sftp:// targets need knownhosts=FILE (the server's host key, as "
 		       "ssh-keyscan prints it): without it any server could take the dump";
 	else
 		return 0;

@@ -3,8 +3,8 @@
  *
  * WHERE is a device (UUID=|LABEL=|/dev/...[:/DIR]), an NFS export or a URL;
  * each KEY=FILE names a file only that target uses: cafile= (https: the CA
- * to trust instead of the image's bundle), sshkey= and knownhosts= (sftp,
- * scp: the private key and the server's host keys). On the command line
+ * to trust instead of the image's bundle), sshkey= and knownhosts= (sftp:
+ * the private key and the server's host keys). On the command line
  * the files are the host's; the generator copies each into the image and
  * writes the copies' paths into kdump.conf. */
 #ifndef LIFEBOAT_KDUMPTARGET_H
@@ -19,8 +19,8 @@
 struct kdump_target {
 	char where[KDUMP_SPEC_MAX];
 	char cafile[KDUMP_FILE_MAX];      /* https: the CA to trust; "" the image's CA bundle */
-	char sshkey[KDUMP_FILE_MAX];      /* sftp, scp: the private key; "" netrc's password */
-	char knownhosts[KDUMP_FILE_MAX];  /* sftp, scp: the server's host keys (required) */
+	char sshkey[KDUMP_FILE_MAX];      /* sftp: the private key; "" netrc's password */
+	char knownhosts[KDUMP_FILE_MAX];  /* sftp: the server's host keys (required) */
 };
 
 /* The files a target may name, for callers that handle each in turn. */
@@ -28,7 +28,7 @@ enum kdump_target_file { TARGET_CAFILE, TARGET_SSHKEY, TARGET_KNOWNHOSTS, TARGET
 
 /* Parse WHERE[;KEY=FILE]... into t. Returns 0, or -EINVAL with in *why what
  * is wrong, for a message: an unknown key, a file that does not suit the
- * target's kind, sftp/scp without knownhosts=, a password in the URL, a
+ * target's kind, sftp without knownhosts=, scp, a password in the URL, a
  * name too long. */
 int kdump_target_parse(const char *text, struct kdump_target *t, const char **why);
 /* The text kdump_target_parse reads back. Returns 0 or -ENAMETOOLONG. */

@@ -139,8 +139,8 @@ static const struct opt_def opt_defs[] = {
 	{ "iscsi",         0,   false, set_flag,      F(iscsi),         "iSCSI root: iscsistart, iSCSI and NIC modules (docs/network.md)" },
 	{ "block-stacks",  0,   false, set_flag,      F(block_stacks),  "LUKS, LVM, md RAID: cryptsetup, lvm, mdadm (host-only: those the root uses)" },
 	{ "kdump",         0,   false, set_flag,      F(kdump),         "a kdump capture image (docs/kdump.md)" },
-	{ "kdump-target",  0,   true,  add_list,      F(kdump_targets), "T,...: where dumps go, in order: UUID=|LABEL=|/dev/...[:/DIR], http://..." },
-	{ "kdump-options", 0,   true,  add_list,      F(kdump_options), "K=V,...: level=31 format=kdump+elf action=reboot|poweroff|shell cafile=F netrc=F" },
+	{ "kdump-target",  0,   true,  add_list,      F(kdump_targets), "T,...: where dumps go, in order: UUID=|LABEL=|/dev/...[:/DIR], nfs:..., URL[;cafile=F][;sshkey=F;knownhosts=F]" },
+	{ "kdump-options", 0,   true,  add_list,      F(kdump_options), "K=V,...: level=31 format=kdump+elf action=reboot|poweroff|shell cafile=F (https targets without their own) netrc=F" },
 };
 
 #define N_OPTS (sizeof(opt_defs) / sizeof(opt_defs[0]))

@@ -33,7 +33,6 @@ static const struct target_kind {
 	{ "https://", target_url_save },
 	{ "ftp://", target_url_save },
 	{ "sftp://", target_url_save },
-	{ "scp://", target_url_save },
 	{ "nfs:", target_nfs_save },
 	{ "nfs4:", target_nfs_save },
 	{ "", target_disk_save },

@@ -1,10 +1,11 @@
-/* target_url: a URL target (http and https PUT, ftp, sftp and scp where
- * libcurl has them). The dump goes as a stream in makedumpfile's flattened
+/* target_url: a URL target (http and https PUT, ftp, sftp where libcurl
+ * has them; scp needs a file's size before sending it, and a stream has
+ * none: kdumptarget refuses it). The dump goes as a stream in makedumpfile's flattened
  * format (`makedumpfile -R` turns it into the dump): a writer thread
  * produces it into a pipe, libcurl reads the pipe. Files are sent as
  * NAME.incomplete and renamed when complete (WebDAV MOVE, FTP RNFR/RNTO,
  * SFTP rename), so a file named vmcore.flat is whole. Each target may pin
- * its own CA (https) and carry its own key and known hosts (sftp, scp). */
+ * its own CA (https) and carry its own key and known hosts (sftp). */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -19,7 +20,7 @@
 
 #define CA_BUNDLE "/etc/lifeboat/kdump-ca.pem"
 
-enum rename_kind { RENAME_MOVE, RENAME_FTP, RENAME_SFTP, RENAME_NONE };
+enum rename_kind { RENAME_MOVE, RENAME_FTP, RENAME_SFTP };
 
 /* How each scheme renames a file once it is complete. */
 static const struct scheme {
@@ -30,7 +31,6 @@ static const struct scheme {
 	{ "https://", RENAME_MOVE },
 	{ "ftp://", RENAME_FTP },
 	{ "sftp://", RENAME_SFTP },
-	{ "scp://", RENAME_NONE },   /* scp cannot rename: the name says incomplete until done */
 };
 
 struct upload {
@@ -80,7 +80,7 @@ static size_t read_pipe(char *buf, size_t size, size_t n, void *arg)
 }
 
 /* The files this target names: its own CA for https, its key and the
- * server's host keys for sftp and scp. */
+ * server's host keys for sftp. */
 static void target_options(struct upload *u, CURL *c)
 {
 	const struct kdump_target *t = u->target;
@@ -143,8 +143,6 @@ static struct curl_slist *rename_setup(struct upload *u, CURL *c, const char *fr
 		l = u->fn->slist_append(NULL, line);
 		u->fn->easy_setopt(c, CURLOPT_POSTQUOTE, l);
 		return l;
-	case RENAME_NONE:
-		break;
 	}
 	return NULL;
 }
@@ -170,7 +168,7 @@ static CURLcode http_move(struct upload *u, const char *from, struct curl_slist 
 
 static bool target_is_ssh(const struct kdump_target *t)
 {
-	return kdump_target_is(t->where, "sftp") || kdump_target_is(t->where, "scp");
+	return kdump_target_is(t->where, "sftp");
 }
 
 /* What the user can do about a failed transfer, by libcurl's code. */
@@ -218,7 +216,7 @@ static int send_file(struct upload *u, const char *name, const char *text, size_
 	CURL *c = u->fn->easy_init();
 	CURLcode rc;
 
-	snprintf(from, sizeof(from), u->scheme->rename == RENAME_NONE ? "%s" : "%s.incomplete", name);
+	snprintf(from, sizeof(from), "%s.incomplete", name);
 	snprintf(url, sizeof(url), "%s%s", u->base, from);
 	if (!c)
 		return -ENOMEM;

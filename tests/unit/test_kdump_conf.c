@@ -108,7 +108,9 @@ static void target_refused(void **state)
 		{ ";cafile=/a", "cafile= is for https" },
 		{ "", "no place" },
 		{ "sftp://h/d/", "need knownhosts" },
-		{ "scp://h/d/;sshkey=/id", "need knownhosts" },
+		{ "sftp://h/d/;sshkey=/id", "need knownhosts" },
+		{ "scp://h/d/;knownhosts=/k", "knownhosts= is for sftp" },
+		{ "scp://h/d/", "scp cannot send a dump" },
 		{ "ftp://kd:secret@h/d/", "password in the URL" },
 		{ "https://kd:s@h:443/d/;cafile=/a", "password in the URL" },
 	};
