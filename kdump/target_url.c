@@ -166,17 +166,13 @@ static CURLcode http_move(struct upload *u, const char *from, struct curl_slist 
 	return rc;
 }
 
-static bool target_is_ssh(const struct kdump_target *t)
-{
-	return kdump_target_is(t->where, "sftp");
-}
-
 /* What the user can do about a failed transfer, by libcurl's code. */
 static const char *failure_hint(const struct upload *u, CURLcode rc, char *buf, size_t size)
 {
 	const struct kdump_target *t = u->target;
 
-	if ((rc == CURLE_PEER_FAILED_VERIFICATION || rc == CURLE_SSL_CACERT_BADFILE) && target_is_ssh(t))
+	if ((rc == CURLE_PEER_FAILED_VERIFICATION || rc == CURLE_SSL_CACERT_BADFILE) &&
+	    kdump_target_is(t->where, "sftp"))
 		snprintf(buf, size, "the server's host key is not the one in %s (knownhosts=); give the "
 			 "server's key as ssh-keyscan prints it", t->knownhosts);
 	else if (rc == CURLE_PEER_FAILED_VERIFICATION || rc == CURLE_SSL_CACERT_BADFILE)
@@ -195,13 +191,14 @@ static const char *failure_hint(const struct upload *u, CURLcode rc, char *buf, 
 
 static void report_failure(const struct upload *u, const char *name, CURLcode rc, int produced)
 {
-	char hint[600];
-
-	if (rc == CURLE_OK)
+	if (rc == CURLE_OK) {
 		log_error("kdump: target %s: writing %s failed: %s", u->target->where, name, strerror(-produced));
-	else
+	} else {
+		char hint[600];
+
 		log_error("kdump: target %s: sending %s failed: %s; %s", u->target->where, name,
 			  u->error[0] ? u->error : u->fn->easy_strerror(rc), failure_hint(u, rc, hint, sizeof(hint)));
+	}
 }
 
 /* Send one file (the dump stream or some bytes) as NAME.incomplete, then

@@ -294,7 +294,9 @@ case_kdump_sftp() {
 	PermitRootLogin prohibit-password
 	UsePAM no
 	StrictModes no
-	# sftp-server, not internal-sftp: its log of opens and renames goes to a file.
+	# sftp-server, not internal-sftp: its log of opens and renames goes to a
+	# file. The subsystem must exist for the client to ask for it.
+	Subsystem sftp /usr/lib/openssh/sftp-server
 	ForceCommand /usr/lib/openssh/sftp-server -e -l INFO 2>>$d/sftp.log
 	EOT
 	kdump_build "$capture" \
