@@ -1,11 +1,12 @@
-/* target_url: a URL target (http and https PUT, ftp, sftp where libcurl
- * has them; scp needs a file's size before sending it, and a stream has
- * none: kdumptarget refuses it). The dump goes as a stream in makedumpfile's flattened
- * format (`makedumpfile -R` turns it into the dump): a writer thread
- * produces it into a pipe, libcurl reads the pipe. Files are sent as
- * NAME.incomplete and renamed when complete (WebDAV MOVE, FTP RNFR/RNTO,
- * SFTP rename), so a file named vmcore.flat is whole. Each target may pin
- * its own CA (https) and carry its own key and known hosts (sftp). */
+/* target_url: a URL target: http and https PUT, ftp, sftp (scp needs a
+ * file's size before sending it, and a stream has none: kdumptarget
+ * refuses it). The dump goes as a stream in makedumpfile's flattened format
+ * (`makedumpfile -R` turns it into the dump): a writer thread, started when
+ * libcurl first asks for data, produces it into a pipe that libcurl reads.
+ * Files are sent as NAME.incomplete and renamed when complete (WebDAV MOVE,
+ * FTP RNFR/RNTO, SFTP rename), so a file named vmcore.flat is whole. Each
+ * target may pin its own CA (https) and carry its own key and known hosts
+ * (sftp). */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -72,11 +73,49 @@ static void *produce(void *arg)
 	return NULL;
 }
 
-static size_t read_pipe(char *buf, size_t size, size_t n, void *arg)
-{
-	ssize_t r = read(*(int *)arg, buf, size * n);
+/* The producer starts when libcurl first asks for data, once the server
+ * has taken the connection, the login and the file name: a target that
+ * fails before costs no pass over memory. */
+struct stream {
+	struct producer p;
+	pthread_t thread;
+	bool started;
+	int rfd;                     /* the pipe's end libcurl reads */
+};
 
+static size_t read_stream(char *buf, size_t size, size_t n, void *arg)
+{
+	struct stream *s = arg;
+	ssize_t r;
+
+	if (!s->started) {
+		if (pthread_create(&s->thread, NULL, produce, &s->p) != 0)
+			return CURL_READFUNC_ABORT;
+		s->started = true;
+	}
+	r = read(s->rfd, buf, size * n);
 	return r < 0 ? CURL_READFUNC_ABORT : (size_t)r;
+}
+
+static int stream_open(struct stream *s)
+{
+	int fds[2];
+
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return -errno;
+	s->rfd = fds[0];
+	s->p.fd = fds[1];
+	return 0;
+}
+
+static void stream_close(struct stream *s)
+{
+	/* The writer may be blocked on a pipe nobody reads any more. */
+	close(s->rfd);
+	if (s->started)
+		pthread_join(s->thread, NULL);
+	else
+		close(s->p.fd);
 }
 
 /* The files this target names: its own CA for https, its key and the
@@ -206,44 +245,35 @@ static void report_failure(const struct upload *u, const char *name, CURLcode rc
 static int send_file(struct upload *u, const char *name, const char *text, size_t len)
 {
 	char from[256], url[1400];
-	struct producer p = { .cap = u->cap, .text = text, .len = len };
+	struct stream s = { .p = { .cap = u->cap, .text = text, .len = len } };
 	struct curl_slist *rn;
-	pthread_t thread;
-	int fds[2];
 	CURL *c = u->fn->easy_init();
 	CURLcode rc;
+	int r;
 
 	snprintf(from, sizeof(from), "%s.incomplete", name);
 	snprintf(url, sizeof(url), "%s%s", u->base, from);
 	if (!c)
 		return -ENOMEM;
-	if (pipe2(fds, O_CLOEXEC) < 0) {
+	r = stream_open(&s);
+	if (r < 0) {
 		u->fn->easy_cleanup(c);
-		return -errno;
-	}
-	p.fd = fds[1];
-	if (pthread_create(&thread, NULL, produce, &p) != 0) {
-		close(fds[0]);
-		close(fds[1]);
-		u->fn->easy_cleanup(c);
-		return -EAGAIN;
+		return r;
 	}
 	common_options(u, c);
 	u->fn->easy_setopt(c, CURLOPT_URL, url);
 	u->fn->easy_setopt(c, CURLOPT_UPLOAD, 1L);
-	u->fn->easy_setopt(c, CURLOPT_READFUNCTION, read_pipe);
-	u->fn->easy_setopt(c, CURLOPT_READDATA, &fds[0]);
+	u->fn->easy_setopt(c, CURLOPT_READFUNCTION, read_stream);
+	u->fn->easy_setopt(c, CURLOPT_READDATA, &s);
 	rn = rename_setup(u, c, from, name);
 	rc = u->fn->easy_perform(c);
-	/* The writer may be blocked on a pipe nobody reads any more. */
-	close(fds[0]);
-	pthread_join(thread, NULL);
-	if (rc == CURLE_OK && p.result == 0 && u->scheme->rename == RENAME_MOVE)
+	stream_close(&s);
+	if (rc == CURLE_OK && s.p.result == 0 && u->scheme->rename == RENAME_MOVE)
 		rc = http_move(u, from, rn);
 	u->fn->easy_cleanup(c);
 	u->fn->slist_free_all(rn);
-	if (rc != CURLE_OK || p.result < 0) {
-		report_failure(u, name, rc, p.result);
+	if (rc != CURLE_OK || s.p.result < 0) {
+		report_failure(u, name, rc, s.p.result);
 		return -EIO;
 	}
 	return 0;
