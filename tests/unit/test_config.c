@@ -135,6 +135,34 @@ static int apply_setting(const char *key, const char *value, const char *file,
 	return build_opts_set(ctx, key, value, file);
 }
 
+/* A kdump target with files of its own is one value, quoted for its ';'
+ * and '='; targets from files and the command line add up in order. */
+static void kdump_targets_from_config(void **state)
+{
+	char *conf = write_temp("kdump = yes\n"
+				"kdump_target = \"https://198.51.100.1/d/;cafile=/etc/pki/ca.pem\"\n"
+				"kdump_options = netrc=/root/n, action=poweroff\n");
+	char arg_config[300];
+	char *argv[] = { "build", arg_config, "--kdump-target", "sftp://u@h/d/;knownhosts=/k,LABEL=x",
+			 "-o", "out.img", NULL };
+	struct build_opts o;
+
+	(void)state;
+	snprintf(arg_config, sizeof(arg_config), "--config=%s", conf);
+	build_opts_init(&o);
+	assert_int_equal(build_opts_parse(&o, 6, argv), 0);
+	assert_true(o.kdump);
+	assert_int_equal(o.kdump_targets.len, 3);
+	assert_string_equal(o.kdump_targets.items[0], "https://198.51.100.1/d/;cafile=/etc/pki/ca.pem");
+	assert_string_equal(o.kdump_targets.items[1], "sftp://u@h/d/;knownhosts=/k");
+	assert_string_equal(o.kdump_targets.items[2], "LABEL=x");
+	assert_int_equal(o.kdump_options.len, 2);
+	assert_string_equal(o.kdump_options.items[1], "action=poweroff");
+	build_opts_free(&o);
+	unlink(conf);
+	free(conf);
+}
+
 /* /etc/lifeboat.conf then lifeboat.conf.d/ in name order: later files win. */
 static void system_config_order(void **state)
 {
@@ -182,6 +210,7 @@ int main(void)
 		cmocka_unit_test(command_line_wins_over_config),
 		cmocka_unit_test(usage_errors),
 		cmocka_unit_test(system_config_order),
+		cmocka_unit_test(kdump_targets_from_config),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
