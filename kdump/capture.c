@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/reboot.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -19,9 +18,10 @@
 #include "kdump/kvmem.h"
 #include "kdump/printk.h"
 #include "net/net.h"
+#include "rescue/console.h"
+#include "rescue/shell.h"
 
 #define VMCORE "/proc/vmcore"
-#define SHELL "/bin/sh"
 #define UTS_LEN 65
 
 /* Targets by the start of their spec; a spec that matches none is a filesystem. */
@@ -174,26 +174,28 @@ static int capture_open(struct capture *cap)
 	return r;
 }
 
-static void run_shell(void)
+/* The image's shell on the console, as the rescue shell runs it (a
+ * terminal of its own, PATH); returns when it exits. */
+static bool run_shell(void)
 {
-	pid_t pid = fork();
+	char shell[64], tty[64];
 
-	if (pid == 0) {
-		execl(SHELL, SHELL, (char *)NULL);
-		_exit(127);
-	}
-	if (pid > 0)
-		waitpid(pid, NULL, 0);
+	if (rescue_shell_find(shell, sizeof(shell)) < 0)
+		return false;
+	console_tty_path(tty, sizeof(tty));
+	console_print("kdump: starting a shell; the machine reboots when it exits\n");
+	return rescue_shell_run(shell, tty) == 0;
 }
 
 static void __attribute__((noreturn)) take_action(enum kdump_action action)
 {
+	char shell[64];
+
 	if (action == ACTION_DEFAULT)
-		action = access(SHELL, X_OK) == 0 ? ACTION_SHELL : ACTION_REBOOT;
-	if (action == ACTION_SHELL && access(SHELL, X_OK) == 0) {
-		console_print("kdump: starting a shell; the machine reboots when it exits\n");
-		run_shell();
-	}
+		action = rescue_shell_find(shell, sizeof(shell)) == 0 ? ACTION_SHELL : ACTION_REBOOT;
+	if (action == ACTION_SHELL && !run_shell())
+		log_error("kdump: action=shell, but this image has no shell that starts; rebuild it "
+			  "with --rescue busybox");
 	sync();
 	console_print("kdump: %s\n", action == ACTION_POWEROFF ? "powering off" : "rebooting");
 	reboot(action == ACTION_POWEROFF ? RB_POWER_OFF : RB_AUTOBOOT);

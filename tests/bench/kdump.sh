@@ -1,36 +1,82 @@
 #!/bin/bash
-# kdump.sh VMCORE: lifeboat's dump writer against makedumpfile on the same
-# ELF core (a /proc/vmcore saved by a capture run, e.g. vmcore.elf from the
-# kdump_disk boot case): time, output size and peak memory for
-# makedumpfile -c -d 31, lifeboat -d 31 (zlib, same format), and a plain copy.
-# Each is run 3 times; the best time is kept. Output: a Markdown table.
+# kdump.sh: lifeboat's dump writer against makedumpfile -c -d 31 and a plain
+# copy, in ONE capture kernel boot, on the same /proc/vmcore. A qemu guest
+# (512 MB, crashkernel=128M, as the kdump boot cases) crashes; its capture
+# image (lifeboat build --kdump, action=shell) also carries makedumpfile, the
+# capture's writer in a small driver (tests/bench/kdump-save.c, the same
+# kdump/ code) and tests/bench/kdump-capture-bench.sh, which this script
+# types into the capture's shell. Each tool runs RUNS times (default 3),
+# interleaved, writing to an ext4 disk and syncing; GNU time gives the wall
+# time and the peak RSS. Output: the runs, then a Markdown table of medians
+# with ratios to makedumpfile. Needs: qemu, makedumpfile, busybox, time.
+# Usage: tests/bench/kdump.sh        (RUNS=N, WORK=DIR, KVER=VERSION)
 set -eu
 cd "$(dirname "$0")/../.."
-core=$1
-work=${WORK:-build/bench-kdump}
+TOP=$PWD
+work=$TOP/${WORK:-build/bench-kdump}
+RUNS=${RUNS:-3}
 mkdir -p "$work"
 cc -std=gnu11 -O2 -D_GNU_SOURCE -I. -Icommon -o "$work/kdump-save" tests/bench/kdump-save.c \
 	kdump/elfcore.c kdump/vmcoreinfo.c kdump/kvmem.c kdump/pagefilter.c kdump/dumpsink.c \
-	kdump/diskdump.c -lz
+	kdump/diskdump.c kdump/elfdump.c -lz
 
-# best TIME and its peak RSS over 3 runs of a command; OUT is the file it makes
-measure() {
-	local out=$1 best= rss= t m
-	shift
-	for _ in 1 2 3; do
-		rm -f "$out"
-		sync; echo 3 > /proc/sys/vm/drop_caches 2>/dev/null || true
-		/usr/bin/time -f "%e %M" -o "$work/time" "$@" >/dev/null 2>&1
-		read -r t m < "$work/time"
-		if [ -z "$best" ] || awk -v a="$t" -v b="$best" 'BEGIN { exit !(a < b) }'; then best=$t rss=$m; fi
-	done
-	printf '| %s | %s s | %s | %s MB |\n' "$name" "$best" "$(stat -c %s "$out" | awk '{ printf "%.1f MB", $1 / 1e6 }')" "$(awk -v k="$rss" 'BEGIN { printf "%.1f", k / 1024 }')"
-}
+source tests/boot/lib.sh
+source tests/boot/cases-kdump.sh
+source tests/boot/cases-rescue.sh
+KVER=${KVER:-$(newest_kernel)}
+KERNEL=/boot/vmlinuz-$KVER
+CASE_DIR=$work/run
+QEMU_TIMEOUT=1200
+rm -rf "$CASE_DIR"
+mkdir -p "$CASE_DIR/empty"
 
-echo "| tool | time | output | peak memory (RSS) |"
-echo "|---|---|---|---|"
-name="makedumpfile -c -d 31" measure "$work/mdf.kdump" makedumpfile -c -d 31 "$core" "$work/mdf.kdump"
-name="lifeboat -d 31 (zlib)" measure "$work/lb.kdump" "$work/kdump-save" "$core" "$work/lb.kdump" 31
-name="lifeboat -d 31, flattened" measure "$work/lb.flat" "$work/kdump-save" "$core" "$work/lb.flat" 31 flat
-name="plain copy (cp)" measure "$work/copy" cp "$core" "$work/copy"
-rm -f "$work/mdf.kdump" "$work/lb.kdump" "$work/lb.flat" "$work/copy"
+"$BUILD/lifeboat" build --config /dev/null --generic --kver "$KVER" -o "$work/generic.img" 2>"$work/build.log"
+"$BUILD/lifeboat" build --config /dev/null --host-only --kver "$KVER" \
+	--add-modules virtio_pci,virtio_blk,ext4 --rescue busybox --kdump \
+	--kdump-target LABEL=kdbench --kdump-options action=shell \
+	--add-binaries "/usr/bin/makedumpfile,/usr/bin/time,$work/kdump-save" \
+	--add-files "$TOP/tests/bench/kdump-capture-bench.sh:/bench.sh" -o "$work/capture.img" 2>>"$work/build.log"
+kdump_root_tree "$CASE_DIR/root" "$work/capture.img" bench ""
+mkfs_image ext4 "$CASE_DIR/root.img" 96 "$CASE_DIR/root" kdroot 7d0e4b1a-0c2f-4a5e-9b1d-6f3e2a1c0b11
+mkfs_image ext4 "$CASE_DIR/bench.img" 1500 "$CASE_DIR/empty" kdbench 7d0e4b1a-0c2f-4a5e-9b1d-6f3e2a1c0b12
+
+rc=0
+rescue_start "$work/generic.img" "root=LABEL=kdroot crashkernel=$KDUMP_CRASHKERNEL" \
+	-drive "file=$CASE_DIR/root.img,format=raw,if=virtio" \
+	-drive "file=$CASE_DIR/bench.img,format=raw,if=virtio"
+expect "kdump: starting a shell" 600 >&2 || rc=1
+[ $rc -ne 0 ] || { sleep 2; type_line "sh /bench.sh $RUNS $work/kdump-save; busybox poweroff -f"; }
+[ $rc -ne 0 ] || expect "BENCH-DONE|BENCH-FAIL" 1200 >&2 || rc=1
+rescue_stop $rc
+log=$CASE_DIR/console.log
+grep -a "BENCH-FAIL" "$log" >&2 && rc=1
+[ $rc -eq 0 ] || { echo "kdump.sh: the capture run failed; see $log" >&2; exit 1; }
+
+echo "Capture kernel $KVER, $(nproc) host cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "The capture's own save (init, dump level 31, to the same disk):"
+grep -a -o "kdump: dump saved as .*" "$log" | tr -d '\r' | sed 's/^/    /'
+echo "Runs (tool, run, wall s, peak RSS KiB, output bytes):"
+grep -a "^BENCH [a-z]" "$log" | tr -d '\r' | sed 's/^BENCH /    /'
+echo
+grep -a "^BENCH [a-z]" "$log" | tr -d '\r' | awk '
+	function median(tool, field,   n, i, j, t, v) {
+		n = 0
+		for (i = 1; i <= NR; i++) if (name[i] == tool) v[++n] = val[i, field]
+		for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
+		return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+	}
+	{ name[NR] = $2; val[NR, 1] = $4; val[NR, 2] = $5; val[NR, 3] = $6 }
+	END {
+		split("makedumpfile lifeboat copy", tools, " ")
+		label["makedumpfile"] = "makedumpfile -c -d 31"
+		label["lifeboat"] = "lifeboat -d 31 (zlib)"
+		label["copy"] = "plain copy (busybox cp)"
+		mt = median("makedumpfile", 1); ms = median("makedumpfile", 3)
+		print "| tool | wall time (median) | output | peak RSS | time vs makedumpfile | size vs makedumpfile |"
+		print "|---|---|---|---|---|---|"
+		for (k = 1; k <= 3; k++) {
+			t = tools[k]
+			printf "| %s | %.2f s | %.1f MB | %.1f MiB | %.2f | %.3f |\n", label[t], median(t, 1),
+				median(t, 3) / 1e6, median(t, 2) / 1024, median(t, 1) / mt, median(t, 3) / ms
+		}
+	}'
