@@ -12,7 +12,7 @@
 #include "kdump/pagefilter.h"
 
 #define UTS_LEN 65
-#define DATA_BUFFER (1u << 20)
+#define DATA_BUFFER (256u << 10)
 #define DESC_BATCH 512
 
 /* Where each part of the dump lies; see the layout in diskdump.h. */

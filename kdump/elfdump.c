@@ -11,7 +11,7 @@
 #include "kdump/dumpsink.h"
 #include "kdump/pagefilter.h"
 
-#define DATA_BUFFER (1u << 20)
+#define DATA_BUFFER (256u << 10)
 #define PHDR_BATCH 64
 #define DEFAULT_PAGE 4096
 

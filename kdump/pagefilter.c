@@ -12,6 +12,10 @@
 #define SECTION_MAP_FLAGS 0x3fULL
 #define SECTION_PRESENT 0x1ULL
 #define MAX_BUDDY_ORDER 20
+/* Pages decided at a time: 256 KiB of struct pages, not a whole section's
+ * 2 MiB. Free blocks are aligned to their size, so none up to order 12
+ * crosses a chunk's edge (the kernel's largest is order 10). */
+#define CHUNK_PAGES 4096ULL
 
 static int flag_set(uint64_t flags, int64_t bit)
 {
@@ -58,7 +62,8 @@ int pagefilter_init(struct pagefilter *pf, const struct elfcore *core,
 	if (r < 0)
 		return r;
 	pf->pages_per_section = 1ULL << (vi->section_size_bits - shift);
-	pf->pages = malloc(pf->pages_per_section * (uint64_t)vi->size_page);
+	pf->chunk = pf->pages_per_section < CHUNK_PAGES ? pf->pages_per_section : CHUNK_PAGES;
+	pf->pages = malloc(pf->chunk * (uint64_t)vi->size_page);
 	return pf->pages ? 0 : -ENOMEM;
 }
 
@@ -70,7 +75,7 @@ void pagefilter_free(struct pagefilter *pf)
 
 uint64_t pagefilter_chunk_pages(const struct pagefilter *pf)
 {
-	return pf->pages ? pf->pages_per_section : 1ULL << 15;
+	return pf->pages ? pf->chunk : 1ULL << 15;
 }
 
 /* The virtual address of section nr's first struct page, or 0. */
@@ -118,10 +123,10 @@ uint64_t pagefilter_apply(struct pagefilter *pf, uint64_t start, uint64_t count,
 	const struct vmcoreinfo *vi = pf->vi;
 	uint64_t map, cleared = 0, size = (uint64_t)vi->size_page;
 
-	if (!pf->pages || count > pf->pages_per_section || start % pf->pages_per_section)
+	if (!pf->pages || count > pf->chunk || start % pf->chunk)
 		return 0;
 	map = section_mem_map(pf, start / pf->pages_per_section);
-	if (!map || kvmem_read(&pf->kv, map, pf->pages, count * size) < 0)
+	if (!map || kvmem_read(&pf->kv, map + start % pf->pages_per_section * size, pf->pages, count * size) < 0)
 		return 0;
 	for (uint64_t i = 0; i < count; i++) {
 		struct page_fields p;

@@ -33,7 +33,8 @@ struct pagefilter {
 	const struct vmcoreinfo *vi;
 	unsigned level;
 	uint64_t pages_per_section;
-	uint8_t *pages;            /* one section's struct pages */
+	uint64_t chunk;            /* pages decided at a time, within a section */
+	uint8_t *pages;            /* one chunk's struct pages */
 };
 
 /* Returns 0, or -EOPNOTSUPP when the note lacks what filtering needs (the
