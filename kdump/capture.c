@@ -189,10 +189,11 @@ static bool run_shell(void)
 
 static void __attribute__((noreturn)) take_action(enum kdump_action action)
 {
-	char shell[64];
+	if (action == ACTION_DEFAULT) {
+		char shell[64];
 
-	if (action == ACTION_DEFAULT)
 		action = rescue_shell_find(shell, sizeof(shell)) == 0 ? ACTION_SHELL : ACTION_REBOOT;
+	}
 	if (action == ACTION_SHELL && !run_shell())
 		log_error("kdump: action=shell, but this image has no shell that starts; rebuild it "
 			  "with --rescue busybox");
