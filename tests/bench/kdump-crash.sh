@@ -3,10 +3,12 @@
 # lifeboat, in both formats: DUMP_DIR/vmcore (kdump-compressed) and
 # DUMP_DIR/vmcore.elf (filtered ELF), as the kdump_disk boot case leaves
 # them (default build/boot-tests/cases/kdump_disk). Runs `crash -s VMLINUX
-# FILE` with sys, log, bt, ps and kmem -i, keeps each transcript beside the
-# dump (crash-vmcore.txt, crash-vmcore.elf.txt) and checks: sys names the
-# kernel release, log has the marker the test wrote before the crash, bt
-# shows the sysrq crash path, ps lists the crashing init.
+# FILE` with sys, log, bt, ps, kmem -i, and a walk of the task list, keeps
+# each transcript beside the dump (crash-vmcore.txt, crash-vmcore.elf.txt)
+# and checks: sys names the kernel release, log has the marker the test
+# wrote before the crash, bt shows the sysrq crash path, ps lists the
+# crashing init, the task list holds every thread (nr_threads) and the idle
+# task: the filter kept all the task structs.
 #
 # Not part of `make test`: it needs the kernel's debug symbols (an 859 MB
 # package). Get them and crash, unpacked outside the repository:
@@ -39,7 +41,7 @@ check() {
 }
 
 failed=0
-printf 'sys\nlog\nbt\nps\nkmem -i\nquit\n' > "$dir/crash.cmds"
+printf 'sys\nlog\nbt\nps\nkmem -i\np nr_threads\nlist task_struct.tasks -h init_task\nquit\n' > "$dir/crash.cmds"
 for f in vmcore vmcore.elf; do
 	out=$dir/crash-$f.txt
 	echo "crash -s $vmlinux $dir/$f"
@@ -51,6 +53,10 @@ for f in vmcore vmcore.elf; do
 	check "$out" "bt: the sysrq crash" "sysrq_handle_crash"
 	check "$out" "ps: the crashing init" "^> +1 .* init$"
 	check "$out" "kmem -i: memory totals" "TOTAL MEM"
+	threads=$(sed -n 's/^nr_threads = \$[0-9]* = \([0-9]*\)$/\1/p' "$out")
+	tasks=$(sed -n '/^nr_threads = /,$p' "$out" | grep -cE '^[0-9a-f]{16}$')
+	check "$out" "the task list: $tasks tasks, nr_threads ${threads:-?} and the idle task" \
+		"^nr_threads = .* = $((tasks - 1))\$"
 	grep -E "^(WARNING|crash:)" "$out" | sort -u | sed 's/^/  crash said: /'
 done
 exit $failed
