@@ -18,6 +18,7 @@
 #define LVM "/usr/sbin/lvm"
 #define MDADM "/usr/sbin/mdadm"
 #define SEEN_MAX 64
+#define IMAGE_CRYPTTAB "/etc/crypttab"
 
 static struct stack_params params;
 static bool configured;
@@ -34,6 +35,30 @@ struct pending_luks {
 static struct pending_luks pending[STACK_LIST_MAX];
 static size_t n_pending;
 
+/* Host-only images carry the host's crypttab lines for the root's
+ * containers (gen/stackconf.c): their names, and key files the user added. */
+static void crypttab_load(void)
+{
+	FILE *f = fopen(IMAGE_CRYPTTAB, "re");
+	char line[1024];
+	int n = 0;
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		struct crypttab_entry e;
+		int r = crypttab_parse_line(line, &e);
+
+		n++;
+		if (r == 1)
+			r = stack_params_add_crypttab(&params, &e);
+		if (r < 0)
+			log_warn("%s line %d: %s; the line is ignored", IMAGE_CRYPTTAB, n,
+				 r == -E2BIG ? "too many containers" : "malformed");
+	}
+	fclose(f);
+}
+
 void blockstack_setup(const struct boot_args *args)
 {
 	stack_params_init(&params);
@@ -41,6 +66,7 @@ void blockstack_setup(const struct boot_args *args)
 		if (stack_params_apply(&params, args->stack_params.items[i]) < 0)
 			log_warn("%s: malformed; it is ignored (see lifeboat.cmdline(7))",
 				 args->stack_params.items[i]);
+	crypttab_load();
 	configured = true;
 }
 

@@ -1,11 +1,11 @@
 /* params: parse rd.luks*, rd.lvm*, rd.md*, rd.fsck into struct stack_params, table-driven. */
 #include "params.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <strings.h>
+
+#include "crypttab.h"
 
 void stack_params_init(struct stack_params *p)
 {
@@ -180,26 +180,50 @@ int stack_params_apply(struct stack_params *p, const char *word)
 	return 0;
 }
 
-/* The next hex digit of a UUID, skipping separators; 0 at the end. */
-static int next_hex(const char **s)
-{
-	while (**s && !isxdigit((unsigned char)**s))
-		(*s)++;
-	return **s ? tolower((unsigned char)*(*s)++) : 0;
-}
-
 bool stack_uuid_equal(const char *a, const char *b)
 {
-	a = strip_luks_prefix(a);
-	b = strip_luks_prefix(b);
-	for (;;) {
-		int ca = next_hex(&a);
+	return uuid_hex_equal(strip_luks_prefix(a), strip_luks_prefix(b));
+}
 
-		if (ca != next_hex(&b))
-			return false;
-		if (!ca)
-			return true;
-	}
+int stack_params_add_crypttab(struct stack_params *p, const struct crypttab_entry *e)
+{
+	char uuid[STACK_NAME_MAX];
+	struct luks_key *k = &p->luks_keys[p->n_keys];
+	int r;
+
+	if (!crypttab_source_uuid(e->source, uuid, sizeof(uuid)))
+		return 0;
+	if (p->n_tab >= STACK_LIST_MAX)
+		return -E2BIG;
+	r = copy_name(p->tab_names[p->n_tab].uuid, uuid);
+	if (r == 0)
+		r = copy_name(p->tab_names[p->n_tab].name, e->name);
+	if (r < 0)
+		return r;
+	p->n_tab++;
+	if (!crypttab_has_keyfile(e))
+		return 0;
+	if (p->n_keys >= STACK_LIST_MAX)
+		return -E2BIG;
+	memset(k, 0, sizeof(*k));
+	if (strlen(e->keyfile) >= sizeof(k->path))
+		return -ENAMETOOLONG;
+	strcpy(k->path, e->keyfile);
+	k->has_luksdev = true;
+	k->luksdev.kind = ROOT_UUID;
+	snprintf(k->luksdev.value, sizeof(k->luksdev.value), "%s", uuid);
+	p->n_keys++;
+	return 0;
+}
+
+/* crypttab's name for the container, into name. */
+static void crypttab_name(const struct stack_params *p, const char *uuid, char *name, size_t size)
+{
+	for (size_t i = 0; i < p->n_tab; i++)
+		if (stack_uuid_equal(p->tab_names[i].uuid, uuid)) {
+			snprintf(name, size, "%s", p->tab_names[i].name);
+			return;
+		}
 }
 
 bool stack_params_luks_wanted(const struct stack_params *p, const char *uuid,
@@ -208,6 +232,7 @@ bool stack_params_luks_wanted(const struct stack_params *p, const char *uuid,
 	if (!p->luks || !uuid || !*uuid)
 		return false;
 	snprintf(name, size, "luks-%s", uuid);
+	crypttab_name(p, uuid, name, size);
 	if (p->n_luks == 0)
 		return true;
 	for (size_t i = 0; i < p->n_luks; i++) {

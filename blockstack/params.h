@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "crypttab.h"
 #include "keyspec.h"
 
 #define STACK_LIST_MAX 8
@@ -26,8 +27,10 @@ struct stack_params {
 	size_t n_lvs;
 	char md_uuids[STACK_LIST_MAX][STACK_NAME_MAX]; /* rd.md.uuid= */
 	size_t n_md;
-	struct luks_key luks_keys[STACK_LIST_MAX];  /* rd.luks.key=, in the order given */
+	struct luks_key luks_keys[STACK_LIST_MAX];  /* rd.luks.key=, then crypttab's key files */
 	size_t n_keys;
+	struct luks_name tab_names[STACK_LIST_MAX]; /* the image's /etc/crypttab, by UUID */
+	size_t n_tab;
 };
 
 /* Everything on, no list: assemble whatever appears. */
@@ -36,8 +39,13 @@ void stack_params_init(struct stack_params *p);
  * that are not block-stack parameters are ignored. Returns 0, or -EINVAL
  * for a malformed value, -E2BIG when a list is full, -ENAMETOOLONG. */
 int stack_params_apply(struct stack_params *p, const char *word);
+/* Take a line of the image's /etc/crypttab: a source named by UUID gives
+ * the container's name (when rd.luks.name= does not), and a key file field
+ * a key for that container, tried after rd.luks.key='s. Other sources are
+ * skipped. Returns 0, -E2BIG when a list is full, -ENAMETOOLONG. */
+int stack_params_add_crypttab(struct stack_params *p, const struct crypttab_entry *e);
 /* Whether a LUKS container with this UUID is to be opened, and as what
- * (into name: rd.luks.name's NAME, else "luks-UUID"). */
+ * (into name: rd.luks.name's NAME, else crypttab's NAME, else "luks-UUID"). */
 bool stack_params_luks_wanted(const struct stack_params *p, const char *uuid,
 			      char *name, size_t size);
 /* Whether an md array with this UUID (any of mdadm's or blkid's spellings) is wanted. */

@@ -10,20 +10,6 @@
 #include "blockstack/run.h"
 #include "init/log.h"   /* console_print */
 
-static const struct fsck_checker checkers[] = {
-	{ "ext2", "/usr/sbin/e2fsck" },
-	{ "ext3", "/usr/sbin/e2fsck" },
-	{ "ext4", "/usr/sbin/e2fsck" },
-};
-
-const struct fsck_checker *fsck_checker_find(const char *fstype)
-{
-	for (size_t i = 0; fstype && i < sizeof(checkers) / sizeof(checkers[0]); i++)
-		if (strcmp(checkers[i].fstype, fstype) == 0)
-			return &checkers[i];
-	return NULL;
-}
-
 /* fsck(8): 1 errors corrected, 2 corrected and a reboot wanted (for a
  * mounted filesystem; ours is not mounted yet), 4 errors left, 8 operational
  * error, 16 usage, 32 cancelled, 128 library error. */

@@ -4,17 +4,8 @@
 
 #include <stddef.h>
 
+#include "fsckcheck.h"
 #include "init/cmdline.h"
-
-/* The checkers lifeboat runs, by filesystem type (gen/ adds them to images). */
-struct fsck_checker {
-	const char *fstype;
-	const char *path;          /* in the image and on the host */
-};
-/* The checker for fstype, or NULL: xfs and btrfs have none here (xfs
- * replays its log at mount and xfs_repair -n cannot tell a dirty log from
- * damage; btrfs checks itself), nor have filesystems without one. */
-const struct fsck_checker *fsck_checker_find(const char *fstype);
 
 enum fsck_result {
 	FSCK_CLEAN,      /* nothing to do, or skipped */

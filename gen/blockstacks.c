@@ -5,9 +5,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fsckpack.h"
 #include "hostonly.h"
 #include "libdeps.h"
 #include "report.h"
+#include "stackhost.h"
 
 struct stack_tool {
 	const char *path;       /* the same path in the image (blockstack/ calls it) */
@@ -20,16 +22,6 @@ static const struct stack_tool tools[] = {
 	{ "/usr/sbin/lvm",        "lvm2",           { "dm_snapshot", NULL } },
 	{ "/usr/sbin/mdadm",      "mdadm",          { "raid1", "raid0", "raid10", "raid456", "linear" } },
 };
-
-/* Without udev in the image, libdevmapper makes the /dev/mapper nodes
- * itself; no metadata backups (the root may not even be writable yet), and
- * no dmeventd to monitor. */
-static const char lvm_conf[] =
-	"# lvm.conf of the lifeboat initramfs\n"
-	"activation {\n\tudev_sync = 0\n\tudev_rules = 0\n\tmonitoring = 0\n}\n"
-	"devices {\n\tobtain_device_list_from_udev = 0\n}\n"
-	"backup {\n\tbackup = 0\n\tarchive = 0\n}\n"
-	"global {\n\tuse_lvmpolld = 0\n}\n";
 
 static int add_tool(struct image *img, const struct stack_tool *t)
 {
@@ -57,10 +49,20 @@ static int add_tool(struct image *img, const struct stack_tool *t)
 
 static bool host_uses(const struct host_scan *h, const struct stack_tool *t)
 {
+	if (!h)
+		return false;
 	for (size_t m = 0; m < sizeof(t->markers) / sizeof(t->markers[0]) && t->markers[m]; m++)
 		for (size_t i = 0; i < h->root_modules.len; i++)
 			if (strcmp(h->root_modules.items[i], t->markers[m]) == 0)
 				return true;
+	return false;
+}
+
+bool blockstacks_host_uses(const struct host_scan *h, const char *path)
+{
+	for (size_t i = 0; i < sizeof(tools) / sizeof(tools[0]); i++)
+		if (strcmp(tools[i].path, path) == 0)
+			return host_uses(h, &tools[i]);
 	return false;
 }
 
@@ -71,15 +73,23 @@ int blockstacks_pack(const struct build_opts *o, struct image *img)
 	int r = 0;
 
 	memset(&h, 0, sizeof(h));
-	if (!o->block_stacks && o->mode == BUILD_HOST_ONLY)
+	if (o->mode == BUILD_HOST_ONLY) {
 		r = hostonly_scan(&h, "/sys", "/proc/self/mountinfo");
+		if (r == 0)
+			r = stackhost_scan_resume(&h);
+	}
 	for (size_t i = 0; r == 0 && i < sizeof(tools) / sizeof(tools[0]); i++) {
 		wanted[i] = o->block_stacks || (o->mode == BUILD_HOST_ONLY && host_uses(&h, &tools[i]));
 		if (wanted[i])
 			r = add_tool(img, &tools[i]);
 	}
 	if (r == 0 && (wanted[1] || o->block_stacks))
-		r = image_add_data(img, "/etc/lvm/lvm.conf", lvm_conf, sizeof(lvm_conf) - 1, 0644);
+		r = stackhost_add_lvm_conf(img, o->mode == BUILD_HOST_ONLY);
+	if (r == 0 && o->mode == BUILD_HOST_ONLY)
+		r = stackhost_add_config(o, &h, img);
+	/* The root's checker: the same host scan tells its filesystem. */
+	if (r == 0)
+		r = fsck_pack(o, h.root_fstype, img);
 	hostonly_free(&h);
 	return r;
 }

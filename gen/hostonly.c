@@ -162,6 +162,92 @@ static int stack_kind_collect(struct strv *out, const char *dir)
 	return r;
 }
 
+/* "CRYPT-LUKS2-<32 hex>-<name>" (cryptsetup's dm uuid): the LUKS UUID. */
+static bool luks_uuid_from_dm(const char *dm_uuid, char *uuid, size_t size)
+{
+	const char *hex;
+
+	if (strncmp(dm_uuid, "CRYPT-LUKS", 10) != 0 || !(hex = strchr(dm_uuid + 10, '-')))
+		return false;
+	hex++;
+	if (strlen(hex) < 32 || strspn(hex, "0123456789abcdefABCDEF") < 32)
+		return false;
+	snprintf(uuid, size, "%.8s-%.4s-%.4s-%.4s-%.12s", hex, hex + 8, hex + 12, hex + 16, hex + 20);
+	return true;
+}
+
+/* The first entry of dir/slaves: the device under a dm or md device. */
+static void first_slave(const char *dir, char *out, size_t size)
+{
+	char path[PATH_MAX + 16];
+	struct dirent *e;
+	DIR *d;
+
+	out[0] = '\0';
+	snprintf(path, sizeof(path), "%s/slaves", dir);
+	d = opendir(path);
+	if (!d)
+		return;
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.') {
+			snprintf(out, size, "%s", e->d_name);
+			break;
+		}
+	closedir(d);
+}
+
+static void record_luks(struct host_scan *h, const char *dir, const char *uuid)
+{
+	char path[PATH_MAX + 16];
+	struct host_luks *l = &h->luks[h->n_luks];
+
+	for (size_t i = 0; i < h->n_luks; i++)
+		if (strcmp(h->luks[i].uuid, uuid) == 0)
+			return;
+	if (h->n_luks >= HOST_STACK_MAX)
+		return;
+	memset(l, 0, sizeof(*l));
+	snprintf(l->uuid, sizeof(l->uuid), "%s", uuid);
+	first_slave(dir, l->dev, sizeof(l->dev));
+	snprintf(path, sizeof(path), "%s/dm/name", dir);
+	line_read(path, l->dm_name, sizeof(l->dm_name));
+	h->n_luks++;
+}
+
+static void record_md(struct host_scan *h, const char *dir)
+{
+	const char *name = strrchr(dir, '/') ? strrchr(dir, '/') + 1 : dir;
+	struct host_md *m = &h->md[h->n_md];
+
+	for (size_t i = 0; i < h->n_md; i++)
+		if (strcmp(h->md[i].dev, name) == 0)
+			return;
+	if (h->n_md >= HOST_STACK_MAX)
+		return;
+	snprintf(m->dev, sizeof(m->dev), "%s", name);
+	first_slave(dir, m->member, sizeof(m->member));
+	h->n_md++;
+}
+
+/* What the image's configuration needs of a dm or md device (gen/stackconf.c). */
+static void stack_record(struct host_scan *h, const char *dir)
+{
+	char path[PATH_MAX + 16], value[256];
+
+	snprintf(path, sizeof(path), "%s/dm/uuid", dir);
+	if (line_read(path, value, sizeof(value)) == 0) {
+		char uuid[40];
+
+		if (luks_uuid_from_dm(value, uuid, sizeof(uuid)))
+			record_luks(h, dir, uuid);
+		if (strncmp(value, "LVM-", 4) == 0)
+			h->lvm = true;
+	}
+	snprintf(path, sizeof(path), "%s/md/level", dir);
+	if (line_read(path, value, sizeof(value)) == 0)
+		record_md(h, dir);
+}
+
 static int blockdev_collect(struct host_scan *h, const char *sysfs, const char *majmin, int depth);
 
 /* Follow the entries of dir/slaves down to the devices a dm or md device is built on. */
@@ -200,6 +286,7 @@ static int blockdev_collect(struct host_scan *h, const char *sysfs, const char *
 	if (!realpath(link, real))
 		return -errno;
 	r = drivers_collect(h, sysfs, real);
+	stack_record(h, real);
 	if (r == 0)
 		r = stack_kind_collect(&h->root_modules, real);
 	if (r == 0)
@@ -208,6 +295,7 @@ static int blockdev_collect(struct host_scan *h, const char *sysfs, const char *
 	snprintf(disk, sizeof(disk), "%s/partition", real);
 	if (r == 0 && access(disk, F_OK) == 0) {
 		*strrchr(real, '/') = '\0';
+		stack_record(h, real);
 		r = stack_kind_collect(&h->root_modules, real);
 		if (r == 0)
 			r = slaves_collect(h, sysfs, real, depth);
@@ -310,6 +398,11 @@ int hostonly_scan(struct host_scan *h, const char *sysfs, const char *mountinfo)
 	return r;
 }
 
+int hostonly_scan_device(struct host_scan *h, const char *sysfs, const char *majmin)
+{
+	return blockdev_collect(h, sysfs, majmin, 0);
+}
+
 void hostonly_free(struct host_scan *h)
 {
 	strv_free(&h->modaliases);
@@ -318,4 +411,6 @@ void hostonly_free(struct host_scan *h)
 	free(h->root_fstype);
 	h->root_fstype = NULL;
 	h->root_seen = false;
+	h->n_luks = h->n_md = 0;
+	h->lvm = false;
 }

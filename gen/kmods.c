@@ -3,6 +3,7 @@
 #include "kmods.h"
 #include "kmods_int.h"
 #include "hostonly.h"
+#include "stackhost.h"
 #include "modsets.h"
 #include "report.h"
 
@@ -442,6 +443,8 @@ int kmods_add_host(struct kmods *k)
 		hostonly_free(&h);
 		return kmods_add_generic(k);
 	}
+	/* The resume device's stack (dm-crypt under an encrypted swap) too. */
+	r = stackhost_scan_resume(&h);
 	for (size_t i = 0; r == 0 && i < h.modaliases.len; i++)
 		r = kmods_resolve(k, h.modaliases.items[i], "device present (host-only)",
 				  RESOLVE_MISSING_OK | RESOLVE_NO_BLACKLISTED, true);

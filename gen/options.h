@@ -27,6 +27,8 @@ struct build_opts {
 	bool net;              /* --net: NIC drivers and NFS (gen/modsets_net.c) */
 	bool iscsi;            /* --iscsi: iscsistart and the iSCSI modules (gen/iscsi_pack.c) */
 	bool block_stacks;     /* --block-stacks: lvm, mdadm, cryptsetup (gen/blockstacks.c) */
+	bool fsck;             /* --fsck: host-only images get the root's checker (gen/fsckpack.c) */
+	bool no_fsck;          /* --no-fsck: no filesystem checker, generic images neither */
 	/* Lists accumulate over config files and the command line. */
 	struct strv add_modules;
 	struct strv omit_modules;

@@ -4,12 +4,13 @@
 KEYDEV_LABEL=lbkeys
 KEYDEV_UUID=1b2c3d4e-0101-4a5b-8c6d-7e8f9a0b1c2d
 
-# keys_image KEYFILE: the --block-stacks image with KEYFILE as
-# /etc/luks/root.key (mode 0600 on the host, kept in the image).
+# keys_image KEYFILE [MORE_FILES]: the --block-stacks image with KEYFILE as
+# /etc/luks/root.key (mode 0600 on the host, kept in the image), and
+# MORE_FILES (--add-files SRC:DST,...).
 keys_image() {
 	chmod 0600 "$1"
 	"$BUILD/lifeboat" build --config /dev/null --generic --block-stacks --kver "$KVER" \
-		--add-files "$1:/etc/luks/root.key" -o "$CASE_DIR/keys.img" >/dev/null 2>&1 ||
+		--add-files "$1:/etc/luks/root.key${2:+,$2}" -o "$CASE_DIR/keys.img" >/dev/null 2>&1 ||
 		{ echo "building the image with the key failed"; return 1; }
 	"$BUILD/lifeboat" ls "$CASE_DIR/keys.img" | grep -q -- '^-rw------- .* etc/luks/root.key$' ||
 		{ echo "the key file in the image is not mode 0600"; return 1; }
@@ -103,4 +104,21 @@ case_stacks_key_before_resume() {
 	[ $rc -eq 0 ] || return 1
 	assert_log "$CASE_DIR/console.log" 'rootmount /dev/dm-0 ext4' &&
 	assert_not_log "$CASE_DIR/console.log" "$LUKS_PW"
+}
+
+# The image's /etc/crypttab (as host-only images carry it): the container
+# opens under crypttab's NAME, with crypttab's key file, no prompt.
+case_stacks_crypttab_name() {
+	local disk img
+	stacks_setup || return 1
+	disk=$(stack_copy luks)
+	printf '%s' "$LUKS_PW" > "$CASE_DIR/root.key"
+	printf '# from the host\nlbroot UUID=%s /etc/luks/root.key luks,discard\n' "$UUID_LUKS" > "$CASE_DIR/crypttab"
+	img=$(keys_image "$CASE_DIR/root.key" "$CASE_DIR/crypttab:/etc/crypttab") || { echo "$img"; return 1; }
+	boot_qemu "$CASE_DIR/console.log" "$KERNEL" "$img" \
+		"root=/dev/mapper/lbroot rd.timeout=60 rd.shell=0" $(virtio_disk "$disk")
+	assert_root_reached "$CASE_DIR/console.log" &&
+	assert_log "$CASE_DIR/console.log" 'rootmount /dev/dm-0 ext4' &&
+	assert_log "$CASE_DIR/console.log" "as /dev/mapper/lbroot with the key file /etc/luks/root.key in the image" &&
+	assert_not_log "$CASE_DIR/console.log" 'Passphrase'
 }

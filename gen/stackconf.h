@@ -1,0 +1,36 @@
+/* stackconf: the block-stack configuration of host-only images (crypttab,
+ * mdadm.conf), made from the host's files and the host-only scan. */
+#ifndef LIFEBOAT_STACKCONF_H
+#define LIFEBOAT_STACKCONF_H
+
+#include <stdbool.h>
+
+#include "hostonly.h"
+#include "strv.h"
+
+/* Which block device (e.g. "sda3") a crypttab source such as PARTUUID=...
+ * or /dev/disk/by-id/... stands for on the host, into dev; false when
+ * unknown. UUID= sources are compared without it. */
+typedef bool (*source_resolver)(const char *source, char *dev, size_t size);
+
+/* The image's /etc/crypttab into *out (malloc'd, may be ""): for each of
+ * the stack's containers the host's crypttab line whose source names it,
+ * rewritten as "NAME UUID=<uuid> KEYFILE OPTIONS" (the init matches by
+ * UUID); else, when its mapping has a name of the host's own, a line
+ * with that name. KEYFILE is the host's only when image_files has that
+ * path (the user added the key file), else "none"; such a key file left
+ * out is named in *left_out (one per line, "" when none; malloc'd).
+ * host_text may be NULL (no crypttab). Returns 0 or -ENOMEM. */
+int stackconf_crypttab(const struct host_scan *h, const char *host_text, source_resolver resolve,
+		       const struct strv *image_files, char **out, char **left_out);
+
+/* The image's /etc/mdadm/mdadm.conf into *out (malloc'd): for each of the
+ * stack's arrays, the host's ARRAY line with its UUID (with its
+ * continuation lines), else "ARRAY /dev/mdX UUID=<mdadm's spelling>"
+ * made from uuids[i], the array UUID libblkid read on h->md[i].member
+ * (NULL or "" when unknown: no line). host_text may be NULL. Returns 0,
+ * or -ENOMEM. */
+int stackconf_mdadm(const struct host_scan *h, const char *host_text, const char *const uuids[],
+		    char **out);
+
+#endif
