@@ -4,7 +4,8 @@
  * resolves them against the target kernel, which may not be the running
  * one); the drivers bound to the root device and each of its sysfs
  * ancestors (controller, bus); and the block stack under root (dm, md and
- * their slaves, followed down to the disks).
+ * their slaves, followed down to the disks), whose LUKS containers and md
+ * arrays are recorded for the image's crypttab and mdadm.conf.
  */
 #include "hostonly.h"
 #include "modtab.h"
