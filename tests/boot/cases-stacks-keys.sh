@@ -122,3 +122,78 @@ case_stacks_crypttab_name() {
 	assert_log "$CASE_DIR/console.log" "as /dev/mapper/lbroot with the key file /etc/luks/root.key in the image" &&
 	assert_not_log "$CASE_DIR/console.log" 'Passphrase'
 }
+
+# image_file IMAGE PATH: the content of PATH (no leading /) in an image,
+# past an uncompressed early archive (microcode) if there is one.
+image_file() {
+	python3 - "$1" "$2" <<'PY'
+import gzip, sys
+data = open(sys.argv[1], 'rb').read()
+
+def entries(buf):
+    pos = 0
+    while buf[pos:pos + 6] == b'070701':
+        size, namesize = int(buf[pos + 54:pos + 62], 16), int(buf[pos + 94:pos + 102], 16)
+        name = buf[pos + 110:pos + 110 + namesize - 1].decode()
+        start = (pos + 110 + namesize + 3) & ~3
+        yield name, buf[start:start + size]
+        pos = (start + size + 3) & ~3
+        if name == 'TRAILER!!!':
+            break
+    while pos < len(buf) and buf[pos] == 0:
+        pos += 1
+    yield None, pos
+
+main = data
+if data[:6] == b'070701':
+    for name, rest in entries(data):
+        if name is None:
+            main = data[rest:]
+for name, content in entries(gzip.decompress(main)):
+    if name == sys.argv[2]:
+        sys.stdout.buffer.write(content)
+        sys.exit(0)
+sys.exit(1)
+PY
+}
+
+# A host-only image made in a guest whose root's container is open under a
+# name of its own (rd.luks.name=): the image's /etc/crypttab keeps that
+# name, and the image then opens the container under it with only root=.
+case_stacks_hostonly_crypttab() {
+	local disk prompt="UUID=$UUID_HOST_LUKS; opens as /dev/mapper/lbhcrypt"
+	stacks_setup || return 1
+	disk=$(stack_copy hostonly)
+	hostonly_generate "/dev/mapper/lbhvg-root rd.luks.name=$UUID_HOST_LUKS=lbhcrypt" "$prompt" \
+		$(virtio_disk "$disk") || return 1
+	image_file "$CASE_DIR/share/hostonly.img" etc/crypttab > "$CASE_DIR/crypttab" ||
+		{ echo "the host-only image has no /etc/crypttab"; return 1; }
+	grep -qx "lbhcrypt UUID=$UUID_HOST_LUKS none" "$CASE_DIR/crypttab" ||
+		{ echo "the image's crypttab is not the mapping's: $(cat "$CASE_DIR/crypttab")"; return 1; }
+	luks_boot "$CASE_DIR/console.log" "$CASE_DIR/share/hostonly.img" \
+		"root=/dev/mapper/lbhvg-root rd.timeout=90" "$prompt" '^LIFEBOAT-TEST: end' \
+		$(virtio_disk "$disk") || return 1
+	assert_root_reached "$CASE_DIR/console.log" &&
+	assert_log "$CASE_DIR/console.log" 'rootmount /dev/dm-1 ext4'
+}
+
+# A host-only image made in a guest whose root is LVM on md RAID1, with no
+# mdadm.conf there: the image's mdadm.conf has the array's line made from
+# the UUID libblkid reads on a member, and its lvm.conf lifeboat's settings.
+case_stacks_hostonly_mdadm_conf() {
+	local a b hex want
+	stacks_setup || return 1
+	a=$(stack_copy mdhost-a)
+	b=$(stack_copy mdhost-b)
+	hostonly_generate /dev/mapper/lbdvg-root "" $(virtio_disk "$a") $(virtio_disk "$b") || return 1
+	hex=${UUID_MDHOST//-/}
+	want="UUID=${hex:0:8}:${hex:8:8}:${hex:16:8}:${hex:24:8}"
+	image_file "$CASE_DIR/share/hostonly.img" etc/mdadm/mdadm.conf > "$CASE_DIR/mdadm.conf" ||
+		{ echo "the host-only image has no /etc/mdadm/mdadm.conf"; return 1; }
+	grep -Eqx "ARRAY /dev/md[0-9]+ $want" "$CASE_DIR/mdadm.conf" ||
+		{ echo "mdadm.conf lacks the array ($want): $(cat "$CASE_DIR/mdadm.conf")"; return 1; }
+	image_file "$CASE_DIR/share/hostonly.img" etc/lvm/lvm.conf | grep -q 'udev_sync = 0' ||
+		{ echo "the image's lvm.conf is not lifeboat's"; return 1; }
+	! image_file "$CASE_DIR/share/hostonly.img" etc/crypttab >/dev/null ||
+		{ echo "a crypttab for a root without LUKS"; return 1; }
+}

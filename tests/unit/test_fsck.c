@@ -19,6 +19,13 @@ static void checkers(void **state)
 	assert_null(fsck_checker_find("btrfs"));
 	assert_null(fsck_checker_find(""));
 	assert_null(fsck_checker_find(NULL));
+	/* The table the generator walks (gen/fsckpack.c): ends, and each
+	 * entry is what find returns for its type. */
+	for (size_t i = 0; fsck_checker_at(i); i++) {
+		assert_true(i < 16);
+		assert_ptr_equal(fsck_checker_find(fsck_checker_at(i)->fstype), fsck_checker_at(i));
+	}
+	assert_non_null(fsck_checker_at(0));
 }
 
 static void exit_status(void **state)
