@@ -100,15 +100,20 @@ static bool pending_add(const char *devname, const char *uuid)
 
 /* The key files first (a container waits while its key device has not
  * appeared), then the passphrase. */
-static int open_luks(const char *devname, const char *uuid, const char *name, bool last_chance)
+static int open_luks(const char *devname, const char *uuid, const char *name, bool last_chance,
+		     bool first)
 {
 	switch (luks_keys_open(&params, devname, uuid, name, keydev_allowed, last_chance)) {
 	case KEY_OPENED:
 		return 0;
 	case KEY_WAIT:
-		if (pending_add(devname, uuid))
-			return 0;
-		break;
+		if (!pending_add(devname, uuid))
+			break;
+		if (first)
+			console_print("lifeboat: /dev/%s (LUKS UUID=%s) waits for the device of its "
+				      "rd.luks.key; its passphrase is asked if that does not appear\n",
+				      devname, uuid);
+		return 0;
 	case KEY_NONE:
 	case KEY_FAILED:
 		break;
@@ -118,7 +123,7 @@ static int open_luks(const char *devname, const char *uuid, const char *name, bo
 
 /* A container left locked is asked for again at the next wait (the retry
  * after the rescue shell), not given up for good. */
-static int unlock_luks(const char *devname, const char *uuid, bool last_chance)
+static int unlock_luks(const char *devname, const char *uuid, bool last_chance, bool first)
 {
 	char name[STACK_NAME_MAX];
 	int r;
@@ -126,7 +131,7 @@ static int unlock_luks(const char *devname, const char *uuid, bool last_chance)
 	if (!stack_params_luks_wanted(&params, uuid, name, sizeof(name)))
 		return 0;
 	load_modules(crypt_modules);
-	r = open_luks(devname, uuid, name, last_chance);
+	r = open_luks(devname, uuid, name, last_chance, first);
 	if (r < 0)
 		unmark_seen(devname, uuid);
 	return r;
@@ -134,7 +139,7 @@ static int unlock_luks(const char *devname, const char *uuid, bool last_chance)
 
 static int assemble_luks(const char *devname, const struct blk_info *info)
 {
-	return unlock_luks(devname, info->uuid, false);
+	return unlock_luks(devname, info->uuid, false, true);
 }
 
 /* Try the waiting containers again: a device appeared, or (last_chance)
@@ -147,7 +152,7 @@ static void retry_pending(bool last_chance)
 	memcpy(again, pending, n * sizeof(again[0]));
 	n_pending = 0;
 	for (size_t i = 0; i < n; i++)
-		unlock_luks(again[i].devname, again[i].uuid, last_chance);
+		unlock_luks(again[i].devname, again[i].uuid, last_chance, false);
 }
 
 /* Every volume group, or those rd.lvm.vg= / rd.lvm.lv= name. */

@@ -63,47 +63,29 @@ case_stacks_key_device() {
 
 # A wrong key file: said so, then the passphrase prompt opens it.
 case_stacks_key_wrong() {
-	local disk img rc
+	local disk img log=$CASE_DIR/console.log
 	stacks_setup || return 1
 	disk=$(stack_copy luks)
 	printf 'not-%s' "$LUKS_PW" > "$CASE_DIR/wrong.key"
 	img=$(keys_image "$CASE_DIR/wrong.key") || { echo "$img"; return 1; }
-	rescue_start "$img" "root=UUID=$UUID_LUKS_FS rd.luks.key=/etc/luks/root.key rd.timeout=90" \
-		$(virtio_disk "$disk")
-	{
-		expect "the key file /etc/luks/root.key in the image does not open /dev/vda \(UUID=$UUID_LUKS\)" 90 &&
-		expect "no key file of rd.luks.key= opened /dev/vda" 10 &&
-		expect 'Passphrase \(try 1 of 3\)' 10 &&
-		type_line "$LUKS_PW" &&
-		expect '^LIFEBOAT-TEST: end' 90
-	}
-	rc=$?
-	rescue_stop $rc
-	[ $rc -eq 0 ] || return 1
-	assert_log "$CASE_DIR/console.log" 'rootmount /dev/dm-0 ext4' &&
-	assert_not_log "$CASE_DIR/console.log" "$LUKS_PW"
+	luks_boot "$log" "$img" "root=UUID=$UUID_LUKS_FS rd.luks.key=/etc/luks/root.key rd.timeout=90" \
+		'Passphrase \(try 1 of 3\)' '^LIFEBOAT-TEST: end' $(virtio_disk "$disk") || return 1
+	assert_log "$log" "the key file /etc/luks/root.key in the image does not open /dev/vda (UUID=$UUID_LUKS)" &&
+	assert_log "$log" "no key file of rd.luks.key= opened /dev/vda" &&
+	assert_log "$log" 'rootmount /dev/dm-0 ext4'
 }
 
 # The resume device inside the container: its key device cannot be read
 # before the resume decision, so that is said and the passphrase asked.
 case_stacks_key_before_resume() {
-	local disk keys rc
+	local disk keys log=$CASE_DIR/console.log
 	stacks_setup || return 1
 	disk=$(stack_copy luks)
 	keys=$(keys_disk) || { echo "making the key disk failed"; return 1; }
-	rescue_start "$IMG_STACKS" "root=UUID=$UUID_LUKS_FS resume=UUID=$UUID_LUKS_FS rd.luks.key=/keys/root.key:LABEL=$KEYDEV_LABEL rd.timeout=90" \
-		$(virtio_disk "$disk") $(virtio_disk "$keys")
-	{
-		expect "the key device LABEL=$KEYDEV_LABEL is not read yet: no filesystem is mounted before the resume decision" 90 &&
-		expect 'Passphrase \(try 1 of 3\)' 10 &&
-		type_line "$LUKS_PW" &&
-		expect '^LIFEBOAT-TEST: end' 90
-	}
-	rc=$?
-	rescue_stop $rc
-	[ $rc -eq 0 ] || return 1
-	assert_log "$CASE_DIR/console.log" 'rootmount /dev/dm-0 ext4' &&
-	assert_not_log "$CASE_DIR/console.log" "$LUKS_PW"
+	luks_boot "$log" "$IMG_STACKS" "root=UUID=$UUID_LUKS_FS resume=UUID=$UUID_LUKS_FS rd.luks.key=/keys/root.key:LABEL=$KEYDEV_LABEL rd.timeout=90" \
+		'Passphrase \(try 1 of 3\)' '^LIFEBOAT-TEST: end' $(virtio_disk "$disk") $(virtio_disk "$keys") || return 1
+	assert_log "$log" "the key device LABEL=$KEYDEV_LABEL is not read yet: no filesystem is mounted before the resume decision" &&
+	assert_log "$log" 'rootmount /dev/dm-0 ext4'
 }
 
 # The image's /etc/crypttab (as host-only images carry it): the container
@@ -196,4 +178,40 @@ case_stacks_hostonly_mdadm_conf() {
 		{ echo "the image's lvm.conf is not lifeboat's"; return 1; }
 	! image_file "$CASE_DIR/share/hostonly.img" etc/crypttab >/dev/null ||
 		{ echo "a crypttab for a root without LUKS"; return 1; }
+}
+
+# The key device comes after the container: the container waits for it
+# (said on the console) and opens when the device appears, hot-added here
+# at once (the wait ends after 5 s without a new device).
+case_stacks_key_device_late() {
+	local disk keys rc
+	stacks_setup || return 1
+	disk=$(stack_copy luks)
+	keys=$(keys_disk) || { echo "making the key disk failed"; return 1; }
+	rescue_start "$IMG_STACKS" "root=UUID=$UUID_LUKS_FS rd.luks.key=/keys/root.key:LABEL=$KEYDEV_LABEL:UUID=$UUID_LUKS rd.timeout=90" \
+		$(virtio_disk "$disk")
+	{
+		expect "UUID=$UUID_LUKS\) waits for the device of its rd.luks.key" 90 &&
+		monitor "drive_add 0 file=$keys,format=raw,if=none,id=hotkeys" &&
+		monitor "device_add virtio-blk-pci,drive=hotkeys,id=hotkeydisk" &&
+		expect '^LIFEBOAT-TEST: end' 90
+	}
+	rc=$?
+	rescue_stop $rc
+	[ $rc -eq 0 ] || return 1
+	assert_log "$CASE_DIR/console.log" "with the key file /keys/root.key on LABEL=$KEYDEV_LABEL" &&
+	assert_not_log "$CASE_DIR/console.log" 'Passphrase'
+}
+
+# The key device never comes: once the devices settle, that is said and
+# the passphrase asked.
+case_stacks_key_device_missing() {
+	local disk log=$CASE_DIR/console.log
+	stacks_setup || return 1
+	disk=$(stack_copy luks)
+	luks_boot "$log" "$IMG_STACKS" "root=UUID=$UUID_LUKS_FS rd.luks.key=/keys/root.key:LABEL=$KEYDEV_LABEL rd.timeout=90" \
+		'Passphrase \(try 1 of 3\)' '^LIFEBOAT-TEST: end' $(virtio_disk "$disk") || return 1
+	assert_log "$log" "UUID=$UUID_LUKS) waits for the device of its rd.luks.key" &&
+	assert_log "$log" "the key device LABEL=$KEYDEV_LABEL (for /keys/root.key) did not appear" &&
+	assert_log "$log" 'rootmount /dev/dm-0 ext4'
 }
