@@ -359,6 +359,19 @@ static void scan_luks_root(void **state)
 	assert_true(blockstacks_host_uses(&h, "/usr/sbin/cryptsetup"));
 	assert_false(blockstacks_host_uses(&h, "/usr/sbin/lvm"));
 	assert_false(blockstacks_host_uses(&h, "/usr/sbin/mdadm"));
+	/* The config line chosen for what the scan found: the host's line
+	 * names the container by its node. */
+	{
+		struct strv added = STRV_INIT;
+		char *out, *left;
+
+		assert_int_equal(stackconf_crypttab(&h, "other UUID=" U2 " none\n"
+						    "sda3_crypt /dev/sda3 none luks\n", NULL,
+						    &added, &out, &left), 0);
+		assert_string_equal(out, "sda3_crypt UUID=" U1 " none luks\n");
+		free(out);
+		free(left);
+	}
 	hostonly_free(&h);
 }
 
@@ -394,6 +407,15 @@ static void scan_lvm_on_md(void **state)
 	assert_false(blockstacks_host_uses(&h, "/usr/sbin/cryptsetup"));
 	assert_true(blockstacks_host_uses(&h, "/usr/sbin/lvm"));
 	assert_true(blockstacks_host_uses(&h, "/usr/sbin/mdadm"));
+	/* The ARRAY line chosen for the array the scan found. */
+	{
+		const char *uuids[] = { MD_UUID };
+		char *out;
+
+		assert_int_equal(stackconf_mdadm(&h, NULL, uuids, &out), 0);
+		assert_non_null(strstr(out, "ARRAY /dev/md0 UUID=1b2c3d4e:00064a5b:8c6d7e8f:9a0b1c2d\n"));
+		free(out);
+	}
 	hostonly_free(&h);
 }
 
