@@ -7,6 +7,8 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static int read_full(int fd, uint64_t off, void *buf, size_t len)
@@ -30,6 +32,57 @@ static int read_full(int fd, uint64_t off, void *buf, size_t len)
 		len -= (size_t)n;
 	}
 	return 0;
+}
+
+/* Memory is read through a 1 MiB window mapped from the core, as a read
+ * call per page costs more than the copy in the capture kernel; reads
+ * that could pass the file's end use pread, which reports a short file.
+ * The mapping of /proc/vmcore is of the crashed kernel's memory, not of
+ * the capture's, so it does not count against the capture's memory. */
+#define WINDOW (1u << 20)
+
+static int window_move(const struct elfcore *core, uint64_t off)
+{
+	struct core_window *w = core->win;
+	uint64_t start = off & ~(uint64_t)(WINDOW / 2 - 1);
+	uint64_t len = w->file_size - start < WINDOW ? w->file_size - start : WINDOW;
+	void *at;
+
+	if (w->at)
+		munmap((void *)w->at, w->len);
+	w->at = NULL;
+	at = mmap(NULL, len, PROT_READ, MAP_PRIVATE, core->fd, (off_t)start);
+	if (at == MAP_FAILED) {
+		w->failed = 1;
+		return -errno;
+	}
+	w->at = at;
+	w->off = start;
+	w->len = len;
+	return 0;
+}
+
+static int read_data(const struct elfcore *core, uint64_t off, void *buf, size_t len)
+{
+	struct core_window *w = core->win;
+
+	if (!w || w->failed || len > WINDOW / 2 || off > w->file_size || w->file_size - off < len)
+		return read_full(core->fd, off, buf, len);
+	if ((!w->at || off < w->off || off + len > w->off + w->len) && window_move(core, off) < 0)
+		return read_full(core->fd, off, buf, len);
+	memcpy(buf, w->at + (off - w->off), len);
+	return 0;
+}
+
+static void window_open(struct elfcore *core)
+{
+	struct stat st;
+
+	core->win = calloc(1, sizeof(*core->win));
+	if (core->win && fstat(core->fd, &st) == 0 && st.st_size > 0)
+		core->win->file_size = (uint64_t)st.st_size;
+	else if (core->win)
+		core->win->failed = 1;
 }
 
 static int check_ehdr(const Elf64_Ehdr *eh)
@@ -144,11 +197,16 @@ int elfcore_open(struct elfcore *core, int fd)
 	}
 	core->machine = eh.e_machine;
 	scan_notes(core);
+	window_open(core);
 	return 0;
 }
 
 void elfcore_close(struct elfcore *core)
 {
+	if (core->win && core->win->at)
+		munmap((void *)core->win->at, core->win->len);
+	free(core->win);
+	core->win = NULL;
 	free(core->loads);
 	free(core->notes);
 	core->loads = NULL;
@@ -189,7 +247,7 @@ int elfcore_read_load(const struct elfcore *core, const struct core_load *l, uin
 	if (in_file > len)
 		in_file = len;
 	memset((char *)buf + in_file, 0, len - in_file);
-	return in_file ? read_full(core->fd, l->offset + rel, buf, (size_t)in_file) : 0;
+	return in_file ? read_data(core, l->offset + rel, buf, (size_t)in_file) : 0;
 }
 
 int elfcore_read_page(const struct elfcore *core, uint64_t paddr, void *buf, size_t page_size)

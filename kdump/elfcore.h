@@ -16,8 +16,17 @@ struct core_load {
 	uint64_t paddr, vaddr, offset, filesz, memsz;
 };
 
+/* A read-only mapping of part of the core, moved as reads go on. */
+struct core_window {
+	const uint8_t *at;              /* NULL: none yet, or mapping failed */
+	uint64_t off, len;
+	uint64_t file_size;
+	int failed;                     /* the file cannot be mapped: pread only */
+};
+
 struct elfcore {
 	int fd;
+	struct core_window *win;        /* memory reads go through it */
 	uint16_t machine;               /* e_machine: EM_X86_64, ... */
 	size_t nloads;
 	struct core_load *loads;        /* in header order */

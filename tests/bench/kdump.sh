@@ -9,12 +9,14 @@
 # interleaved, writing to an ext4 disk and syncing; GNU time gives the wall
 # time and the peak RSS. Output: the runs, then a Markdown table of medians
 # with ratios to makedumpfile. Needs: qemu, makedumpfile, busybox, time.
-# Usage: tests/bench/kdump.sh        (RUNS=N, WORK=DIR, KVER=VERSION)
+# Usage: tests/bench/kdump.sh   (RUNS=N per boot, BOOTS=N crash and capture
+# boots, the medians over all; WORK=DIR, KVER=VERSION)
 set -eu
 cd "$(dirname "$0")/../.."
 TOP=$PWD
 work=$TOP/${WORK:-build/bench-kdump}
 RUNS=${RUNS:-3}
+BOOTS=${BOOTS:-1}
 mkdir -p "$work"
 cc -std=gnu11 -O2 -D_GNU_SOURCE -I. -Icommon -o "$work/kdump-save" tests/bench/kdump-save.c \
 	kdump/elfcore.c kdump/vmcoreinfo.c kdump/kvmem.c kdump/pagefilter.c kdump/dumpsink.c \
@@ -38,27 +40,35 @@ mkdir -p "$CASE_DIR/empty"
 	--add-files "$TOP/tests/bench/kdump-capture-bench.sh:/bench.sh" -o "$work/capture.img" 2>>"$work/build.log"
 kdump_root_tree "$CASE_DIR/root" "$work/capture.img" bench ""
 mkfs_image ext4 "$CASE_DIR/root.img" 96 "$CASE_DIR/root" kdroot 7d0e4b1a-0c2f-4a5e-9b1d-6f3e2a1c0b11
-mkfs_image ext4 "$CASE_DIR/bench.img" 1500 "$CASE_DIR/empty" kdbench 7d0e4b1a-0c2f-4a5e-9b1d-6f3e2a1c0b12
 
-rc=0
-rescue_start "$work/generic.img" "root=LABEL=kdroot crashkernel=$KDUMP_CRASHKERNEL" \
-	-drive "file=$CASE_DIR/root.img,format=raw,if=virtio" \
-	-drive "file=$CASE_DIR/bench.img,format=raw,if=virtio"
-expect "kdump: starting a shell" 600 >&2 || rc=1
-[ $rc -ne 0 ] || { sleep 2; type_line "sh /bench.sh $RUNS $work/kdump-save; busybox poweroff -f"; }
-[ $rc -ne 0 ] || expect "BENCH-DONE|BENCH-FAIL" 1200 >&2 || rc=1
-rescue_stop $rc || true   # its wait reports the killed console readers
-log=$CASE_DIR/console.log
-grep -a "BENCH-FAIL" "$log" >&2 && rc=1
-[ $rc -eq 0 ] || { echo "kdump.sh: the capture run failed; see $log" >&2; exit 1; }
+# capture_boot N: one crash and capture; its console log is console-N.log.
+capture_boot() {
+	local rc=0
+	rm -f "$CASE_DIR"/serial.* "$CASE_DIR"/monitor.*
+	mkfs_image ext4 "$CASE_DIR/bench.img" 1500 "$CASE_DIR/empty" kdbench 7d0e4b1a-0c2f-4a5e-9b1d-6f3e2a1c0b12
+	rescue_start "$work/generic.img" "root=LABEL=kdroot crashkernel=$KDUMP_CRASHKERNEL" \
+		-drive "file=$CASE_DIR/root.img,format=raw,if=virtio" \
+		-drive "file=$CASE_DIR/bench.img,format=raw,if=virtio"
+	expect "kdump: starting a shell" 600 >&2 || rc=1
+	[ $rc -ne 0 ] || { sleep 2; type_line "sh /bench.sh $RUNS $work/kdump-save; busybox poweroff -f"; }
+	[ $rc -ne 0 ] || expect "BENCH-DONE|BENCH-FAIL" 1200 >&2 || rc=1
+	rescue_stop $rc || true   # its wait reports the killed console readers
+	mv "$CASE_DIR/console.log" "$CASE_DIR/console-$1.log"
+	grep -a "BENCH-FAIL" "$CASE_DIR/console-$1.log" >&2 && rc=1
+	[ $rc -eq 0 ] || { echo "kdump.sh: capture boot $1 failed; see $CASE_DIR/console-$1.log" >&2; exit 1; }
+	echo "Boot $1: load average $(cut -d' ' -f1-3 /proc/loadavg) after it; the capture's own save (init, level 31, same disk):"
+	grep -a -o "kdump: dump saved as .*" "$CASE_DIR/console-$1.log" | tr -d '\r' | sed 's/^/    /'
+	grep -a "^BENCH [a-z]" "$CASE_DIR/console-$1.log" | tr -d '\r' >>"$CASE_DIR/runs"
+}
 
-echo "Capture kernel $KVER, $(nproc) host cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "The capture's own save (init, dump level 31, to the same disk):"
-grep -a -o "kdump: dump saved as .*" "$log" | tr -d '\r' | sed 's/^/    /'
+echo "Capture kernel $KVER, $(nproc) host cores; $BOOTS boot(s) of $RUNS runs each"
+for ((b = 1; b <= BOOTS; b++)); do
+	capture_boot "$b"
+done
 echo "Runs (tool, run, wall s, peak RSS KiB, output bytes):"
-grep -a "^BENCH [a-z]" "$log" | tr -d '\r' | sed 's/^BENCH /    /'
+sed 's/^BENCH /    /' "$CASE_DIR/runs"
 echo
-grep -a "^BENCH [a-z]" "$log" | tr -d '\r' | awk '
+awk '
 	function median(tool, field,   n, i, j, t, v) {
 		n = 0
 		for (i = 1; i <= NR; i++) if (name[i] == tool) v[++n] = val[i, field]
@@ -79,4 +89,4 @@ grep -a "^BENCH [a-z]" "$log" | tr -d '\r' | awk '
 			printf "| %s | %.2f s | %.1f MB | %.1f MiB | %.2f | %.3f |\n", label[t], median(t, 1),
 				median(t, 3) / 1e6, median(t, 2) / 1024, median(t, 1) / mt, median(t, 3) / ms
 		}
-	}'
+	}' "$CASE_DIR/runs"
