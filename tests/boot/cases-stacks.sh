@@ -24,6 +24,7 @@ UUID_HOST_LUKS=1b2c3d4e-000e-4a5b-8c6d-7e8f9a0b1c2d
 UUID_HOST_FS=1b2c3d4e-000f-4a5b-8c6d-7e8f9a0b1c2d
 UUID_MDHOST=1b2c3d4e-0010-4a5b-8c6d-7e8f9a0b1c2d
 UUID_MDHOST_FS=1b2c3d4e-0011-4a5b-8c6d-7e8f9a0b1c2d
+UUID_GONE=1b2c3d4e-00ff-4a5b-8c6d-7e8f9a0b1c2d
 LUKS_PW=lifeboat-luks-pw
 # The disks the builder writes (by virtio serial), 64 MiB each but the
 # LUKS swap's (the hibernation image needs room after the LUKS2 header).
@@ -73,6 +74,22 @@ stacks_host_tree() {
 	install -m 0755 "$HOSTGEN_INIT" "$dir/usr/sbin/init"
 	cp -a /etc/ld.so.conf /etc/ld.so.conf.d /etc/ld.so.cache "$dir/etc/"
 	echo "lifeboat host-only test root" > "$dir/etc/issue"
+	# The stacks' configuration as a Debian host has it, with entries for
+	# devices this machine does not have (which the image must leave out).
+	printf '%s\n' "# <target name> <source device> <key file> <options>" \
+		"hostcrypt UUID=$UUID_HOST_LUKS none luks,discard" \
+		"cswap UUID=$UUID_LUKS_SWAP none luks,swap" \
+		"gonecrypt UUID=$UUID_GONE none luks" > "$dir/etc/crypttab"
+	mkdir -p "$dir/etc/mdadm"
+	printf '%s\n' "MAILADDR root" \
+		"ARRAY /dev/md/lbhost metadata=1.2 UUID=$(md_uuid "$UUID_MDHOST") name=lbhost" \
+		"ARRAY /dev/md/gone metadata=1.2 UUID=$(md_uuid "$UUID_GONE")" > "$dir/etc/mdadm/mdadm.conf"
+}
+
+# md_uuid UUID: mdadm's spelling of a UUID (four groups of 8 hex digits).
+md_uuid() {
+	local hex=${1//-/}
+	echo "${hex:0:8}:${hex:8:8}:${hex:16:8}:${hex:24:8}"
 }
 
 # The builder's parameters, also written into its root as /stacks.env.
@@ -80,7 +97,7 @@ stacks_env() {
 	local v
 	for v in UUID_LUKS UUID_LUKS_FS UUID_LVM_FS UUID_LUKS_LVM UUID_LUKS_LVM_FS UUID_MD UUID_MD_FS \
 		UUID_LUKS_SWAP UUID_LUKS_SWAP_INNER UUID_LVM_LUKS UUID_LVM_LUKS_FS UUID_MD_LVM \
-		UUID_MD_LVM_FS UUID_HOST_LUKS UUID_HOST_FS UUID_MDHOST UUID_MDHOST_FS LUKS_PW; do
+		UUID_MD_LVM_FS UUID_HOST_LUKS UUID_HOST_FS UUID_MDHOST UUID_MDHOST_FS UUID_GONE LUKS_PW; do
 		echo "$v=${!v}"
 	done
 }
@@ -399,35 +416,66 @@ hostonly_assert_tools() {
 		{ echo "the host-only image is not under half the generic one: $(cat "$CASE_DIR/sizes")"; return 1; }
 }
 
+# image_file IMAGE PATH: a file of a (gzip) image on stdout.
+image_file() {
+	zcat "$1" | cpio -i --quiet --to-stdout "$2" 2>/dev/null
+}
+
 # A host-only image for a root on LVM on LUKS, made where such a root is:
-# in a guest booted from that stack (the build host's root is on none). It
-# has exactly that stack's tools (cryptsetup and lvm, no mdadm), and boots
-# the same disk with the passphrase typed and only root= given.
+# in a guest booted from that stack (the build host's root is on none),
+# which opened the container under its crypttab name. The image has
+# exactly that stack's tools (cryptsetup and lvm, no mdadm) and the
+# container's crypttab line (not the others), and boots the same disk with
+# only root= given: the container opens under the crypttab name.
 case_stacks_hostonly_lvm_on_luks() {
-	local disk prompt="UUID=$UUID_HOST_LUKS; opens as /dev/mapper/luks-$UUID_HOST_LUKS"
+	local disk img=$CASE_DIR/share/hostonly.img
 	stacks_setup || return 1
 	disk=$(stack_copy hostonly)
-	hostonly_generate "/dev/mapper/lbhvg-root rd.luks.uuid=$UUID_HOST_LUKS" "$prompt" \
-		$(virtio_disk "$disk") &&
+	hostonly_generate "/dev/mapper/lbhvg-root rd.luks.name=$UUID_HOST_LUKS=hostcrypt" \
+		"UUID=$UUID_HOST_LUKS; opens as /dev/mapper/hostcrypt" $(virtio_disk "$disk") &&
 	hostonly_assert_tools "cryptsetup lvm" "mdadm" || return 1
-	luks_boot "$CASE_DIR/console.log" "$CASE_DIR/share/hostonly.img" "root=/dev/mapper/lbhvg-root rd.timeout=90" \
-		"$prompt" '^LIFEBOAT-TEST: end' $(virtio_disk "$disk") || return 1
+	image_file "$img" etc/crypttab > "$CASE_DIR/crypttab"
+	grep -q "^hostcrypt UUID=$UUID_HOST_LUKS " "$CASE_DIR/crypttab" &&
+	! grep -q "gonecrypt\|cswap" "$CASE_DIR/crypttab" ||
+		{ echo "the image's /etc/crypttab is not the root container's line alone (crypttab)"; return 1; }
+	luks_boot "$CASE_DIR/console.log" "$img" "root=/dev/mapper/lbhvg-root rd.timeout=90" \
+		"UUID=$UUID_HOST_LUKS; opens as /dev/mapper/hostcrypt" '^LIFEBOAT-TEST: end' \
+		$(virtio_disk "$disk") || return 1
 	assert_root_reached "$CASE_DIR/console.log" &&
 	assert_log "$CASE_DIR/console.log" 'rootmount /dev/dm-1 ext4'
 }
 
-# The same for a root on LVM on md RAID1: mdadm and lvm, no cryptsetup;
-# both members given.
+# The same for a root on LVM on md RAID1 whose swap (the resume device) is
+# in a LUKS container: the image has mdadm and lvm for the root and
+# cryptsetup for the swap, the host's ARRAY line for the root's array (not
+# the others), the swap container's crypttab line and resume= naming the
+# swap; booted with only root=, it asks for the swap's passphrase in the
+# resume decision (no image there) and boots.
 case_stacks_hostonly_lvm_on_md() {
-	local a b
+	local a b swap img=$CASE_DIR/share/hostonly.img
+	local prompt="UUID=$UUID_LUKS_SWAP; opens as /dev/mapper/cswap"
 	stacks_setup || return 1
 	a=$(stack_copy mdhost-a)
 	b=$(stack_copy mdhost-b)
-	hostonly_generate /dev/mapper/lbdvg-root "" $(virtio_disk "$a") $(virtio_disk "$b") &&
-	hostonly_assert_tools "mdadm lvm" "cryptsetup" || return 1
-	boot_qemu "$CASE_DIR/console.log" "$KERNEL" "$CASE_DIR/share/hostonly.img" \
-		"root=/dev/mapper/lbdvg-root rd.timeout=60" $(virtio_disk "$a") $(virtio_disk "$b")
+	swap=$(stack_copy luksswap)
+	hostonly_generate "/dev/mapper/lbdvg-root rd.luks.name=$UUID_LUKS_SWAP=cswap resume=/dev/mapper/cswap lbtest.swap=/dev/mapper/cswap" \
+		"$prompt" $(virtio_disk "$a") $(virtio_disk "$b") $(virtio_disk "$swap") &&
+	assert_log "$CASE_DIR/generate.log" "HOSTGEN: swap on /dev/mapper/cswap" &&
+	hostonly_assert_tools "mdadm lvm cryptsetup" "" || return 1
+	image_file "$img" etc/mdadm/mdadm.conf > "$CASE_DIR/mdadm.conf"
+	grep -q "^ARRAY .*UUID=$(md_uuid "$UUID_MDHOST")" "$CASE_DIR/mdadm.conf" &&
+	! grep -q "MAILADDR\|$(md_uuid "$UUID_GONE")" "$CASE_DIR/mdadm.conf" ||
+		{ echo "the image's mdadm.conf is not the root array's ARRAY line alone (mdadm.conf)"; return 1; }
+	image_file "$img" etc/crypttab > "$CASE_DIR/crypttab"
+	grep -q "^cswap UUID=$UUID_LUKS_SWAP " "$CASE_DIR/crypttab" &&
+	! grep -q "gonecrypt\|hostcrypt" "$CASE_DIR/crypttab" ||
+		{ echo "the image's /etc/crypttab is not the swap container's line alone (crypttab)"; return 1; }
+	image_file "$img" etc/cmdline.d/40-resume.conf | grep -q "^resume=UUID=$UUID_LUKS_SWAP_INNER\$" ||
+		{ echo "the image's resume= does not name the swap inside the container"; return 1; }
+	luks_boot "$CASE_DIR/console.log" "$img" "root=/dev/mapper/lbdvg-root rd.timeout=90" \
+		"$prompt" '^LIFEBOAT-TEST: end' $(virtio_disk "$a") $(virtio_disk "$b") $(virtio_disk "$swap") || return 1
 	assert_root_reached "$CASE_DIR/console.log" &&
-	assert_log "$CASE_DIR/console.log" 'rootmount /dev/dm-0 ext4' &&
+	assert_log "$CASE_DIR/console.log" 'rootmount /dev/dm-[0-9]* ext4' &&
+	assert_log "$CASE_DIR/console.log" 'resume: /dev/dm-[0-9]* at page 0: swap without a hibernation image' &&
 	assert_log "$CASE_DIR/console.log" 'md/raid1:md[0-9]*: active with 2 out of 2 mirrors'
 }

@@ -8,7 +8,9 @@
  * are symlinks into usr, as in a merged-/usr Debian) and the case
  * directory (9p tag "share", on /out, holding lifeboat and lifeboat-init),
  * runs "lifeboat build --host-only" writing /out/hostonly.img, and prints
- * its exit status. Without it, it only reports the root like test-init.
+ * its exit status; with lbtest.swap=PATH too, it first turns that swap on
+ * (the host's resume device, whose stack the image must carry). Without
+ * lbtest.hostgen=1, it only reports the root like test-init.
  * Either way it powers off. Static, so the root needs no libraries. */
 #include <errno.h>
 #include <fcntl.h>
@@ -16,6 +18,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/reboot.h>
+#include <sys/swap.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -32,6 +35,23 @@ static void cmdline_read(void)
 	n = read(fd, cmdline, sizeof(cmdline) - 1);
 	cmdline[n > 0 ? n : 0] = '\0';
 	close(fd);
+}
+
+/* The value of KEY= on the kernel command line, or "". */
+static const char *param(const char *key, char *buf, size_t size)
+{
+	size_t n = strlen(key);
+
+	for (const char *p = cmdline; (p = strstr(p, key)); p += n) {
+		if ((p == cmdline || p[-1] == ' ') && p[n] == '=') {
+			size_t len = strcspn(p + n + 1, " \n");
+
+			snprintf(buf, size, "%.*s", (int)len, p + n + 1);
+			return buf;
+		}
+	}
+	buf[0] = '\0';
+	return buf;
 }
 
 static int mount_one(const char *src, const char *dir, const char *type,
@@ -82,8 +102,32 @@ static int generate(void)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
+static void swap_on(void)
+{
+	char swap[256];
+
+	if (!param("lbtest.swap", swap, sizeof(swap))[0])
+		return;
+	if (swapon(swap, 0) < 0)
+		printf("HOSTGEN: swapon %s failed: %s\n", swap, strerror(errno));
+	else
+		printf("HOSTGEN: swap on %s\n", swap);
+}
+
+/* The host's resume device on, its /usr and the share mounted: generate. */
+static void host_only_build(void)
+{
+	swap_on();
+	if (mount_one("hostusr", "/usr", "9p", MS_RDONLY,
+		      "trans=virtio,version=9p2000.L,msize=262144,cache=loose") == 0 &&
+	    mount_one("share", "/out", "9p", 0, "trans=virtio,version=9p2000.L,msize=262144") == 0)
+		printf("HOSTGEN: exit %d\n", generate());
+}
+
 int main(void)
 {
+	char hostgen[8];
+
 	/* lifeboat moves its /proc, /sys, /dev and /run here; mount what is
 	 * missing (another initramfs may not). */
 	if (access("/proc/self", F_OK) < 0)
@@ -96,10 +140,8 @@ int main(void)
 	cmdline_read();
 	printf("LIFEBOAT-TEST: root reached\n");
 	print_root_mount();
-	if (strstr(cmdline, "lbtest.hostgen=1") &&
-	    mount_one("hostusr", "/usr", "9p", MS_RDONLY, "trans=virtio,version=9p2000.L,msize=262144,cache=loose") == 0 &&
-	    mount_one("share", "/out", "9p", 0, "trans=virtio,version=9p2000.L,msize=262144") == 0)
-		printf("HOSTGEN: exit %d\n", generate());
+	if (strcmp(param("lbtest.hostgen", hostgen, sizeof(hostgen)), "1") == 0)
+		host_only_build();
 	sync();
 	umount("/out");
 	printf("LIFEBOAT-TEST: end\n");
