@@ -1,11 +1,13 @@
-# cases-stacks.sh: roots on LUKS, LVM and md RAID1 (sourced by run.sh).
+# cases-stacks.sh: roots on LUKS, LVM and md RAID1 and their nestings, a
+# swap in LUKS to resume from, and host-only images of stacks (sourced by
+# run.sh).
 #
 # The host kernel has no device-mapper, so the stacked disks are made in a
 # qemu guest: a builder root (lifeboat's own image tree, with lvm, mdadm,
-# cryptsetup and mke2fs added by --add-binaries, and stacks-build.sh as its
-# /sbin/init) is booted once by the generic image and writes the stacks onto
-# empty disks. The disks are cached under build/stack-disks/ by a key of
-# their inputs.
+# cryptsetup, mke2fs and mkswap added by --add-binaries, and stacks-build.sh
+# as its /sbin/init) is booted once by the generic image and writes the
+# stacks onto empty disks. The disks are cached under build/stack-disks/ by
+# a key of their inputs.
 
 UUID_LUKS=1b2c3d4e-0001-4a5b-8c6d-7e8f9a0b1c2d
 UUID_LUKS_FS=1b2c3d4e-0002-4a5b-8c6d-7e8f9a0b1c2d
