@@ -105,40 +105,6 @@ case_stacks_crypttab_name() {
 	assert_not_log "$CASE_DIR/console.log" 'Passphrase'
 }
 
-# image_file IMAGE PATH: the content of PATH (no leading /) in an image,
-# past an uncompressed early archive (microcode) if there is one.
-image_file() {
-	python3 - "$1" "$2" <<'PY'
-import gzip, sys
-data = open(sys.argv[1], 'rb').read()
-
-def entries(buf):
-    pos = 0
-    while buf[pos:pos + 6] == b'070701':
-        size, namesize = int(buf[pos + 54:pos + 62], 16), int(buf[pos + 94:pos + 102], 16)
-        name = buf[pos + 110:pos + 110 + namesize - 1].decode()
-        start = (pos + 110 + namesize + 3) & ~3
-        yield name, buf[start:start + size]
-        pos = (start + size + 3) & ~3
-        if name == 'TRAILER!!!':
-            break
-    while pos < len(buf) and buf[pos] == 0:
-        pos += 1
-    yield None, pos
-
-main = data
-if data[:6] == b'070701':
-    for name, rest in entries(data):
-        if name is None:
-            main = data[rest:]
-for name, content in entries(gzip.decompress(main)):
-    if name == sys.argv[2]:
-        sys.stdout.buffer.write(content)
-        sys.exit(0)
-sys.exit(1)
-PY
-}
-
 # A host-only image made in a guest whose root's container is open under a
 # name of its own (rd.luks.name=): the image's /etc/crypttab keeps that
 # name, and the image then opens the container under it with only root=.

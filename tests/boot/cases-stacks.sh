@@ -76,16 +76,11 @@ stacks_host_tree() {
 	install -m 0755 "$HOSTGEN_INIT" "$dir/usr/sbin/init"
 	cp -a /etc/ld.so.conf /etc/ld.so.conf.d /etc/ld.so.cache "$dir/etc/"
 	echo "lifeboat host-only test root" > "$dir/etc/issue"
-	# The stacks' configuration as a Debian host has it, with entries for
-	# devices this machine does not have (which the image must leave out).
-	printf '%s\n' "# <target name> <source device> <key file> <options>" \
-		"hostcrypt UUID=$UUID_HOST_LUKS none luks,discard" \
-		"cswap UUID=$UUID_LUKS_SWAP none luks,swap" \
-		"gonecrypt UUID=$UUID_GONE none luks" > "$dir/etc/crypttab"
+	# As a Debian host's with nothing listed; a case can bind its own over
+	# them (hostgen-init, from the share's etc/).
+	echo "# <target name> <source device> <key file> <options>" > "$dir/etc/crypttab"
 	mkdir -p "$dir/etc/mdadm"
-	printf '%s\n' "MAILADDR root" \
-		"ARRAY /dev/md/lbhost metadata=1.2 UUID=$(md_uuid "$UUID_MDHOST") name=lbhost" \
-		"ARRAY /dev/md/gone metadata=1.2 UUID=$(md_uuid "$UUID_GONE")" > "$dir/etc/mdadm/mdadm.conf"
+	echo "# mdadm.conf: no arrays listed" > "$dir/etc/mdadm/mdadm.conf"
 }
 
 # md_uuid UUID: mdadm's spelling of a UUID (four groups of 8 hex digits).
@@ -418,26 +413,73 @@ hostonly_assert_tools() {
 		{ echo "the host-only image is not under half the generic one: $(cat "$CASE_DIR/sizes")"; return 1; }
 }
 
-# image_file IMAGE PATH: a file of a (gzip) image on stdout.
+# image_file IMAGE PATH: the content of PATH (no leading /) in an image,
+# past an uncompressed early archive (microcode) if there is one.
 image_file() {
-	zcat "$1" | cpio -i --quiet --to-stdout "$2" 2>/dev/null
+	python3 - "$1" "$2" <<'PY'
+import gzip, sys
+data = open(sys.argv[1], 'rb').read()
+
+def entries(buf):
+    pos = 0
+    while buf[pos:pos + 6] == b'070701':
+        size, namesize = int(buf[pos + 54:pos + 62], 16), int(buf[pos + 94:pos + 102], 16)
+        name = buf[pos + 110:pos + 110 + namesize - 1].decode()
+        start = (pos + 110 + namesize + 3) & ~3
+        yield name, buf[start:start + size]
+        pos = (start + size + 3) & ~3
+        if name == 'TRAILER!!!':
+            break
+    while pos < len(buf) and buf[pos] == 0:
+        pos += 1
+    yield None, pos
+
+main = data
+if data[:6] == b'070701':
+    for name, rest in entries(data):
+        if name is None:
+            main = data[rest:]
+for name, content in entries(gzip.decompress(main)):
+    if name == sys.argv[2]:
+        sys.stdout.buffer.write(content)
+        sys.exit(0)
+sys.exit(1)
+PY
+}
+
+# host_conf FILE LINE...: the guest's /etc/FILE for the host-only
+# generator (hostgen-init binds it over the root's).
+host_conf() {
+	local file=$CASE_DIR/share/etc/$1
+	shift
+	mkdir -p "$(dirname "$file")" && printf '%s\n' "$@" > "$file"
+}
+
+# The guest's crypttab: its containers', and one this machine does not have.
+host_crypttab() {
+	host_conf crypttab "# <target name> <source device> <key file> <options>" \
+		"hostcrypt UUID=$UUID_HOST_LUKS none luks,discard" \
+		"cswap UUID=$UUID_LUKS_SWAP none luks,swap" \
+		"gonecrypt UUID=$UUID_GONE none luks"
 }
 
 # A host-only image for a root on LVM on LUKS, made where such a root is:
 # in a guest booted from that stack (the build host's root is on none),
-# which opened the container under its crypttab name. The image has
-# exactly that stack's tools (cryptsetup and lvm, no mdadm) and the
-# container's crypttab line (not the others), and boots the same disk with
-# only root= given: the container opens under the crypttab name.
+# which has the container in its crypttab and opened it under that name.
+# The image has exactly that stack's tools (cryptsetup and lvm, no mdadm)
+# and the container's crypttab line as the host wrote it (not the others),
+# and boots the same disk with only root= given: the container opens under
+# the crypttab name.
 case_stacks_hostonly_lvm_on_luks() {
 	local disk img=$CASE_DIR/share/hostonly.img
 	stacks_setup || return 1
 	disk=$(stack_copy hostonly)
+	host_crypttab || return 1
 	hostonly_generate "/dev/mapper/lbhvg-root rd.luks.name=$UUID_HOST_LUKS=hostcrypt" \
 		"UUID=$UUID_HOST_LUKS; opens as /dev/mapper/hostcrypt" $(virtio_disk "$disk") &&
 	hostonly_assert_tools "cryptsetup lvm" "mdadm" || return 1
 	image_file "$img" etc/crypttab > "$CASE_DIR/crypttab"
-	grep -q "^hostcrypt UUID=$UUID_HOST_LUKS " "$CASE_DIR/crypttab" &&
+	grep -qx "hostcrypt UUID=$UUID_HOST_LUKS none luks,discard" "$CASE_DIR/crypttab" &&
 	! grep -q "gonecrypt\|cswap" "$CASE_DIR/crypttab" ||
 		{ echo "the image's /etc/crypttab is not the root container's line alone (crypttab)"; return 1; }
 	luks_boot "$CASE_DIR/console.log" "$img" "root=/dev/mapper/lbhvg-root rd.timeout=90" \
@@ -447,12 +489,13 @@ case_stacks_hostonly_lvm_on_luks() {
 	assert_log "$CASE_DIR/console.log" 'rootmount /dev/dm-1 ext4'
 }
 
-# The same for a root on LVM on md RAID1 whose swap (the resume device) is
-# in a LUKS container: the image has mdadm and lvm for the root and
-# cryptsetup for the swap, the host's ARRAY line for the root's array (not
-# the others), the swap container's crypttab line and resume= naming the
-# swap; booted with only root=, it asks for the swap's passphrase in the
-# resume decision (no image there) and boots.
+# The same for a root on LVM on md RAID1 listed in the guest's mdadm.conf,
+# whose swap (the resume device) is in a LUKS container: the image has
+# mdadm and lvm for the root and cryptsetup for the swap, the host's ARRAY
+# line for the root's array (not the other lines), the swap container's
+# crypttab line and resume= naming the swap; booted with only root=, it
+# asks for the swap's passphrase in the resume decision (no image there)
+# and boots.
 case_stacks_hostonly_lvm_on_md() {
 	local a b swap img=$CASE_DIR/share/hostonly.img
 	local prompt="UUID=$UUID_LUKS_SWAP; opens as /dev/mapper/cswap"
@@ -460,16 +503,19 @@ case_stacks_hostonly_lvm_on_md() {
 	a=$(stack_copy mdhost-a)
 	b=$(stack_copy mdhost-b)
 	swap=$(stack_copy luksswap)
+	host_crypttab && host_conf mdadm/mdadm.conf "MAILADDR root" \
+		"ARRAY /dev/md/lbhost metadata=1.2 UUID=$(md_uuid "$UUID_MDHOST") name=lbhost" \
+		"ARRAY /dev/md/gone metadata=1.2 UUID=$(md_uuid "$UUID_GONE")" || return 1
 	hostonly_generate "/dev/mapper/lbdvg-root rd.luks.name=$UUID_LUKS_SWAP=cswap resume=/dev/mapper/cswap lbtest.swap=/dev/mapper/cswap" \
 		"$prompt" $(virtio_disk "$a") $(virtio_disk "$b") $(virtio_disk "$swap") &&
 	assert_log "$CASE_DIR/generate.log" "HOSTGEN: swap on /dev/mapper/cswap" &&
 	hostonly_assert_tools "mdadm lvm cryptsetup" "" || return 1
 	image_file "$img" etc/mdadm/mdadm.conf > "$CASE_DIR/mdadm.conf"
-	grep -q "^ARRAY .*UUID=$(md_uuid "$UUID_MDHOST")" "$CASE_DIR/mdadm.conf" &&
+	grep -qx "ARRAY /dev/md/lbhost metadata=1.2 UUID=$(md_uuid "$UUID_MDHOST") name=lbhost" "$CASE_DIR/mdadm.conf" &&
 	! grep -q "MAILADDR\|$(md_uuid "$UUID_GONE")" "$CASE_DIR/mdadm.conf" ||
 		{ echo "the image's mdadm.conf is not the root array's ARRAY line alone (mdadm.conf)"; return 1; }
 	image_file "$img" etc/crypttab > "$CASE_DIR/crypttab"
-	grep -q "^cswap UUID=$UUID_LUKS_SWAP " "$CASE_DIR/crypttab" &&
+	grep -qx "cswap UUID=$UUID_LUKS_SWAP none luks,swap" "$CASE_DIR/crypttab" &&
 	! grep -q "gonecrypt\|hostcrypt" "$CASE_DIR/crypttab" ||
 		{ echo "the image's /etc/crypttab is not the swap container's line alone (crypttab)"; return 1; }
 	image_file "$img" etc/cmdline.d/40-resume.conf | grep -q "^resume=UUID=$UUID_LUKS_SWAP_INNER\$" ||

@@ -9,7 +9,9 @@
  * directory (9p tag "share", on /out, holding lifeboat and lifeboat-init),
  * runs "lifeboat build --host-only" writing /out/hostonly.img, and prints
  * its exit status; with lbtest.swap=PATH too, it first turns that swap on
- * (the host's resume device, whose stack the image must carry). Without
+ * (the host's resume device, whose stack the image must carry). A case's
+ * own /etc/crypttab or /etc/mdadm/mdadm.conf, put in the share under etc/,
+ * is bind-mounted over the root's (which list nothing). Without
  * lbtest.hostgen=1, it only reports the root like test-init.
  * Either way it powers off. Static, so the root needs no libraries. */
 #include <errno.h>
@@ -114,14 +116,35 @@ static void swap_on(void)
 		printf("HOSTGEN: swap on %s\n", swap);
 }
 
+/* The stacks' configuration files the case gave in the share. */
+static void host_config(void)
+{
+	static const char *const files[] = { "/etc/crypttab", "/etc/mdadm/mdadm.conf" };
+
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		char src[64];
+
+		snprintf(src, sizeof(src), "/out%s", files[i]);
+		if (access(src, F_OK) < 0)
+			continue;
+		if (mount(src, files[i], NULL, MS_BIND, NULL) < 0)
+			printf("HOSTGEN: bind-mounting %s over %s failed: %s\n", src, files[i],
+			       strerror(errno));
+		else
+			printf("HOSTGEN: %s from the share\n", files[i]);
+	}
+}
+
 /* The host's resume device on, its /usr and the share mounted: generate. */
 static void host_only_build(void)
 {
 	swap_on();
 	if (mount_one("hostusr", "/usr", "9p", MS_RDONLY,
-		      "trans=virtio,version=9p2000.L,msize=262144,cache=loose") == 0 &&
-	    mount_one("share", "/out", "9p", 0, "trans=virtio,version=9p2000.L,msize=262144") == 0)
-		printf("HOSTGEN: exit %d\n", generate());
+		      "trans=virtio,version=9p2000.L,msize=262144,cache=loose") < 0 ||
+	    mount_one("share", "/out", "9p", 0, "trans=virtio,version=9p2000.L,msize=262144") < 0)
+		return;
+	host_config();
+	printf("HOSTGEN: exit %d\n", generate());
 }
 
 int main(void)
