@@ -45,6 +45,7 @@ mkfs_image ext4 "$CASE_DIR/root.img" 96 "$CASE_DIR/root" kdroot 7d0e4b1a-0c2f-4a
 capture_boot() {
 	local rc=0
 	rm -f "$CASE_DIR"/serial.* "$CASE_DIR"/monitor.*
+	: >"$CASE_DIR/console.log"   # expect reads it before the console reader starts
 	mkfs_image ext4 "$CASE_DIR/bench.img" 1500 "$CASE_DIR/empty" kdbench 7d0e4b1a-0c2f-4a5e-9b1d-6f3e2a1c0b12
 	rescue_start "$work/generic.img" "root=LABEL=kdroot crashkernel=$KDUMP_CRASHKERNEL" \
 		-drive "file=$CASE_DIR/root.img,format=raw,if=virtio" \
