@@ -68,13 +68,13 @@ $(BUILD)/test-init: tests/boot/test-init.c
 	$(CC) $(ALL_CFLAGS) -static -o $@ $<
 
 # hib-init: the same for the hibernation test roots (tests/boot/cases-resume.sh).
-$(BUILD)/hib-init: tests/boot/hib-init.c
+$(BUILD)/hib-init: tests/boot/hib-init.c tests/boot/guest-cmdline.h
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -static -o $@ $<
 
 # hostgen-init: the init of the stacked root that runs the host-only
 # generator in a guest (tests/boot/cases-stacks.sh).
-$(BUILD)/hostgen-init: tests/boot/hostgen-init.c
+$(BUILD)/hostgen-init: tests/boot/hostgen-init.c tests/boot/guest-cmdline.h
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -static -o $@ $<
 

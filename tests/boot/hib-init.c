@@ -15,26 +15,9 @@
 #include <sys/swap.h>
 #include <unistd.h>
 
+#include "guest-cmdline.h"
+
 #define STATE "/state.txt"
-
-static char cmdline[4096];
-
-/* The value of KEY= on the kernel command line, or "". */
-static const char *param(const char *key, char *buf, size_t size)
-{
-	size_t n = strlen(key);
-
-	for (const char *p = cmdline; (p = strstr(p, key)); p += n) {
-		if ((p == cmdline || p[-1] == ' ') && p[n] == '=') {
-			size_t len = strcspn(p + n + 1, " \n");
-
-			snprintf(buf, size, "%.*s", (int)len, p + n + 1);
-			return buf;
-		}
-	}
-	buf[0] = '\0';
-	return buf;
-}
 
 static int write_file(const char *path, const char *text, int flags)
 {
@@ -109,14 +92,8 @@ static void hibernate(const char *token, int count)
 int main(void)
 {
 	char token[64], count[16];
-	int fd = open("/proc/cmdline", O_RDONLY);
 
-	if (fd >= 0) {
-		ssize_t n = read(fd, cmdline, sizeof(cmdline) - 1);
-
-		cmdline[n > 0 ? n : 0] = '\0';
-		close(fd);
-	}
+	cmdline_read();
 	printf("LIFEBOAT-TEST: root reached\n");
 	param("lbtest.token", token, sizeof(token));
 	if (atoi(param("lbtest.hibernate", count, sizeof(count))) > 0)

@@ -25,36 +25,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static char cmdline[4096];
-
-static void cmdline_read(void)
-{
-	int fd = open("/proc/cmdline", O_RDONLY);
-	ssize_t n;
-
-	if (fd < 0)
-		return;
-	n = read(fd, cmdline, sizeof(cmdline) - 1);
-	cmdline[n > 0 ? n : 0] = '\0';
-	close(fd);
-}
-
-/* The value of KEY= on the kernel command line, or "". */
-static const char *param(const char *key, char *buf, size_t size)
-{
-	size_t n = strlen(key);
-
-	for (const char *p = cmdline; (p = strstr(p, key)); p += n) {
-		if ((p == cmdline || p[-1] == ' ') && p[n] == '=') {
-			size_t len = strcspn(p + n + 1, " \n");
-
-			snprintf(buf, size, "%.*s", (int)len, p + n + 1);
-			return buf;
-		}
-	}
-	buf[0] = '\0';
-	return buf;
-}
+#include "guest-cmdline.h"
 
 static int mount_one(const char *src, const char *dir, const char *type,
 		     unsigned long flags, const char *opts)
