@@ -63,7 +63,7 @@ unit: unit-build
 	tests/run-unit.sh $(BUILD)/tests
 
 # The guest-side helper of the boot tests: a static /sbin/init for test roots.
-$(BUILD)/test-init: tests/boot/test-init.c
+$(BUILD)/test-init: tests/boot/test-init.c tests/boot/guest-report.h
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -static -o $@ $<
 
@@ -74,7 +74,7 @@ $(BUILD)/hib-init: tests/boot/hib-init.c tests/boot/guest-cmdline.h
 
 # hostgen-init: the init of the stacked root that runs the host-only
 # generator in a guest (tests/boot/cases-stacks.sh).
-$(BUILD)/hostgen-init: tests/boot/hostgen-init.c tests/boot/guest-cmdline.h
+$(BUILD)/hostgen-init: tests/boot/hostgen-init.c tests/boot/guest-cmdline.h tests/boot/guest-report.h
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -static -o $@ $<
 

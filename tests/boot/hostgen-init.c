@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "guest-cmdline.h"
+#include "guest-report.h"
 
 static int mount_one(const char *src, const char *dir, const char *type,
 		     unsigned long flags, const char *opts)
@@ -34,22 +35,6 @@ static int mount_one(const char *src, const char *dir, const char *type,
 		return 0;
 	printf("HOSTGEN: mounting %s (%s) on %s failed: %s\n", src, type, dir, strerror(errno));
 	return -1;
-}
-
-static void print_root_mount(void)
-{
-	char line[512];
-	FILE *f = fopen("/proc/mounts", "r");
-
-	while (f && fgets(line, sizeof(line), f)) {
-		char dev[128], dir[128], type[32];
-
-		if (sscanf(line, "%127s %127s %31s", dev, dir, type) == 3 &&
-		    strcmp(dir, "/") == 0 && strcmp(dev, "rootfs") != 0)
-			printf("LIFEBOAT-TEST: rootmount %s %s\n", dev, type);
-	}
-	if (f)
-		fclose(f);
 }
 
 /* Run the generator with the console as its output; its exit status. */
@@ -134,6 +119,7 @@ int main(void)
 	cmdline_read();
 	printf("LIFEBOAT-TEST: root reached\n");
 	print_root_mount();
+	print_dm_devices();
 	if (strcmp(param("lbtest.hostgen", hostgen, sizeof(hostgen)), "1") == 0)
 		host_only_build();
 	sync();

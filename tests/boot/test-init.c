@@ -1,11 +1,13 @@
 /* test-init: the /sbin/init of the test root disks. It reports what the boot
  * tests assert on (a marker, the root mount, the lifeboat timeline, its own
- * arguments) on the console, then powers the machine off. Static, so the
- * test roots need no libraries. */
+ * arguments, the device-mapper devices) on the console, then powers the
+ * machine off. Static, so the test roots need no libraries. */
 #include <stdio.h>
 #include <string.h>
 #include <sys/reboot.h>
 #include <unistd.h>
+
+#include "guest-report.h"
 
 static void print_file(const char *tag, const char *path)
 {
@@ -21,28 +23,13 @@ static void print_file(const char *tag, const char *path)
 	fclose(f);
 }
 
-static void print_root_mount(void)
-{
-	char line[512];
-	FILE *f = fopen("/proc/mounts", "r");
-
-	while (f && fgets(line, sizeof(line), f)) {
-		char dev[128], dir[128], type[32], opts[256];
-
-		if (sscanf(line, "%127s %127s %31s %255s", dev, dir, type, opts) == 4 &&
-		    strcmp(dir, "/") == 0 && strcmp(dev, "rootfs") != 0)
-			printf("LIFEBOAT-TEST: rootmount %s %s %s\n", dev, type, opts);
-	}
-	if (f)
-		fclose(f);
-}
-
 int main(int argc, char **argv)
 {
 	printf("LIFEBOAT-TEST: root reached\n");
 	for (int i = 0; i < argc; i++)
 		printf("LIFEBOAT-TEST: argv[%d] %s\n", i, argv[i]);
 	print_root_mount();
+	print_dm_devices();
 	print_file("uptime", "/proc/uptime");
 	print_file("timeline", "/run/initramfs/timeline");
 	if (access("/run/initramfs/net.eth0.conf", F_OK) == 0)
