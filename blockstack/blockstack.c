@@ -128,8 +128,13 @@ static int unlock_luks(const char *devname, const char *uuid, bool last_chance, 
 	char name[STACK_NAME_MAX];
 	int r;
 
-	if (!stack_params_luks_wanted(&params, uuid, name, sizeof(name)))
+	if (!stack_params_luks_wanted(&params, uuid, name, sizeof(name))) {
+		if (first)
+			log_info("/dev/%s (LUKS UUID=%s) stays locked: %s", devname, uuid,
+				 params.luks ? "rd.luks.uuid=/rd.luks.name= (or a host-only image's "
+					       "30-stacks.conf) do not list it" : "rd.luks=0");
 		return 0;
+	}
 	load_modules(crypt_modules);
 	r = open_luks(devname, uuid, name, last_chance, first);
 	if (r < 0)
@@ -155,31 +160,39 @@ static void retry_pending(bool last_chance)
 		unlock_luks(again[i].devname, again[i].uuid, last_chance, false);
 }
 
-/* Every volume group, or those rd.lvm.vg= / rd.lvm.lv= name. */
-static int assemble_lvm(const char *devname, const struct blk_info *info)
+/* Run "lvm VERB -ay --sysinit NAMES..." (no NAMES: every volume group). */
+static void lvm_activate(const char *verb, const char (*names)[STACK_NAME_MAX], size_t n,
+			 const char *devname)
 {
-	char *argv[4 + 2 * STACK_LIST_MAX] = { LVM };
+	char *argv[4 + STACK_LIST_MAX + 1] = { LVM, (char *)verb, "-ay", "--sysinit" };
 	char out[1024];
-	size_t n = 1;
 	int r;
 
-	(void)info;
-	if (!params.lvm)
-		return 0;
-	load_modules(dm_modules);
-	argv[n++] = params.n_lvs ? "lvchange" : "vgchange";
-	argv[n++] = "-ay";
-	argv[n++] = "--sysinit";
-	for (size_t i = 0; i < params.n_lvs; i++)
-		argv[n++] = params.lvm_lvs[i];
-	for (size_t i = 0; !params.n_lvs && i < params.n_vgs; i++)
-		argv[n++] = params.lvm_vgs[i];
-	argv[n] = NULL;
+	for (size_t i = 0; i < n; i++)
+		argv[4 + i] = (char *)names[i];
 	r = run_tool(argv, NULL, 0, out, sizeof(out));
 	/* A volume group whose other physical volumes have not appeared yet
 	 * fails now and is activated when they do. */
 	if (r != 0)
-		log_info("lvm %s after /dev/%s appeared: exit %d: %s", argv[1], devname, r, out);
+		log_info("lvm %s after /dev/%s appeared: exit %d: %s", verb, devname, r, out);
+}
+
+/* Every volume group, or the logical volumes rd.lvm.lv= names and the
+ * volume groups rd.lvm.vg= names (a host-only image names its root's
+ * group, a boot entry may name LVs too: both are activated). */
+static int assemble_lvm(const char *devname, const struct blk_info *info)
+{
+	(void)info;
+	if (!params.lvm) {
+		log_info("/dev/%s is an LVM physical volume; rd.lvm=0 leaves its volume group "
+			 "inactive", devname);
+		return 0;
+	}
+	load_modules(dm_modules);
+	if (params.n_lvs)
+		lvm_activate("lvchange", params.lvm_lvs, params.n_lvs, devname);
+	if (params.n_vgs || !params.n_lvs)
+		lvm_activate("vgchange", params.lvm_vgs, params.n_vgs, devname);
 	return 0;
 }
 
@@ -189,8 +202,12 @@ static int assemble_md(const char *devname, const struct blk_info *info)
 	char *argv[] = { MDADM, "--incremental", dev, NULL };
 	int r;
 
-	if (!stack_params_md_wanted(&params, info->uuid))
+	if (!stack_params_md_wanted(&params, info->uuid)) {
+		log_info("/dev/%s is a member of the md array UUID=%s, which is not assembled: %s",
+			 devname, info->uuid, params.md ? "rd.md.uuid= (or a host-only image's "
+			 "30-stacks.conf) does not list it" : "rd.md=0");
 		return 0;
+	}
 	load_modules(md_modules);
 	snprintf(dev, sizeof(dev), "/dev/%s", devname);
 	r = run_tool(argv, NULL, 0, out, sizeof(out));

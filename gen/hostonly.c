@@ -8,6 +8,7 @@
  * arrays are recorded for the image's crypttab and mdadm.conf.
  */
 #include "hostonly.h"
+#include "dmname.h"
 #include "modtab.h"
 #include "report.h"
 
@@ -230,10 +231,23 @@ static void record_md(struct host_scan *h, const char *dir)
 	h->n_md++;
 }
 
+/* A logical volume's volume group, from its mapping's name. */
+static int record_lvm(struct host_scan *h, const char *dir)
+{
+	char path[PATH_MAX + 16], name[256], vg[256];
+
+	h->lvm = true;
+	snprintf(path, sizeof(path), "%s/dm/name", dir);
+	if (line_read(path, name, sizeof(name)) < 0 || dmname_lvm_vg(name, vg, sizeof(vg)) < 0)
+		return 0;
+	return strv_push_unique(&h->lvm_vgs, vg);
+}
+
 /* What the image's configuration needs of a dm or md device (gen/stackconf.c). */
-static void stack_record(struct host_scan *h, const char *dir)
+static int stack_record(struct host_scan *h, const char *dir)
 {
 	char path[PATH_MAX + 16], value[256];
+	int r = 0;
 
 	snprintf(path, sizeof(path), "%s/dm/uuid", dir);
 	if (line_read(path, value, sizeof(value)) == 0) {
@@ -242,11 +256,12 @@ static void stack_record(struct host_scan *h, const char *dir)
 		if (luks_uuid_from_dm(value, uuid, sizeof(uuid)))
 			record_luks(h, dir, uuid);
 		if (strncmp(value, "LVM-", 4) == 0)
-			h->lvm = true;
+			r = record_lvm(h, dir);
 	}
 	snprintf(path, sizeof(path), "%s/md/level", dir);
 	if (line_read(path, value, sizeof(value)) == 0)
 		record_md(h, dir);
+	return r;
 }
 
 static int blockdev_collect(struct host_scan *h, const char *sysfs, const char *majmin, int depth);
@@ -287,7 +302,8 @@ static int blockdev_collect(struct host_scan *h, const char *sysfs, const char *
 	if (!realpath(link, real))
 		return -errno;
 	r = drivers_collect(h, sysfs, real);
-	stack_record(h, real);
+	if (r == 0)
+		r = stack_record(h, real);
 	if (r == 0)
 		r = stack_kind_collect(&h->root_modules, real);
 	if (r == 0)
@@ -296,8 +312,9 @@ static int blockdev_collect(struct host_scan *h, const char *sysfs, const char *
 	snprintf(disk, sizeof(disk), "%s/partition", real);
 	if (r == 0 && access(disk, F_OK) == 0) {
 		*strrchr(real, '/') = '\0';
-		stack_record(h, real);
-		r = stack_kind_collect(&h->root_modules, real);
+		r = stack_record(h, real);
+		if (r == 0)
+			r = stack_kind_collect(&h->root_modules, real);
 		if (r == 0)
 			r = slaves_collect(h, sysfs, real, depth);
 	}
@@ -412,6 +429,7 @@ void hostonly_free(struct host_scan *h)
 	free(h->root_fstype);
 	h->root_fstype = NULL;
 	h->root_seen = false;
+	strv_free(&h->lvm_vgs);
 	h->n_luks = h->n_md = 0;
 	h->lvm = false;
 }

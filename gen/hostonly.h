@@ -32,6 +32,7 @@ struct host_scan {
 	struct host_md md[HOST_STACK_MAX];      /* the stack's arrays, once each */
 	size_t n_md;
 	bool lvm;                  /* an LVM logical volume is in the stack */
+	struct strv lvm_vgs;       /* the volume groups of its logical volumes */
 };
 
 /* Scan sysfs (normally "/sys") and mountinfo (normally

@@ -1,4 +1,4 @@
-/* stackconf: choose the host's crypttab and mdadm.conf lines for the stack under the root. */
+/* stackconf: choose the host's crypttab and mdadm.conf lines and the rd.* parameters for the stack under the root. */
 #include "stackconf.h"
 
 #include <errno.h>
@@ -159,6 +159,29 @@ int stackconf_mdadm(const struct host_scan *h, const char *host_text, const char
 			continue;
 		fprintf(f, "ARRAY /dev/%s UUID=%s\n", h->md[i].dev, md_uuid);
 	}
+	fclose(f);
+	return *out ? 0 : -ENOMEM;
+}
+
+int stackconf_cmdline(const struct host_scan *h, const char *const uuids[], char **out)
+{
+	size_t len = 0;
+	FILE *f = open_memstream(out, &len);
+	const char *sep = "";
+
+	if (!f)
+		return -ENOMEM;
+	for (size_t i = 0; i < h->n_luks; i++, sep = " ")
+		fprintf(f, "%srd.luks.uuid=%s", sep, h->luks[i].uuid);
+	for (size_t i = 0; i < h->n_md; i++)
+		if (uuids[i] && uuids[i][0]) {
+			fprintf(f, "%srd.md.uuid=%s", sep, uuids[i]);
+			sep = " ";
+		}
+	for (size_t i = 0; i < h->lvm_vgs.len; i++, sep = " ")
+		fprintf(f, "%srd.lvm.vg=%s", sep, h->lvm_vgs.items[i]);
+	if (sep[0])
+		fputc('\n', f);
 	fclose(f);
 	return *out ? 0 : -ENOMEM;
 }

@@ -1,5 +1,6 @@
 /* stackconf: the block-stack configuration of host-only images (crypttab,
- * mdadm.conf), made from the host's files and the host-only scan. */
+ * mdadm.conf, the command line that limits assembly to the stack), made
+ * from the host's files and the host-only scan. */
 #ifndef LIFEBOAT_STACKCONF_H
 #define LIFEBOAT_STACKCONF_H
 
@@ -32,5 +33,14 @@ int stackconf_crypttab(const struct host_scan *h, const char *host_text, source_
  * or -ENOMEM. */
 int stackconf_mdadm(const struct host_scan *h, const char *host_text, const char *const uuids[],
 		    char **out);
+
+/* The image's built-in command line for the stack into *out (malloc'd,
+ * "" when the stack is empty): rd.luks.uuid= for each container,
+ * rd.md.uuid= for each array whose UUID is known (uuids as for
+ * stackconf_mdadm) and rd.lvm.vg= for each volume group, so that the image
+ * opens only what the host's root and resume device sit on, not every
+ * container, array or volume group that is attached at boot (as dracut's
+ * host-only command line). Returns 0 or -ENOMEM. */
+int stackconf_cmdline(const struct host_scan *h, const char *const uuids[], char **out);
 
 #endif

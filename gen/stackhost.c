@@ -113,14 +113,10 @@ static int add_crypttab(const struct build_opts *o, const struct host_scan *h, s
 	return r;
 }
 
-static int add_mdadm_conf(const struct host_scan *h, struct image *img)
+/* The array UUID of each of h's arrays, as libblkid reads it on a member
+ * (NULL when it cannot: that array gets no mdadm.conf line nor rd.md.uuid=). */
+static void md_uuids_read(const struct host_scan *h, char *uuids[])
 {
-	char *uuids[HOST_STACK_MAX] = { NULL };
-	char *host = host_text("/etc/mdadm/mdadm.conf"), *text = NULL;
-	int r;
-
-	if (!host)
-		host = host_text("/etc/mdadm.conf");
 	for (size_t i = 0; i < h->n_md; i++) {
 		char dev[300];
 
@@ -128,26 +124,55 @@ static int add_mdadm_conf(const struct host_scan *h, struct image *img)
 		uuids[i] = h->md[i].member[0] ? blkid_get_tag_value(NULL, "UUID", dev) : NULL;
 		if (!uuids[i])
 			gen_warn("host-only: libblkid reads no array UUID on %s (a member of /dev/%s); "
-				 "mdadm.conf has no line for that array", dev, h->md[i].dev);
+				 "the image has no mdadm.conf line or rd.md.uuid= for that array",
+				 dev, h->md[i].dev);
 	}
-	r = stackconf_mdadm(h, host, (const char *const *)uuids, &text);
+}
+
+static int add_mdadm_conf(const struct host_scan *h, const char *const uuids[], struct image *img)
+{
+	char *host = host_text("/etc/mdadm/mdadm.conf"), *text = NULL;
+	int r;
+
+	if (!host)
+		host = host_text("/etc/mdadm.conf");
+	r = stackconf_mdadm(h, host, uuids, &text);
 	if (r == 0)
 		r = image_add_data(img, "/etc/mdadm/mdadm.conf", text, strlen(text), 0644);
-	for (size_t i = 0; i < h->n_md; i++)
-		free(uuids[i]);
 	free(host);
+	free(text);
+	return r;
+}
+
+static int add_stack_cmdline(const struct host_scan *h, const char *const uuids[], struct image *img)
+{
+	char *text = NULL;
+	int r = stackconf_cmdline(h, uuids, &text);
+
+	if (r == 0 && text[0]) {
+		r = image_add_data(img, STACK_CONF_PATH, text, strlen(text), 0644);
+		gen_info("host-only: only the root's and the resume device's stack is assembled (%s: "
+			 "%.*s); rd.luks.uuid=, rd.md.uuid=, rd.lvm.vg= on the command line add more",
+			 STACK_CONF_PATH, (int)strcspn(text, "\n"), text);
+	}
 	free(text);
 	return r;
 }
 
 int stackhost_add_config(const struct build_opts *o, const struct host_scan *h, struct image *img)
 {
+	char *uuids[HOST_STACK_MAX] = { NULL };
 	int r = h->n_luks ? add_crypttab(o, h, img) : 0;
 
+	md_uuids_read(h, uuids);
 	if (r == 0 && h->n_md)
-		r = add_mdadm_conf(h, img);
+		r = add_mdadm_conf(h, (const char *const *)uuids, img);
+	if (r == 0)
+		r = add_stack_cmdline(h, (const char *const *)uuids, img);
 	if (r < 0)
 		gen_error("host-only: writing the block-stack configuration failed: %s", strerror(-r));
+	for (size_t i = 0; i < h->n_md; i++)
+		free(uuids[i]);
 	return r;
 }
 

@@ -26,11 +26,15 @@ UUID_HOST_LUKS=1b2c3d4e-000e-4a5b-8c6d-7e8f9a0b1c2d
 UUID_HOST_FS=1b2c3d4e-000f-4a5b-8c6d-7e8f9a0b1c2d
 UUID_MDHOST=1b2c3d4e-0010-4a5b-8c6d-7e8f9a0b1c2d
 UUID_MDHOST_FS=1b2c3d4e-0011-4a5b-8c6d-7e8f9a0b1c2d
+UUID_HLUKS=1b2c3d4e-0012-4a5b-8c6d-7e8f9a0b1c2d
+UUID_HLUKS_FS=1b2c3d4e-0013-4a5b-8c6d-7e8f9a0b1c2d
+UUID_HLVLUKS=1b2c3d4e-0014-4a5b-8c6d-7e8f9a0b1c2d
+UUID_HLVLUKS_FS=1b2c3d4e-0015-4a5b-8c6d-7e8f9a0b1c2d
 UUID_GONE=1b2c3d4e-00ff-4a5b-8c6d-7e8f9a0b1c2d
 LUKS_PW=lifeboat-luks-pw
 # The disks the builder writes (by virtio serial), 64 MiB each but the
 # LUKS swap's (the hibernation image needs room after the LUKS2 header).
-STACK_DISKS="luks lvm lvmluks md-a md-b luksswap lukslvm mdlvm-a mdlvm-b hostonly mdhost-a mdhost-b"
+STACK_DISKS="luks lvm lvmluks md-a md-b luksswap lukslvm mdlvm-a mdlvm-b hostonly mdhost-a mdhost-b hostluks hostlukslvm"
 STACK_TOOLS=/usr/sbin/lvm,/usr/sbin/cryptsetup,/usr/sbin/mdadm,/usr/sbin/mke2fs,/usr/sbin/mkswap
 HOSTGEN_INIT=$BUILD/hostgen-init
 
@@ -65,7 +69,8 @@ stacks_builder_root() {
 
 # The root that runs the host-only generator in a guest: hostgen-init, and
 # /usr empty for the host's over 9p, the rest symlinks into it (merged
-# /usr), and the loader's configuration as the host has it.
+# /usr), and the loader's configuration as the host has it. Booted without
+# the share, its /usr has hib-init too (init=/usr/sbin/hib-init hibernates).
 stacks_host_tree() {
 	local dir=$1 d
 	rm -rf "$dir"
@@ -74,6 +79,7 @@ stacks_host_tree() {
 		ln -s "usr/$d" "$dir/$d"
 	done
 	install -m 0755 "$HOSTGEN_INIT" "$dir/usr/sbin/init"
+	install -m 0755 "$HIB_INIT" "$dir/usr/sbin/hib-init"
 	cp -a /etc/ld.so.conf /etc/ld.so.conf.d /etc/ld.so.cache "$dir/etc/"
 	echo "lifeboat host-only test root" > "$dir/etc/issue"
 	# As a Debian host's with nothing listed; a case can bind its own over
@@ -94,7 +100,8 @@ stacks_env() {
 	local v
 	for v in UUID_LUKS UUID_LUKS_FS UUID_LVM_FS UUID_LUKS_LVM UUID_LUKS_LVM_FS UUID_MD UUID_MD_FS \
 		UUID_LUKS_SWAP UUID_LUKS_SWAP_INNER UUID_LVM_LUKS UUID_LVM_LUKS_FS UUID_MD_LVM \
-		UUID_MD_LVM_FS UUID_HOST_LUKS UUID_HOST_FS UUID_MDHOST UUID_MDHOST_FS UUID_GONE LUKS_PW; do
+		UUID_MD_LVM_FS UUID_HOST_LUKS UUID_HOST_FS UUID_MDHOST UUID_MDHOST_FS UUID_HLUKS UUID_HLUKS_FS \
+		UUID_HLVLUKS UUID_HLVLUKS_FS UUID_GONE LUKS_PW; do
 		echo "$v=${!v}"
 	done
 }
@@ -104,7 +111,7 @@ stacks_env() {
 # lock. Disks of other keys (older inputs) are removed.
 stacks_disks() {
 	local key dir
-	key=$( (cat "$TOP/tests/boot/stacks-build.sh" "$TEST_INIT" "$HOSTGEN_INIT"; stacks_env
+	key=$( (cat "$TOP/tests/boot/stacks-build.sh" "$TEST_INIT" "$HOSTGEN_INIT" "$HIB_INIT"; stacks_env
 		echo "$STACK_TOOLS $STACK_DISKS") |
 		sha256sum | cut -c1-16)-$KVER
 	dir=$BUILD/stack-disks/$key
@@ -358,6 +365,36 @@ case_stacks_lvm_on_md() {
 	assert_not_log "$log" 'started degraded'
 }
 
+# rd.luks=0, rd.lvm=0, rd.md=0 leave a LUKS container, a volume group and
+# an array alone (said for each), so the root on the volume group is not
+# found; then lists that name other containers and arrays leave those
+# alone, while rd.lvm.vg= activates the root's group.
+case_stacks_turned_off() {
+	local lvm md luks log=$CASE_DIR/console.log disks
+	stacks_setup || return 1
+	lvm=$(stack_copy lvm)
+	md=$(stack_copy md-a)
+	luks=$(stack_copy luks)
+	disks="$(virtio_disk "$lvm") $(virtio_disk "$md") $(virtio_disk "$luks")"
+	boot_qemu "$log" "$KERNEL" "$IMG_STACKS" \
+		"root=/dev/mapper/lbvg-root rd.luks=0 rd.lvm=0 rd.md=0 rd.timeout=8 rd.shell=0" $disks
+	assert_log "$log" "(LUKS UUID=$UUID_LUKS) stays locked: rd.luks=0" &&
+	assert_log "$log" 'is an LVM physical volume; rd.lvm=0 leaves its volume group inactive' &&
+	assert_log "$log" "the md array UUID=$UUID_MD, which is not assembled: rd.md=0" &&
+	assert_not_log "$log" 'Passphrase' &&
+	assert_not_log "$log" 'md/raid1' &&
+	assert_not_log "$log" 'LIFEBOAT-TEST: root reached' || return 1
+	log=$CASE_DIR/console2.log
+	boot_qemu "$log" "$KERNEL" "$IMG_STACKS" \
+		"root=/dev/mapper/lbvg-root rd.luks.uuid=$UUID_GONE rd.md.uuid=$UUID_GONE rd.lvm.vg=lbvg rd.timeout=60" $disks
+	assert_root_reached "$log" &&
+	assert_log "$log" 'rootmount /dev/dm-0 ext4' &&
+	assert_log "$log" "(LUKS UUID=$UUID_LUKS) stays locked: rd.luks.uuid=" &&
+	assert_log "$log" "the md array UUID=$UUID_MD, which is not assembled: rd.md.uuid=" &&
+	assert_not_log "$log" 'Passphrase' &&
+	assert_not_log "$log" 'md/raid1'
+}
+
 # The generic --block-stacks image with the 9p modules: it boots the root
 # that runs the host-only generator (the host's /usr comes over 9p).
 stacks_9p_image() {
@@ -447,6 +484,13 @@ sys.exit(1)
 PY
 }
 
+# stack_cmdline IMAGE WANT: the image's built-in stack parameters are WANT.
+stack_cmdline() {
+	local have
+	have=$(image_file "$1" etc/cmdline.d/30-stacks.conf)
+	[ "$have" = "$2" ] || { echo "the image's 30-stacks.conf is '$have', expected '$2'"; return 1; }
+}
+
 # host_conf FILE LINE...: the guest's /etc/FILE for the host-only
 # generator (hostgen-init binds it over the root's).
 host_conf() {
@@ -493,23 +537,28 @@ case_stacks_hostonly_lvm_on_luks() {
 # whose swap (the resume device) is in a LUKS container: the image has
 # mdadm and lvm for the root and cryptsetup for the swap, the host's ARRAY
 # line for the root's array (not the other lines), the swap container's
-# crypttab line and resume= naming the swap; booted with only root=, it
-# asks for the swap's passphrase in the resume decision (no image there)
-# and boots.
+# crypttab line and resume= naming the swap. Booted with only root= (and
+# the root's hib-init), it asks for the swap's passphrase in the resume
+# decision (no image there yet), boots and hibernates into the swap; booted
+# again, it opens the swap, restores the image before any filesystem is
+# mounted, and the resumed system finds its root as it left it.
 case_stacks_hostonly_lvm_on_md() {
-	local a b swap img=$CASE_DIR/share/hostonly.img
+	local a b swap img=$CASE_DIR/share/hostonly.img token log disks
 	local prompt="UUID=$UUID_LUKS_SWAP; opens as /dev/mapper/cswap"
+	local boot="root=/dev/mapper/lbdvg-root init=/usr/sbin/hib-init rd.timeout=90"
 	stacks_setup || return 1
 	a=$(stack_copy mdhost-a)
 	b=$(stack_copy mdhost-b)
 	swap=$(stack_copy luksswap)
+	disks="$(virtio_disk "$a") $(virtio_disk "$b") $(virtio_disk "$swap")"
 	host_crypttab && host_conf mdadm/mdadm.conf "MAILADDR root" \
 		"ARRAY /dev/md/lbhost metadata=1.2 UUID=$(md_uuid "$UUID_MDHOST") name=lbhost" \
 		"ARRAY /dev/md/gone metadata=1.2 UUID=$(md_uuid "$UUID_GONE")" || return 1
 	hostonly_generate "/dev/mapper/lbdvg-root rd.luks.name=$UUID_LUKS_SWAP=cswap resume=/dev/mapper/cswap lbtest.swap=/dev/mapper/cswap" \
-		"$prompt" $(virtio_disk "$a") $(virtio_disk "$b") $(virtio_disk "$swap") &&
+		"$prompt" $disks &&
 	assert_log "$CASE_DIR/generate.log" "HOSTGEN: swap on /dev/mapper/cswap" &&
-	hostonly_assert_tools "mdadm lvm cryptsetup" "" || return 1
+	hostonly_assert_tools "mdadm lvm cryptsetup" "" &&
+	stack_cmdline "$img" "rd.luks.uuid=$UUID_LUKS_SWAP rd.md.uuid=$UUID_MDHOST rd.lvm.vg=lbdvg" || return 1
 	image_file "$img" etc/mdadm/mdadm.conf > "$CASE_DIR/mdadm.conf"
 	grep -qx "ARRAY /dev/md/lbhost metadata=1.2 UUID=$(md_uuid "$UUID_MDHOST") name=lbhost" "$CASE_DIR/mdadm.conf" &&
 	! grep -q "MAILADDR\|$(md_uuid "$UUID_GONE")" "$CASE_DIR/mdadm.conf" ||
@@ -520,10 +569,88 @@ case_stacks_hostonly_lvm_on_md() {
 		{ echo "the image's /etc/crypttab is not the swap container's line alone (crypttab)"; return 1; }
 	image_file "$img" etc/cmdline.d/40-resume.conf | grep -q "^resume=UUID=$UUID_LUKS_SWAP_INNER\$" ||
 		{ echo "the image's resume= does not name the swap inside the container"; return 1; }
-	luks_boot "$CASE_DIR/console.log" "$img" "root=/dev/mapper/lbdvg-root rd.timeout=90" \
-		"$prompt" '^LIFEBOAT-TEST: end' $(virtio_disk "$a") $(virtio_disk "$b") $(virtio_disk "$swap") || return 1
+	token=$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')
+	log=$CASE_DIR/boot1.log
+	luks_boot "$log" "$img" "$boot rw lbtest.hibernate=1 lbtest.swap=/dev/mapper/cswap lbtest.token=$token" \
+		"$prompt" "HIB-TEST: HIBERNATING 1 $token" $disks || return 1
+	assert_log "$log" '^LIFEBOAT-TEST: root reached' &&
+	assert_log "$log" 'resume: /dev/dm-[0-9]* at page 0: swap without a hibernation image' &&
+	assert_log "$log" 'md/raid1:md[0-9]*: active with 2 out of 2 mirrors' &&
+	assert_log "$log" "PM: hibernation: Image saving done\|PM: Image saving done" || return 1
+	log=$CASE_DIR/boot2.log
+	luks_boot "$log" "$img" "$boot" "$prompt" '^LIFEBOAT-TEST: end' $disks || return 1
+	assert_log "$log" "resume: /dev/dm-[0-9]* at page 0: kernel hibernation image" &&
+	assert_log "$log" "resume: no block filesystem is mounted; safe to resume from /dev/dm-[0-9]*" &&
+	assert_not_log "$log" "EXT4-fs (dm-[0-9]*): mounted" &&
+	assert_log "$log" "HIB-TEST: RESUMED 1 $token rc=0" &&
+	assert_log "$log" "HIB-TEST: state before-hibernate $token" &&
+	assert_log "$log" "HIB-TEST: state after-resume $token 1"
+}
+
+# A host-only image of a root on md RAID1 (LVM on it) made with both
+# members present boots with one of them gone: the array starts degraded
+# once the devices settle.
+case_stacks_hostonly_md_degraded() {
+	local a b log=$CASE_DIR/console.log
+	stacks_setup || return 1
+	a=$(stack_copy mdhost-a)
+	b=$(stack_copy mdhost-b)
+	hostonly_generate "/dev/mapper/lbdvg-root" "" $(virtio_disk "$a") $(virtio_disk "$b") &&
+	hostonly_assert_tools "mdadm lvm" "cryptsetup" &&
+	stack_cmdline "$CASE_DIR/share/hostonly.img" "rd.md.uuid=$UUID_MDHOST rd.lvm.vg=lbdvg" || return 1
+	boot_qemu "$log" "$KERNEL" "$CASE_DIR/share/hostonly.img" "root=/dev/mapper/lbdvg-root rd.timeout=60" \
+		$(virtio_disk "$b")
+	assert_root_reached "$log" &&
+	assert_log "$log" 'rootmount /dev/dm-0 ext4' &&
+	assert_log "$log" 'started degraded' &&
+	assert_log "$log" 'md/raid1:md[0-9]*: active with 1 out of 2 mirrors'
+}
+
+# A host-only image of a root directly on LUKS, the container in the
+# guest's crypttab: the image has cryptsetup alone and that line, and opens
+# the container under its crypttab name with only root= (by UUID). Another
+# LUKS disk attached is not the host's: no passphrase is asked for it.
+case_stacks_hostonly_luks() {
+	local disk other img=$CASE_DIR/share/hostonly.img prompt="UUID=$UUID_HLUKS; opens as /dev/mapper/hlroot"
+	stacks_setup || return 1
+	disk=$(stack_copy hostluks)
+	other=$(stack_copy luks)
+	host_conf crypttab "hlroot UUID=$UUID_HLUKS none luks,discard" "gonecrypt UUID=$UUID_GONE none luks" &&
+	hostonly_generate "/dev/mapper/hlroot rd.luks.name=$UUID_HLUKS=hlroot" "$prompt" $(virtio_disk "$disk") &&
+	hostonly_assert_tools "cryptsetup" "lvm mdadm" &&
+	stack_cmdline "$img" "rd.luks.uuid=$UUID_HLUKS" || return 1
+	image_file "$img" etc/crypttab > "$CASE_DIR/crypttab"
+	[ "$(cat "$CASE_DIR/crypttab")" = "hlroot UUID=$UUID_HLUKS none luks,discard" ] ||
+		{ echo "the image's /etc/crypttab is not the root container's line alone (crypttab)"; return 1; }
+	luks_boot "$CASE_DIR/console.log" "$img" "root=UUID=$UUID_HLUKS_FS rd.timeout=90" \
+		"$prompt" '^LIFEBOAT-TEST: end' $(virtio_disk "$other") $(virtio_disk "$disk") || return 1
 	assert_root_reached "$CASE_DIR/console.log" &&
-	assert_log "$CASE_DIR/console.log" 'rootmount /dev/dm-[0-9]* ext4' &&
-	assert_log "$CASE_DIR/console.log" 'resume: /dev/dm-[0-9]* at page 0: swap without a hibernation image' &&
-	assert_log "$CASE_DIR/console.log" 'md/raid1:md[0-9]*: active with 2 out of 2 mirrors'
+	assert_log "$CASE_DIR/console.log" 'rootmount /dev/dm-0 ext4' &&
+	assert_not_log "$CASE_DIR/console.log" "UUID=$UUID_LUKS"
+}
+
+# A host-only image of a root on LUKS on LVM (the container is a logical
+# volume): cryptsetup and lvm, no mdadm, no crypttab (the mapping has
+# cryptsetup's default name); the volume group activates, then the
+# container on it asks for its passphrase. Another volume group attached
+# is not the host's: it stays inactive.
+case_stacks_hostonly_luks_on_lvm() {
+	local disk other img=$CASE_DIR/share/hostonly.img
+	local prompt="UUID=$UUID_HLVLUKS; opens as /dev/mapper/luks-$UUID_HLVLUKS"
+	stacks_setup || return 1
+	disk=$(stack_copy hostlukslvm)
+	other=$(stack_copy lvm)
+	hostonly_generate "UUID=$UUID_HLVLUKS_FS rd.lvm.vg=lbhovg rd.luks.uuid=$UUID_HLVLUKS" "$prompt" \
+		$(virtio_disk "$disk") &&
+	hostonly_assert_tools "cryptsetup lvm" "mdadm" &&
+	stack_cmdline "$img" "rd.luks.uuid=$UUID_HLVLUKS rd.lvm.vg=lbhovg" || return 1
+	! image_file "$img" etc/crypttab >/dev/null ||
+		{ echo "the image has an /etc/crypttab, but the container has its default name"; return 1; }
+	luks_boot "$CASE_DIR/console.log" "$img" "root=UUID=$UUID_HLVLUKS_FS rd.timeout=90" \
+		"/dev/dm-[0-9]* is encrypted \(LUKS $prompt" '^LIFEBOAT-TEST: end' \
+		$(virtio_disk "$other") $(virtio_disk "$disk") || return 1
+	assert_root_reached "$CASE_DIR/console.log" &&
+	assert_log "$CASE_DIR/console.log" "dm dm-[0-9]* luks-$UUID_HLVLUKS " &&
+	assert_log "$CASE_DIR/console.log" 'dm dm-[0-9]* lbhovg-crypt ' &&
+	assert_not_log "$CASE_DIR/console.log" 'dm dm-[0-9]* lbvg-root'
 }

@@ -71,6 +71,17 @@ mdadm --create /dev/md2 --run --level=1 --raid-devices=2 --metadata=1.2 \
 	--uuid="$UUID_MDHOST" --assume-clean $(disk mdhost-a) $(disk mdhost-b) || fail "mdadm --create md2"
 lvroot /dev/md2 lbdvg lbmdhostfs "$UUID_MDHOST_FS" /hostroot
 mdadm --stop /dev/md2 || fail "mdadm --stop md2"
+# 10. LUKS holding /hostroot directly
+luks $(disk hostluks) "$UUID_HLUKS" lbhl
+mkroot /dev/mapper/lbhl lbhlfs "$UUID_HLUKS_FS" /hostroot
+cryptsetup close lbhl || fail "close lbhl"
+# 11. LUKS on LVM holding /hostroot: the container is the LV lbhovg/crypt
+lvm pvcreate -q $(disk hostlukslvm) && lvm vgcreate -q lbhovg $(disk hostlukslvm) &&
+	lvm lvcreate -q -y -n crypt -l 100%FREE lbhovg || fail "lvm on hostlukslvm"
+luks /dev/lbhovg/crypt "$UUID_HLVLUKS" lbhov
+mkroot /dev/mapper/lbhov lbhovfs "$UUID_HLVLUKS_FS" /hostroot
+cryptsetup close lbhov || fail "close lbhov"
+lvm vgchange -q -an lbhovg || fail "deactivating lbhovg"
 sync
 echo "STACKS-BUILD: done"
 poweroff -f

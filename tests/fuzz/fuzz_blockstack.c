@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "blockstack/dmname.h"
+#include "dmname.h"
 #include "blockstack/keyspec.h"
 #include "blockstack/params.h"
 #include "init/cmdline.h"
@@ -41,6 +41,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		luks_key_applies(&key, line, line);
 	dmname_from_path(line, name, sizeof(name));
 	dmname_from_path(line, name, 3);
+	dmname_lvm_vg(line, name, sizeof(name));
 	boot_args_free(&args);
 	free(line);
 	return 0;

@@ -7,7 +7,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "blockstack/dmname.h"
+#include "dmname.h"
 #include "blockstack/params.h"
 #include "init/cmdline.h"
 
@@ -157,6 +157,28 @@ static void dm_names(void **state)
 	assert_string_equal(out, "a--b-c");
 }
 
+/* The generator's way back: the volume group of an LVM dm name. */
+static void dm_name_volume_groups(void **state)
+{
+	char vg[8];
+
+	(void)state;
+	assert_int_equal(dmname_lvm_vg("vg-root", vg, sizeof(vg)), 0);
+	assert_string_equal(vg, "vg");
+	assert_int_equal(dmname_lvm_vg("my--vg-lv--1", vg, sizeof(vg)), 0);
+	assert_string_equal(vg, "my-vg");
+	/* A VG name ending in '-': three dashes, the first two its own. */
+	assert_int_equal(dmname_lvm_vg("a---b", vg, sizeof(vg)), 0);
+	assert_string_equal(vg, "a-");
+	assert_int_equal(dmname_lvm_vg("crypt", vg, sizeof(vg)), -EINVAL);
+	assert_int_equal(dmname_lvm_vg("a--b", vg, sizeof(vg)), -EINVAL);
+	assert_int_equal(dmname_lvm_vg("-lv", vg, sizeof(vg)), -EINVAL);
+	assert_int_equal(dmname_lvm_vg("vg-", vg, sizeof(vg)), -EINVAL);
+	assert_int_equal(dmname_lvm_vg("", vg, sizeof(vg)), -EINVAL);
+	assert_int_equal(dmname_lvm_vg("1234567-lv", vg, sizeof(vg)), 0);
+	assert_int_equal(dmname_lvm_vg("12345678-lv", vg, sizeof(vg)), -ENAMETOOLONG);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -168,6 +190,7 @@ int main(void)
 		cmocka_unit_test(lvm_names),
 		cmocka_unit_test(md_uuid_spellings),
 		cmocka_unit_test(dm_names),
+		cmocka_unit_test(dm_name_volume_groups),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

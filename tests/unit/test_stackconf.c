@@ -415,8 +415,35 @@ static void scan_lvm_on_md(void **state)
 		assert_int_equal(stackconf_mdadm(&h, NULL, uuids, &out), 0);
 		assert_non_null(strstr(out, "ARRAY /dev/md0 UUID=1b2c3d4e:00064a5b:8c6d7e8f:9a0b1c2d\n"));
 		free(out);
+		/* The image assembles that array and volume group only. */
+		assert_int_equal(stackconf_cmdline(&h, uuids, &out), 0);
+		assert_string_equal(out, "rd.md.uuid=" MD_UUID " rd.lvm.vg=vg\n");
+		free(out);
 	}
 	hostonly_free(&h);
+}
+
+/* The host-only command line: every container, the arrays whose UUID is
+ * known, every volume group; nothing for an empty stack. */
+static void cmdline_for_the_image(void **state)
+{
+	struct host_scan h = one_container("sda3_crypt");
+	const char *uuids[] = { NULL, MD_UUID };
+	char *out;
+
+	(void)state;
+	h.n_md = 2;
+	assert_int_equal(strv_push(&h.lvm_vgs, "vg0"), 0);
+	assert_int_equal(strv_push(&h.lvm_vgs, "my-vg"), 0);
+	assert_int_equal(stackconf_cmdline(&h, uuids, &out), 0);
+	assert_string_equal(out, "rd.luks.uuid=" U1 " rd.md.uuid=" MD_UUID
+			    " rd.lvm.vg=vg0 rd.lvm.vg=my-vg\n");
+	free(out);
+	strv_free(&h.lvm_vgs);
+	memset(&h, 0, sizeof(h));
+	assert_int_equal(stackconf_cmdline(&h, uuids, &out), 0);
+	assert_string_equal(out, "");
+	free(out);
 }
 
 int main(void)
@@ -430,6 +457,7 @@ int main(void)
 		cmocka_unit_test(crypttab_for_the_image),
 		cmocka_unit_test(crypttab_without_a_host_line),
 		cmocka_unit_test(mdadm_conf_for_the_image),
+		cmocka_unit_test(cmdline_for_the_image),
 		cmocka_unit_test_setup_teardown(scan_luks_root, sysfs_setup, sysfs_teardown),
 		cmocka_unit_test_setup_teardown(scan_lvm_on_md, sysfs_setup, sysfs_teardown),
 	};

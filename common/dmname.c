@@ -1,4 +1,4 @@
-/* dmname: map /dev/mapper/NAME and /dev/VG/LV to device-mapper names. */
+/* dmname: map /dev/mapper/NAME and /dev/VG/LV to device-mapper names, and back to a VG. */
 #include "dmname.h"
 
 #include <errno.h>
@@ -47,4 +47,21 @@ int dmname_from_path(const char *path, char *out, size_t size)
 	if (r == 0)
 		r = append_escaped(out, size, &n, slash + 1, strlen(slash + 1));
 	return r;
+}
+
+int dmname_lvm_vg(const char *dm_name, char *vg, size_t size)
+{
+	size_t n = 0;
+
+	for (const char *p = dm_name; *p; p++) {
+		if (*p == '-' && p[1] != '-')
+			return n && p[1] ? 0 : -EINVAL;
+		if (n + 1 >= size)
+			return -ENAMETOOLONG;
+		vg[n++] = *p;
+		vg[n] = '\0';
+		if (*p == '-')
+			p++;    /* a doubled '-' stands for one */
+	}
+	return -EINVAL;
 }
