@@ -11,6 +11,7 @@
 #include "init/log.h"
 #include "init/modload.h"
 #include "luks.h"
+#include "lukscfg.h"
 #include "lukskey.h"
 #include "params.h"
 #include "run.h"
@@ -18,7 +19,6 @@
 #define LVM "/usr/sbin/lvm"
 #define MDADM "/usr/sbin/mdadm"
 #define SEEN_MAX 64
-#define IMAGE_CRYPTTAB "/etc/crypttab"
 
 static struct stack_params params;
 static bool configured;
@@ -35,30 +35,6 @@ struct pending_luks {
 static struct pending_luks pending[STACK_LIST_MAX];
 static size_t n_pending;
 
-/* Host-only images carry the host's crypttab lines for the root's
- * containers (gen/stackconf.c): their names, and key files the user added. */
-static void crypttab_load(void)
-{
-	FILE *f = fopen(IMAGE_CRYPTTAB, "re");
-	char line[1024];
-	int n = 0;
-
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		struct crypttab_entry e;
-		int r = crypttab_parse_line(line, &e);
-
-		n++;
-		if (r == 1)
-			r = stack_params_add_crypttab(&params, &e);
-		if (r < 0)
-			log_warn("%s line %d: %s; the line is ignored", IMAGE_CRYPTTAB, n,
-				 r == -E2BIG ? "too many containers" : "malformed");
-	}
-	fclose(f);
-}
-
 void blockstack_setup(const struct boot_args *args)
 {
 	stack_params_init(&params);
@@ -66,7 +42,7 @@ void blockstack_setup(const struct boot_args *args)
 		if (stack_params_apply(&params, args->stack_params.items[i]) < 0)
 			log_warn("%s: malformed; it is ignored (see lifeboat.cmdline(7))",
 				 args->stack_params.items[i]);
-	crypttab_load();
+	luks_config_load(&params);
 	configured = true;
 }
 
@@ -100,25 +76,34 @@ static bool pending_add(const char *devname, const char *uuid)
 
 /* The key files first (a container waits while its key device has not
  * appeared), then the passphrase. */
-static int open_luks(const char *devname, const char *uuid, const char *name, bool last_chance,
-		     bool first)
+static int open_luks(const struct luks_container *c, bool last_chance, bool first)
 {
-	switch (luks_keys_open(&params, devname, uuid, name, keydev_allowed, last_chance)) {
+	switch (luks_keys_open(&params, c, keydev_allowed, last_chance)) {
 	case KEY_OPENED:
 		return 0;
 	case KEY_WAIT:
-		if (!pending_add(devname, uuid))
+		if (!pending_add(c->devname, c->uuid))
 			break;
 		if (first)
 			console_print("lifeboat: /dev/%s (LUKS UUID=%s) waits for the device of its "
 				      "rd.luks.key; its passphrase is asked if that does not appear\n",
-				      devname, uuid);
+				      c->devname, c->uuid);
 		return 0;
 	case KEY_NONE:
 	case KEY_FAILED:
 		break;
 	}
-	return luks_unlock(devname, uuid, name);
+	return luks_unlock(c);
+}
+
+/* Why stack_params_luks_wanted said no, for the log. */
+static const char *locked_reason(const struct luks_opts *o)
+{
+	if (!params.luks)
+		return "rd.luks=0";
+	if (!params.n_luks && (o->flags & LUKS_OPT_NOAUTO))
+		return "its options say noauto; rd.luks.uuid= opens it";
+	return "rd.luks.uuid=/rd.luks.name= (or a host-only image's 30-stacks.conf) do not list it";
 }
 
 /* A container left locked is asked for again at the next wait (the retry
@@ -126,17 +111,17 @@ static int open_luks(const char *devname, const char *uuid, const char *name, bo
 static int unlock_luks(const char *devname, const char *uuid, bool last_chance, bool first)
 {
 	char name[STACK_NAME_MAX];
+	struct luks_container c = { devname, uuid, name, stack_params_luks_opts(&params, uuid) };
 	int r;
 
 	if (!stack_params_luks_wanted(&params, uuid, name, sizeof(name))) {
 		if (first)
 			log_info("/dev/%s (LUKS UUID=%s) stays locked: %s", devname, uuid,
-				 params.luks ? "rd.luks.uuid=/rd.luks.name= (or a host-only image's "
-					       "30-stacks.conf) do not list it" : "rd.luks=0");
+				 locked_reason(c.opts));
 		return 0;
 	}
 	load_modules(crypt_modules);
-	r = open_luks(devname, uuid, name, last_chance, first);
+	r = open_luks(&c, last_chance, first);
 	if (r < 0)
 		unmark_seen(devname, uuid);
 	return r;

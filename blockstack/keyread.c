@@ -14,38 +14,66 @@
 #include "init/modload.h"
 #include "init/rootwait.h"
 
-int key_file_read(const char *path, char *buf, size_t size, size_t *len)
+/* Up to want bytes of fd into buf; -errno on a read error. */
+static ssize_t read_full(int fd, char *buf, size_t want)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 	size_t n = 0;
-	int r = 0;
 
-	if (fd < 0)
-		return -errno;
-	for (;;) {
-		ssize_t got = read(fd, buf + n, size - n);
+	while (n < want) {
+		ssize_t got = read(fd, buf + n, want - n);
 
 		if (got < 0 && errno == EINTR)
 			continue;
-		if (got < 0) {
-			r = -errno;
-			break;
-		}
+		if (got < 0)
+			return -errno;
 		if (got == 0)
 			break;
 		n += (size_t)got;
-		if (n == size) {
-			char extra;
-
-			/* One byte more means the key is cut: refuse it. */
-			if (read(fd, &extra, 1) > 0)
-				r = -EFBIG;
-			break;
-		}
 	}
+	return (ssize_t)n;
+}
+
+/* Without a limit, one byte more than size means the key is cut: refused. */
+static int key_fd_read(int fd, const struct key_request *req, char *buf, size_t size, size_t *len)
+{
+	ssize_t n;
+	char extra;
+
+	if (req->limit > size)
+		return -EFBIG;
+	if (req->offset && lseek(fd, (off_t)req->offset, SEEK_SET) < 0)
+		return -errno;
+	n = read_full(fd, buf, req->limit ? req->limit : size);
+	if (n < 0)
+		return (int)n;
+	if (!req->limit && (size_t)n == size && read(fd, &extra, 1) > 0)
+		return -EFBIG;
+	if ((req->limit && (size_t)n < req->limit) || (req->offset && n == 0))
+		return -ENODATA;
+	*len = (size_t)n;
+	return 0;
+}
+
+int key_file_read(const struct key_request *req, char *buf, size_t size, size_t *len)
+{
+	int fd = open(req->path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	int r;
+
+	*len = 0;
+	if (fd < 0)
+		return -errno;
+	r = key_fd_read(fd, req, buf, size, len);
 	close(fd);
-	*len = r == 0 ? n : 0;
 	return r;
+}
+
+const char *key_read_strerror(int r)
+{
+	if (r == -EFBIG)
+		return "larger than 8192 bytes";
+	if (r == -ENODATA)
+		return "shorter than its keyfile-offset and keyfile-size say";
+	return strerror(-r);
 }
 
 int keydev_find(const struct root_spec *spec, char *devname, size_t size)
@@ -115,20 +143,22 @@ static int keydev_mount(const char *devname, char *why, size_t why_size)
 	return 0;
 }
 
-int keydev_read(const char *devname, const char *path, char *buf, size_t size, size_t *len,
-		char *why, size_t why_size)
+int keydev_read(const char *devname, const struct key_request *req, char *buf, size_t size,
+		size_t *len, char *why, size_t why_size)
 {
 	char file[sizeof(KEYDEV_MOUNT) + 256];
+	struct key_request on_dev = *req;
 	int r = keydev_mount(devname, why, why_size);
 
 	*len = 0;
 	if (r < 0)
 		return r;
-	snprintf(file, sizeof(file), "%s%s", KEYDEV_MOUNT, path);
-	r = key_file_read(file, buf, size, len);
+	snprintf(file, sizeof(file), "%s%s", KEYDEV_MOUNT, req->path);
+	on_dev.path = file;
+	r = key_file_read(&on_dev, buf, size, len);
 	if (r < 0)
-		snprintf(why, why_size, "reading %s on /dev/%s failed: %s", path, devname,
-			 r == -EFBIG ? "larger than 8192 bytes" : strerror(-r));
+		snprintf(why, why_size, "reading %s on /dev/%s failed: %s", req->path, devname,
+			 key_read_strerror(r));
 	/* Lazily if busy: nothing of ours keeps it open, so it goes at once. */
 	if (umount2(KEYDEV_MOUNT, 0) < 0)
 		umount2(KEYDEV_MOUNT, MNT_DETACH);

@@ -15,52 +15,67 @@
 /* cryptsetup's exit status for a refused passphrase (cryptsetup(8)). */
 #define CRYPTSETUP_EXIT_BAD_PASSPHRASE 2
 
-int luks_open_key(const char *devname, const char *name, const void *key, size_t len,
+int luks_open_key(const struct luks_container *c, const void *key, size_t len,
 		  char *out, size_t size)
 {
 	char dev[96];
-	char *argv[] = { CRYPTSETUP, "open", "--type", "luks", "--key-file=-", dev,
-			 (char *)name, NULL };
+	const char *argv[8 + LUKS_OPTS_ARGV_MAX] = { CRYPTSETUP, "open", "--type", "luks",
+						     "--key-file=-" };
+	size_t n = 5;
 	int r;
 
-	snprintf(dev, sizeof(dev), "/dev/%s", devname);
-	r = run_tool(argv, key, len, out, size);
+	snprintf(dev, sizeof(dev), "/dev/%s", c->devname);
+	n += luks_opts_argv(c->opts, argv + n, LUKS_OPTS_ARGV_MAX);
+	argv[n++] = dev;
+	argv[n++] = c->name;
+	argv[n] = NULL;
+	r = run_tool((char *const *)argv, key, len, out, size);
 	if (r == CRYPTSETUP_EXIT_BAD_PASSPHRASE)
 		return -EACCES;
 	return r > 0 ? -EIO : r;
 }
 
+void luks_opts_suffix(const struct luks_container *c, bool key_file, char *buf, size_t size)
+{
+	char words[256];
+
+	luks_opts_describe(c->opts, key_file, words, sizeof(words));
+	snprintf(buf, size, "%s%s%s", words[0] ? " (" : "", words, words[0] ? ")" : "");
+}
+
 /* One try: prompt, read with echo off, open. */
-static int try_once(int fd, const char *devname, const char *uuid, const char *name, int attempt)
+static int try_once(int fd, const struct luks_container *c, unsigned int attempt)
 {
 	char pw[512], out[1024];
 	int len, r;
 
 	dprintf(fd, "\nlifeboat: /dev/%s is encrypted (LUKS UUID=%s; opens as /dev/mapper/%s).\n"
-		"Passphrase (try %d of %d): ", devname, uuid, name, attempt, LUKS_TRIES);
+		"Passphrase (try %u of %u): ", c->devname, c->uuid, c->name, attempt,
+		c->opts->tries);
 	len = console_read_line(fd, pw, sizeof(pw), true);
 	dprintf(fd, "\n");
 	if (len < 0) {
 		explicit_bzero(pw, sizeof(pw));
 		return len;
 	}
-	r = luks_open_key(devname, name, pw, (size_t)len, out, sizeof(out));
+	r = luks_open_key(c, pw, (size_t)len, out, sizeof(out));
 	explicit_bzero(pw, sizeof(pw));
-	if (r == 0)
-		return 0;
-	if (r == -EACCES) {
-		dprintf(fd, "lifeboat: the passphrase does not open /dev/%s (UUID=%s).\n",
-			devname, uuid);
-		return -EACCES;
+	if (r == 0 || r == -EACCES) {
+		if (r == -EACCES)
+			dprintf(fd, "lifeboat: the passphrase does not open /dev/%s (UUID=%s).\n",
+				c->devname, c->uuid);
+		return r;
 	}
-	log_error("cryptsetup could not open /dev/%s (UUID=%s) as %s: %s; check "
-		  "the image has dm-crypt and the cipher's modules", devname, uuid, name, out);
+	log_error("cryptsetup could not open /dev/%s (UUID=%s) as %s: %s; check the image "
+		  "has dm-crypt and the cipher's modules, and the kernel the options' flags",
+		  c->devname, c->uuid, c->name, out);
 	return r;
 }
 
-int luks_unlock(const char *devname, const char *uuid, const char *name)
+int luks_unlock(const struct luks_container *c)
 {
 	char tty[64];
+	unsigned int attempt;
 	int fd, r = -EACCES;
 
 	console_tty_path(tty, sizeof(tty));
@@ -68,11 +83,19 @@ int luks_unlock(const char *devname, const char *uuid, const char *name)
 	if (fd < 0)
 		return -errno;
 	console_make_sane(fd);
-	for (int attempt = 1; attempt <= LUKS_TRIES && r == -EACCES; attempt++)
-		r = try_once(fd, devname, uuid, name, attempt);
+	for (attempt = 1; attempt <= c->opts->tries && r == -EACCES; attempt++)
+		r = try_once(fd, c, attempt);
 	if (r == -EACCES)
-		dprintf(fd, "lifeboat: no passphrase opened /dev/%s (UUID=%s) in %d tries; "
-			"the devices on it stay locked.\n", devname, uuid, LUKS_TRIES);
+		dprintf(fd, "lifeboat: no passphrase opened /dev/%s (UUID=%s) in %u %s; "
+			"the devices on it stay locked.\n", c->devname, c->uuid, c->opts->tries,
+			c->opts->tries == 1 ? "try" : "tries");
 	close(fd);
+	if (r == 0) {
+		char used[300];
+
+		luks_opts_suffix(c, false, used, sizeof(used));
+		log_info("opened /dev/%s (LUKS UUID=%s) as /dev/mapper/%s with a passphrase%s",
+			 c->devname, c->uuid, c->name, used);
+	}
 	return r;
 }

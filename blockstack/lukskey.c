@@ -7,11 +7,6 @@
 
 #include "init/log.h"
 #include "keyread.h"
-#include "luks.h"
-
-struct container {
-	const char *devname, *uuid, *name;
-};
 
 /* Whether a key must wait for its device to appear. Not before the resume
  * decision: the container may hold the resume device, and the resume wait
@@ -25,17 +20,18 @@ static bool must_wait(const struct luks_key *k, bool keydev_allowed)
 }
 
 /* The key's bytes into buf; on failure why says what, for the console. */
-static int key_get(const struct luks_key *k, bool keydev_allowed, char *buf, size_t *len,
-		   char *why, size_t why_size)
+static int key_get(const struct luks_key *k, const struct luks_opts *o, bool keydev_allowed,
+		   char *buf, size_t *len, char *why, size_t why_size)
 {
+	struct key_request req = { k->path, o->keyfile_offset, o->keyfile_size };
 	char dev[64], where[300];
 	int r;
 
 	if (!k->has_keydev) {
-		r = key_file_read(k->path, buf, KEY_BYTES_MAX, len);
+		r = key_file_read(&req, buf, KEY_BYTES_MAX, len);
 		if (r < 0)
 			snprintf(why, why_size, "the key file %s in the image: %s", k->path,
-				 r == -EFBIG ? "larger than 8192 bytes" : strerror(-r));
+				 key_read_strerror(r));
 		return r;
 	}
 	luks_key_dev_text(&k->keydev, where, sizeof(where));
@@ -50,16 +46,15 @@ static int key_get(const struct luks_key *k, bool keydev_allowed, char *buf, siz
 		snprintf(why, why_size, "the key device %s (for %s) did not appear", where, k->path);
 		return r;
 	}
-	r = keydev_read(dev, k->path, buf, KEY_BYTES_MAX, len, why, why_size);
-	return r;
+	return keydev_read(dev, &req, buf, KEY_BYTES_MAX, len, why, why_size);
 }
 
 /* One key: 0 when it opened the container; else the console says why. */
-static int key_try(const struct container *c, const struct luks_key *k, bool keydev_allowed)
+static int key_try(const struct luks_container *c, const struct luks_key *k, bool keydev_allowed)
 {
-	char key[KEY_BYTES_MAX], why[1024], out[1024], where[300] = "in the image";
+	char key[KEY_BYTES_MAX], why[1024], out[1024], where[300] = "in the image", used[300];
 	size_t len = 0;
-	int r = key_get(k, keydev_allowed, key, &len, why, sizeof(why));
+	int r = key_get(k, c->opts, keydev_allowed, key, &len, why, sizeof(why));
 	bool read = r == 0;
 
 	if (k->has_keydev) {
@@ -67,11 +62,12 @@ static int key_try(const struct container *c, const struct luks_key *k, bool key
 		luks_key_dev_text(&k->keydev, where + 3, sizeof(where) - 3);
 	}
 	if (read)
-		r = luks_open_key(c->devname, c->name, key, len, out, sizeof(out));
+		r = luks_open_key(c, key, len, out, sizeof(out));
 	explicit_bzero(key, sizeof(key));
+	luks_opts_suffix(c, true, used, sizeof(used));
 	if (r == 0)
-		log_info("opened /dev/%s (LUKS UUID=%s) as /dev/mapper/%s with the key file %s %s",
-			 c->devname, c->uuid, c->name, k->path, where);
+		log_info("opened /dev/%s (LUKS UUID=%s) as /dev/mapper/%s with the key file %s %s%s",
+			 c->devname, c->uuid, c->name, k->path, where, used);
 	else if (r == -EACCES)
 		console_print("lifeboat: the key file %s %s does not open /dev/%s (UUID=%s)\n",
 			      k->path, where, c->devname, c->uuid);
@@ -84,11 +80,9 @@ static int key_try(const struct container *c, const struct luks_key *k, bool key
 	return r;
 }
 
-enum key_result luks_keys_open(const struct stack_params *p, const char *devname,
-			       const char *uuid, const char *name, bool keydev_allowed,
-			       bool last_chance)
+enum key_result luks_keys_open(const struct stack_params *p, const struct luks_container *c,
+			       bool keydev_allowed, bool last_chance)
 {
-	struct container c = { devname, uuid, name };
 	bool any = false;
 
 	/* Wait before trying anything: each refused key costs cryptsetup a
@@ -96,7 +90,7 @@ enum key_result luks_keys_open(const struct stack_params *p, const char *devname
 	for (size_t i = 0; i < p->n_keys; i++) {
 		const struct luks_key *k = &p->luks_keys[i];
 
-		if (!luks_key_applies(k, devname, uuid))
+		if (!luks_key_applies(k, c->devname, c->uuid))
 			continue;
 		any = true;
 		if (!last_chance && must_wait(k, keydev_allowed))
@@ -105,10 +99,10 @@ enum key_result luks_keys_open(const struct stack_params *p, const char *devname
 	if (!any)
 		return KEY_NONE;
 	for (size_t i = 0; i < p->n_keys; i++)
-		if (luks_key_applies(&p->luks_keys[i], devname, uuid) &&
-		    key_try(&c, &p->luks_keys[i], keydev_allowed) == 0)
+		if (luks_key_applies(&p->luks_keys[i], c->devname, c->uuid) &&
+		    key_try(c, &p->luks_keys[i], keydev_allowed) == 0)
 			return KEY_OPENED;
 	console_print("lifeboat: no key file of rd.luks.key= opened /dev/%s (UUID=%s); asking "
-		      "for its passphrase instead\n", devname, uuid);
+		      "for its passphrase instead\n", c->devname, c->uuid);
 	return KEY_FAILED;
 }

@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 
+#include "luks.h"
 #include "params.h"
 
 enum key_result {
@@ -13,14 +14,14 @@ enum key_result {
 	KEY_WAIT,     /* a key device has not appeared yet: try again later */
 };
 
-/* The container /dev/DEVNAME (LUKS UUID uuid) is to open as NAME.
+/* The container c is to open: its keys (rd.luks.key= and crypttab's)
+ * are read as its options' keyfile-offset= and keyfile-size= say.
  * keydev_allowed: the resume decision is made, so key devices may be
  * mounted (read-only); before it their keys fail (the container may hold
  * the resume device: it cannot wait). last_chance: nothing more is coming
  * (the devices settled), so a key device still missing counts as failed
  * instead of KEY_WAIT. Key bytes are wiped after each try, never logged. */
-enum key_result luks_keys_open(const struct stack_params *p, const char *devname,
-			       const char *uuid, const char *name, bool keydev_allowed,
-			       bool last_chance);
+enum key_result luks_keys_open(const struct stack_params *p, const struct luks_container *c,
+			       bool keydev_allowed, bool last_chance);
 
 #endif

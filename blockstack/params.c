@@ -10,7 +10,8 @@
 void stack_params_init(struct stack_params *p)
 {
 	memset(p, 0, sizeof(*p));
-	p->luks = p->lvm = p->md = p->fsck = true;
+	p->luks = p->lvm = p->md = p->fsck = p->crypttab = true;
+	luks_opts_init(&p->all_opts);
 }
 
 /* dracut's booleans: "0", "no", "false", "off" turn off; anything else on. */
@@ -58,6 +59,12 @@ static int add_luks(struct stack_params *p, const char *uuid, const char *name)
 static int set_luks(struct stack_params *p, const char *v)
 {
 	p->luks = value_on(v);
+	return 0;
+}
+
+static int set_luks_crypttab(struct stack_params *p, const char *v)
+{
+	p->crypttab = value_on(v);
 	return 0;
 }
 
@@ -118,6 +125,49 @@ static int set_luks_key(struct stack_params *p, const char *v)
 	return r;
 }
 
+/* The UUID of "UUID=OPTS" into uuid: what comes before the first '=' is
+ * hex digits and '-' alone, 32 digits ("luks-" before them is allowed).
+ * Options never look like that, so "tries=3" is OPTS for every container. */
+static bool uuid_of_options(const char *v, char *uuid, size_t size)
+{
+	size_t n = strcspn(v, "=");
+	const char *u;
+	char hex[33];
+
+	if (!v[n] || n >= size)
+		return false;
+	memcpy(uuid, v, n);
+	uuid[n] = '\0';
+	u = strip_luks_prefix(uuid);
+	return u[strspn(u, "0123456789abcdefABCDEF-")] == '\0' && uuid_hex(u, hex);
+}
+
+/* rd.luks.options=OPTS or rd.luks.options=UUID=OPTS; a later one for the
+ * same container wins (the lookup goes from the end). */
+static int set_luks_options(struct stack_params *p, const char *v)
+{
+	char uuid[STACK_NAME_MAX];
+	struct luks_entry *e;
+
+	if (!v)
+		return -EINVAL;
+	if (!uuid_of_options(v, uuid, sizeof(uuid))) {
+		luks_opts_init(&p->all_opts);
+		luks_opts_parse(v, &p->all_opts);
+		p->has_all_opts = true;
+		return 0;
+	}
+	if (p->n_uuid_opts >= STACK_LIST_MAX)
+		return -E2BIG;
+	e = &p->uuid_opts[p->n_uuid_opts++];
+	memset(e, 0, sizeof(*e));
+	strcpy(e->uuid, uuid);
+	luks_opts_init(&e->opts);
+	luks_opts_parse(v + strlen(uuid) + 1, &e->opts);
+	e->has_opts = true;
+	return 0;
+}
+
 static int add_to(char list[][STACK_NAME_MAX], size_t *n, const char *v)
 {
 	int r;
@@ -160,6 +210,8 @@ static const struct stack_param table[] = {
 	{ "rd.luks.uuid", set_luks_uuid },
 	{ "rd.luks.name", set_luks_name },
 	{ "rd.luks.key",  set_luks_key },
+	{ "rd.luks.options", set_luks_options },
+	{ "rd.luks.crypttab", set_luks_crypttab },
 	{ "rd.lvm",       set_lvm },
 	{ "rd.lvm.vg",    set_lvm_vg },
 	{ "rd.lvm.lv",    set_lvm_lv },
@@ -185,24 +237,37 @@ bool stack_uuid_equal(const char *a, const char *b)
 	return uuid_hex_equal(strip_luks_prefix(a), strip_luks_prefix(b));
 }
 
+/* crypttab's NAME and options for its UUID. */
+static int tab_add(struct stack_params *p, const char *uuid, const struct crypttab_entry *e)
+{
+	struct luks_entry *t = &p->tab[p->n_tab];
+	int r;
+
+	if (p->n_tab >= STACK_LIST_MAX)
+		return -E2BIG;
+	r = copy_name(t->uuid, uuid);
+	if (r == 0)
+		r = copy_name(t->name, e->name);
+	if (r < 0)
+		return r;
+	luks_opts_init(&t->opts);
+	luks_opts_parse(e->options, &t->opts);
+	t->has_opts = e->options[0] != '\0';
+	p->n_tab++;
+	return 0;
+}
+
 int stack_params_add_crypttab(struct stack_params *p, const struct crypttab_entry *e)
 {
 	char uuid[STACK_NAME_MAX];
 	struct luks_key *k = &p->luks_keys[p->n_keys];
 	int r;
 
-	if (!crypttab_source_uuid(e->source, uuid, sizeof(uuid)))
+	if (!p->crypttab || !crypttab_source_uuid(e->source, uuid, sizeof(uuid)))
 		return 0;
-	if (p->n_tab >= STACK_LIST_MAX)
-		return -E2BIG;
-	r = copy_name(p->tab_names[p->n_tab].uuid, uuid);
-	if (r == 0)
-		r = copy_name(p->tab_names[p->n_tab].name, e->name);
-	if (r < 0)
+	r = tab_add(p, uuid, e);
+	if (r < 0 || !crypttab_has_keyfile(e))
 		return r;
-	p->n_tab++;
-	if (!crypttab_has_keyfile(e))
-		return 0;
 	if (p->n_keys >= STACK_LIST_MAX)
 		return -E2BIG;
 	memset(k, 0, sizeof(*k));
@@ -216,14 +281,35 @@ int stack_params_add_crypttab(struct stack_params *p, const struct crypttab_entr
 	return 0;
 }
 
+/* The last entry of list for uuid, or NULL. */
+static const struct luks_entry *entry_find(const struct luks_entry *list, size_t n,
+					   const char *uuid)
+{
+	while (n-- > 0)
+		if (stack_uuid_equal(list[n].uuid, uuid))
+			return &list[n];
+	return NULL;
+}
+
 /* crypttab's name for the container, into name. */
 static void crypttab_name(const struct stack_params *p, const char *uuid, char *name, size_t size)
 {
-	for (size_t i = 0; i < p->n_tab; i++)
-		if (stack_uuid_equal(p->tab_names[i].uuid, uuid)) {
-			snprintf(name, size, "%s", p->tab_names[i].name);
-			return;
-		}
+	const struct luks_entry *t = entry_find(p->tab, p->n_tab, uuid);
+
+	if (t)
+		snprintf(name, size, "%s", t->name);
+}
+
+const struct luks_opts *stack_params_luks_opts(const struct stack_params *p, const char *uuid)
+{
+	static const struct luks_opts none = { .tries = LUKS_OPTS_TRIES_DEFAULT };
+	const struct luks_entry *e = entry_find(p->uuid_opts, p->n_uuid_opts, uuid);
+
+	if (!e)
+		e = entry_find(p->tab, p->n_tab, uuid);
+	if (e && e->has_opts)
+		return &e->opts;
+	return p->has_all_opts ? &p->all_opts : &none;
 }
 
 bool stack_params_luks_wanted(const struct stack_params *p, const char *uuid,
@@ -234,7 +320,7 @@ bool stack_params_luks_wanted(const struct stack_params *p, const char *uuid,
 	snprintf(name, size, "luks-%s", uuid);
 	crypttab_name(p, uuid, name, size);
 	if (p->n_luks == 0)
-		return true;
+		return !(stack_params_luks_opts(p, uuid)->flags & LUKS_OPT_NOAUTO);
 	for (size_t i = 0; i < p->n_luks; i++) {
 		if (!stack_uuid_equal(p->luks_names[i].uuid, uuid))
 			continue;

@@ -7,6 +7,7 @@
 
 #include "crypttab.h"
 #include "keyspec.h"
+#include "luksopts.h"
 
 #define STACK_LIST_MAX 8
 #define STACK_NAME_MAX 128
@@ -14,6 +15,14 @@
 struct luks_name {
 	char uuid[STACK_NAME_MAX];
 	char name[STACK_NAME_MAX];
+};
+
+/* A line of the image's crypttab, or an rd.luks.options=UUID=OPTS (no name). */
+struct luks_entry {
+	char uuid[STACK_NAME_MAX];
+	char name[STACK_NAME_MAX];
+	bool has_opts;               /* crypttab's fourth field was given */
+	struct luks_opts opts;
 };
 
 struct stack_params {
@@ -29,8 +38,13 @@ struct stack_params {
 	size_t n_md;
 	struct luks_key luks_keys[STACK_LIST_MAX];  /* rd.luks.key=, then crypttab's key files */
 	size_t n_keys;
-	struct luks_name tab_names[STACK_LIST_MAX]; /* the image's /etc/crypttab, by UUID */
+	bool crypttab;                              /* rd.luks.crypttab=0 turns off */
+	struct luks_entry tab[STACK_LIST_MAX];      /* the image's /etc/crypttab, by UUID */
 	size_t n_tab;
+	struct luks_entry uuid_opts[STACK_LIST_MAX]; /* rd.luks.options=UUID=OPTS */
+	size_t n_uuid_opts;
+	bool has_all_opts;
+	struct luks_opts all_opts;                  /* rd.luks.options=OPTS */
 };
 
 /* Everything on, no list: assemble whatever appears. */
@@ -40,14 +54,21 @@ void stack_params_init(struct stack_params *p);
  * for a malformed value, -E2BIG when a list is full, -ENAMETOOLONG. */
 int stack_params_apply(struct stack_params *p, const char *word);
 /* Take a line of the image's /etc/crypttab: a source named by UUID gives
- * the container's name (when rd.luks.name= does not), and a key file field
- * a key for that container, tried after rd.luks.key='s. Other sources are
- * skipped. Returns 0, -E2BIG when a list is full, -ENAMETOOLONG. */
+ * the container's name (when rd.luks.name= does not), its options, and a
+ * key file field a key for that container, tried after rd.luks.key='s.
+ * Other sources are skipped, and every line with rd.luks.crypttab=0.
+ * Returns 0, -E2BIG when a list is full, -ENAMETOOLONG. */
 int stack_params_add_crypttab(struct stack_params *p, const struct crypttab_entry *e);
-/* Whether a LUKS container with this UUID is to be opened, and as what
- * (into name: rd.luks.name's NAME, else crypttab's NAME, else "luks-UUID"). */
+/* Whether a LUKS container with this UUID is to be opened (not when
+ * rd.luks.uuid=/rd.luks.name= list others, nor when its options say
+ * noauto and they do not list it), and as what (into name: rd.luks.name's
+ * NAME, else crypttab's NAME, else "luks-UUID"). */
 bool stack_params_luks_wanted(const struct stack_params *p, const char *uuid,
 			      char *name, size_t size);
+/* The options of the container with this UUID: rd.luks.options=UUID=OPTS,
+ * else its crypttab line's fourth field, else rd.luks.options=OPTS, else
+ * none. The first given is used whole; lists are not merged. */
+const struct luks_opts *stack_params_luks_opts(const struct stack_params *p, const char *uuid);
 /* Whether an md array with this UUID (any of mdadm's or blkid's spellings) is wanted. */
 bool stack_params_md_wanted(const struct stack_params *p, const char *uuid);
 /* Two UUIDs are the same when their hex digits are, in any case and with

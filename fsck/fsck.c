@@ -8,7 +8,7 @@
 
 #include "blockstack/params.h"
 #include "blockstack/run.h"
-#include "init/log.h"   /* console_print */
+#include "init/log.h"
 
 /* fsck(8): 1 errors corrected, 2 corrected and a reboot wanted (for a
  * mounted filesystem; ours is not mounted yet), 4 errors left, 8 operational
@@ -51,6 +51,22 @@ static bool fsck_enabled(const struct boot_args *args)
 	return p.fsck;
 }
 
+/* A read-only device (a LUKS root opened with crypttab's readonly) cannot
+ * be repaired: the checker would fail to open it for writing. */
+static bool device_read_only(const char *devname)
+{
+	char path[128], ro = '0';
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/class/block/%s/ro", devname);
+	f = fopen(path, "re");
+	if (f) {
+		ro = (char)fgetc(f);
+		fclose(f);
+	}
+	return ro == '1';
+}
+
 const char *fsck_before_mount(const struct boot_args *args, const char *devname,
 			      const char *fstype)
 {
@@ -58,6 +74,10 @@ const char *fsck_before_mount(const struct boot_args *args, const char *devname,
 	char out[4096];
 	const char *type = args->rootfstype[0] ? args->rootfstype : fstype;
 
+	if (fsck_enabled(args) && device_read_only(devname)) {
+		log_info("/dev/%s is read-only: the filesystem check is skipped", devname);
+		return NULL;
+	}
 	switch (fsck_root(devname, type, fsck_enabled(args), out, sizeof(out))) {
 	case FSCK_CLEAN:
 		return NULL;

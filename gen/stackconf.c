@@ -84,6 +84,29 @@ int stackconf_crypttab(const struct host_scan *h, const char *host_text, source_
 	return *out && *left_out ? 0 : -ENOMEM;
 }
 
+int stackconf_crypttab_check(const char *text, crypttab_note_fn note, void *ctx)
+{
+	char line[1024];
+	int r = 0;
+
+	while (*text) {
+		size_t len = strcspn(text, "\n");
+		struct crypttab_entry e;
+		struct luks_opts o;
+
+		snprintf(line, sizeof(line), "%.*s", (int)(len < sizeof(line) ? len : sizeof(line) - 1), text);
+		text += len + (text[len] == '\n');
+		if (crypttab_parse_line(line, &e) != 1)
+			continue;
+		luks_opts_init(&o);
+		if (luks_opts_parse(e.options, &o))
+			note(ctx, e.name, &o);
+		if (o.flags & LUKS_OPT_HEADER)
+			r = -ENOTSUP;
+	}
+	return r;
+}
+
 /* mdadm's spelling of an array UUID: four groups of eight hex digits. */
 static bool mdadm_uuid(const char *uuid, char *out, size_t size)
 {

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 
 #include "hostonly.h"
+#include "luksopts.h"
 #include "strv.h"
 
 /* Which block device (e.g. "sda3") a crypttab source such as PARTUUID=...
@@ -24,6 +25,16 @@ typedef bool (*source_resolver)(const char *source, char *dev, size_t size);
  * host_text may be NULL (no crypttab). Returns 0 or -ENOMEM. */
 int stackconf_crypttab(const struct host_scan *h, const char *host_text, source_resolver resolve,
 		       const struct strv *image_files, char **out, char **left_out);
+
+/* Called for a line of the image's crypttab whose options the init will
+ * not all act on (o->notes says which, and why). */
+typedef void (*crypttab_note_fn)(void *ctx, const char *name, const struct luks_opts *o);
+
+/* Check the options of each line of the image's crypttab text, calling
+ * note for those with notes. Returns -ENOTSUP when a line has header=: a
+ * container with a detached LUKS header has none on its device, where the
+ * init looks for it, so the image could not open it; else 0. */
+int stackconf_crypttab_check(const char *text, crypttab_note_fn note, void *ctx);
 
 /* The image's /etc/mdadm/mdadm.conf into *out (malloc'd): for each of the
  * stack's arrays, the host's ARRAY line with its UUID (with its

@@ -91,6 +91,17 @@ static void report_left_out(const char *left)
 	}
 }
 
+static void crypttab_note(void *ctx, const char *name, const struct luks_opts *o)
+{
+	(void)ctx;
+	if (o->flags & LUKS_OPT_HEADER)
+		gen_error("host-only: the container %s has a detached LUKS header (header= in the "
+			  "host's /etc/crypttab); lifeboat finds containers by the header on their "
+			  "device, so its image could not open it: no image is written", name);
+	else
+		gen_warn("host-only: /etc/crypttab's options for %s: %s", name, o->notes);
+}
+
 static int add_crypttab(const struct build_opts *o, const struct host_scan *h, struct image *img)
 {
 	struct strv added = STRV_INIT;
@@ -99,6 +110,8 @@ static int add_crypttab(const struct build_opts *o, const struct host_scan *h, s
 
 	if (r == 0)
 		r = stackconf_crypttab(h, host, resolve_source, &added, &text, &left);
+	if (r == 0)
+		r = stackconf_crypttab_check(text, crypttab_note, NULL);
 	if (r == 0 && text[0])
 		r = image_add_data(img, "/etc/crypttab", text, strlen(text), 0644);
 	if (r == 0) {
@@ -169,7 +182,8 @@ int stackhost_add_config(const struct build_opts *o, const struct host_scan *h, 
 		r = add_mdadm_conf(h, (const char *const *)uuids, img);
 	if (r == 0)
 		r = add_stack_cmdline(h, (const char *const *)uuids, img);
-	if (r < 0)
+	/* A refused crypttab line was reported where it was found. */
+	if (r < 0 && r != -ENOTSUP)
 		gen_error("host-only: writing the block-stack configuration failed: %s", strerror(-r));
 	for (size_t i = 0; i < h->n_md; i++)
 		free(uuids[i]);

@@ -101,8 +101,48 @@ case_stacks_crypttab_name() {
 		"root=/dev/mapper/lbroot rd.timeout=60 rd.shell=0" $(virtio_disk "$disk")
 	assert_root_reached "$CASE_DIR/console.log" &&
 	assert_log "$CASE_DIR/console.log" 'rootmount /dev/dm-0 ext4' &&
-	assert_log "$CASE_DIR/console.log" "as /dev/mapper/lbroot with the key file /etc/luks/root.key in the image" &&
+	assert_log "$CASE_DIR/console.log" "as /dev/mapper/lbroot with the key file /etc/luks/root.key in the image (allow-discards)" &&
+	assert_log "$CASE_DIR/console.log" 'dm dm-0 lbroot ro=0 discard=[1-9]' &&
 	assert_not_log "$CASE_DIR/console.log" 'Passphrase'
+}
+
+# crypttab's options against rd.luks.options=: the container's own
+# rd.luks.options=UUID=OPTS wins whole over its crypttab line's options
+# (discard, tries=5) and over rd.luks.options=discard for all, so it opens
+# read-only, without discards, after one passphrase try. The wrong
+# passphrase ends the tries at once; the retry after the rescue shell asks
+# again. crypttab's unknown option is warned about, naming the container.
+case_stacks_crypttab_options() {
+	local disk img=$CASE_DIR/opts.img log=$CASE_DIR/console.log rc
+	stacks_setup || return 1
+	disk=$(stack_copy luks)
+	printf 'lbopt UUID=%s none discard,tries=5,frobnicate\n' "$UUID_LUKS" > "$CASE_DIR/crypttab"
+	"$BUILD/lifeboat" build --config /dev/null --generic --block-stacks --kver "$KVER" \
+		--add-files "$CASE_DIR/crypttab:/etc/crypttab" -o "$img" >/dev/null 2>&1 ||
+		{ echo "building the image with the crypttab failed"; return 1; }
+	rescue_start "$img" "root=/dev/mapper/lbopt rd.luks.options=discard rd.luks.options=$UUID_LUKS=readonly,tries=1 rd.timeout=15" \
+		$(virtio_disk "$disk")
+	{
+		expect "UUID=$UUID_LUKS; opens as /dev/mapper/lbopt" 90 &&
+		expect 'Passphrase \(try 1 of 1\)' 10 &&
+		type_line "wrong-$LUKS_PW" &&
+		expect "no passphrase opened /dev/vda \(UUID=$UUID_LUKS\) in 1 try;" 60 &&
+		expect "$SHELL_PROMPT" 90 &&
+		type_line exit &&
+		expect 'Passphrase \(try 1 of 1\)' 60 &&
+		type_line "$LUKS_PW" &&
+		expect '^LIFEBOAT-TEST: end' 90
+	}
+	rc=$?
+	rescue_stop $rc
+	[ $rc -eq 0 ] || return 1
+	assert_log "$log" "/etc/crypttab, options of lbopt (UUID=$UUID_LUKS): frobnicate: unknown, ignored" &&
+	assert_log "$log" "opened /dev/vda (LUKS UUID=$UUID_LUKS) as /dev/mapper/lbopt with a passphrase (readonly)" &&
+	assert_log "$log" '/dev/dm-0 is read-only: the filesystem check is skipped' &&
+	assert_log "$log" 'dm dm-0 lbopt ro=1 discard=0' &&
+	assert_log "$log" 'rootmount /dev/dm-0 ext4' &&
+	assert_not_log "$log" 'Passphrase (try 2' &&
+	assert_not_log "$log" "$LUKS_PW"
 }
 
 # A host-only image made in a guest whose root's container is open under a

@@ -1,5 +1,5 @@
-/* Fuzz target: the block-stack parameters (rd.luks.key= among them) and the
- * dm names of root= paths. */
+/* Fuzz target: the block-stack parameters (rd.luks.key= and rd.luks.options=
+ * among them), the LUKS options parser, and the dm names of root= paths. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +8,7 @@
 #include "blockstack/keyspec.h"
 #include "blockstack/params.h"
 #include "init/cmdline.h"
+#include "luksopts.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -15,6 +16,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct boot_args args;
 	struct stack_params p;
 	struct luks_key key;
+	struct luks_opts opts;
+	const char *argv[LUKS_OPTS_ARGV_MAX];
 	char name[STACK_NAME_MAX], text[300];
 
 	if (!line)
@@ -29,6 +32,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		stack_params_apply(&p, w);
 		stack_params_luks_wanted(&p, w, name, sizeof(name));
+		stack_params_luks_opts(&p, w);
 		stack_params_md_wanted(&p, w);
 	}
 	stack_params_apply(&p, line);
@@ -39,6 +43,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (luks_key_parse(line, &key) == 0)
 		luks_key_applies(&key, line, line);
+	luks_opts_init(&opts);
+	luks_opts_parse(line, &opts);
+	luks_opts_argv(&opts, argv, LUKS_OPTS_ARGV_MAX);
+	luks_opts_describe(&opts, true, text, sizeof(text));
 	dmname_from_path(line, name, sizeof(name));
 	dmname_from_path(line, name, 3);
 	dmname_lvm_vg(line, name, sizeof(name));

@@ -130,6 +130,14 @@ static void keys_on_the_command_line(void **state)
 	assert_int_equal(stack_params_apply(&p, "rd.luks.key=/d"), -E2BIG);
 }
 
+/* The whole file, as the key's bytes. */
+static int read_whole(const char *path, char *buf, size_t size, size_t *len)
+{
+	struct key_request req = { path, 0, 0 };
+
+	return key_file_read(&req, buf, size, len);
+}
+
 static void key_file_reading(void **state)
 {
 	char path[] = "/tmp/lifeboat-test-key-XXXXXX";
@@ -141,20 +149,59 @@ static void key_file_reading(void **state)
 	assert_true(fd >= 0);
 	/* Bytes as they are: a newline is part of the key. */
 	assert_int_equal(write(fd, "secret\n", 7), 7);
-	assert_int_equal(key_file_read(path, buf, sizeof(buf), &len), 0);
+	assert_int_equal(read_whole(path, buf, sizeof(buf), &len), 0);
 	assert_int_equal(len, 7);
 	assert_memory_equal(buf, "secret\n", 7);
 	/* Exactly full fits; one byte more is refused, not cut. */
-	assert_int_equal(key_file_read(path, buf, 7, &len), 0);
+	assert_int_equal(read_whole(path, buf, 7, &len), 0);
 	assert_int_equal(len, 7);
-	assert_int_equal(key_file_read(path, buf, 6, &len), -EFBIG);
+	assert_int_equal(read_whole(path, buf, 6, &len), -EFBIG);
 	assert_int_equal(len, 0);
 	memset(big, 'k', sizeof(big));
 	assert_int_equal(write(fd, big, sizeof(big)), (ssize_t)sizeof(big));
 	close(fd);
-	assert_int_equal(key_file_read(path, big, KEY_BYTES_MAX, &len), -EFBIG);
+	assert_int_equal(read_whole(path, big, KEY_BYTES_MAX, &len), -EFBIG);
 	unlink(path);
-	assert_int_equal(key_file_read(path, buf, sizeof(buf), &len), -ENOENT);
+	assert_int_equal(read_whole(path, buf, sizeof(buf), &len), -ENOENT);
+}
+
+/* keyfile-offset= and keyfile-size=: only those bytes, from a file that
+ * may be far larger than a key; a file too short for them is refused. */
+static void key_file_window(void **state)
+{
+	char path[] = "/tmp/lifeboat-test-key-XXXXXX";
+	char buf[KEY_BYTES_MAX], big[3 * KEY_BYTES_MAX];
+	struct key_request req = { path, 2 * KEY_BYTES_MAX, 4 };
+	size_t len = 0;
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	memset(big, 'x', sizeof(big));
+	memcpy(big + 2 * KEY_BYTES_MAX, "KEY!rest", 8);
+	assert_int_equal(write(fd, big, sizeof(big)), (ssize_t)sizeof(big));
+	close(fd);
+	assert_int_equal(key_file_read(&req, buf, sizeof(buf), &len), 0);
+	assert_int_equal(len, 4);
+	assert_memory_equal(buf, "KEY!", 4);
+	/* An offset alone reads to the end (here KEY_BYTES_MAX bytes: fits). */
+	req.limit = 0;
+	assert_int_equal(key_file_read(&req, buf, sizeof(buf), &len), 0);
+	assert_int_equal(len, KEY_BYTES_MAX);
+	req.offset = sizeof(big) - 2;
+	req.limit = 4;
+	assert_int_equal(key_file_read(&req, buf, sizeof(buf), &len), -ENODATA);
+	assert_int_equal(len, 0);
+	req.offset = sizeof(big) + 10;
+	req.limit = 0;
+	assert_int_equal(key_file_read(&req, buf, sizeof(buf), &len), -ENODATA);
+	/* A limit beyond the buffer is refused before reading. */
+	req.offset = 0;
+	req.limit = sizeof(buf) + 1;
+	assert_int_equal(key_file_read(&req, buf, sizeof(buf), &len), -EFBIG);
+	assert_string_equal(key_read_strerror(-ENODATA),
+			    "shorter than its keyfile-offset and keyfile-size say");
+	unlink(path);
 }
 
 /* Which keys apply, and when a container waits for its key device;
@@ -162,19 +209,22 @@ static void key_file_reading(void **state)
 static void keys_wait_or_do_not_apply(void **state)
 {
 	struct stack_params p;
+	struct luks_opts o;
+	struct luks_container a = { "vda", U1, "r", &o }, b = { "vdb", U2, "r", &o };
 
 	(void)state;
+	luks_opts_init(&o);
 	stack_params_init(&p);
-	assert_int_equal(luks_keys_open(&p, "vda", U1, "r", true, false), KEY_NONE);
+	assert_int_equal(luks_keys_open(&p, &a, true, false), KEY_NONE);
 	assert_int_equal(stack_params_apply(&p, "rd.luks.key=/k:LABEL=usb:UUID=" U2), 0);
-	assert_int_equal(luks_keys_open(&p, "vda", U1, "r", true, false), KEY_NONE);
+	assert_int_equal(luks_keys_open(&p, &a, true, false), KEY_NONE);
 	/* Allowed, but the device is not there (no such label here): wait,
 	 * until the devices settle. */
-	assert_int_equal(luks_keys_open(&p, "vdb", U2, "r", true, false), KEY_WAIT);
-	assert_int_equal(luks_keys_open(&p, "vdb", U2, "r", true, true), KEY_FAILED);
+	assert_int_equal(luks_keys_open(&p, &b, true, false), KEY_WAIT);
+	assert_int_equal(luks_keys_open(&p, &b, true, true), KEY_FAILED);
 	/* Before the resume decision a key device is not read, and the
 	 * container does not wait (it may hold the resume device). */
-	assert_int_equal(luks_keys_open(&p, "vdb", U2, "r", false, false), KEY_FAILED);
+	assert_int_equal(luks_keys_open(&p, &b, false, false), KEY_FAILED);
 }
 
 int main(void)
@@ -186,6 +236,7 @@ int main(void)
 		cmocka_unit_test(malformed_keys),
 		cmocka_unit_test(keys_on_the_command_line),
 		cmocka_unit_test(key_file_reading),
+		cmocka_unit_test(key_file_window),
 		cmocka_unit_test(keys_wait_or_do_not_apply),
 	};
 

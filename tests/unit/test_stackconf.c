@@ -232,6 +232,42 @@ static void crypttab_without_a_host_line(void **state)
 	free(left);
 }
 
+struct noted {
+	int n;
+	char last[600];
+};
+
+static void note_count(void *ctx, const char *name, const struct luks_opts *o)
+{
+	struct noted *c = ctx;
+
+	c->n++;
+	snprintf(c->last, sizeof(c->last), "%s: %s", name, o->notes);
+}
+
+/* The generator says which options the init will not act on, and refuses
+ * a detached header (the init could not find that container). */
+static void crypttab_options_checked(void **state)
+{
+	struct noted c = { 0, "" };
+
+	(void)state;
+	assert_int_equal(stackconf_crypttab_check("", note_count, &c), 0);
+	assert_int_equal(stackconf_crypttab_check("a UUID=" U1 " none luks,discard,tries=2\n"
+						  "# c UUID=" U2 " none frob\n",
+						  note_count, &c), 0);
+	assert_int_equal(c.n, 0);
+	assert_int_equal(stackconf_crypttab_check("a UUID=" U1 " none plain\n"
+						  "b UUID=" U2 " none keyscript=/lib/k", note_count, &c),
+			 0);
+	assert_int_equal(c.n, 2);
+	assert_string_equal(c.last, "b: keyscript=/lib/k: unknown, ignored");
+	assert_int_equal(stackconf_crypttab_check("h UUID=" U1 " none luks,header=/boot/h.img\n",
+						  note_count, &c), -ENOTSUP);
+	assert_int_equal(c.n, 3);
+	assert_string_equal(c.last, "h: header=/boot/h.img: detached LUKS headers are not supported");
+}
+
 static void mdadm_conf_for_the_image(void **state)
 {
 	struct host_scan h;
@@ -453,6 +489,7 @@ int main(void)
 		cmocka_unit_test(crypttab_field_too_long),
 		cmocka_unit_test(uuid_digits),
 		cmocka_unit_test(crypttab_names_in_the_init),
+		cmocka_unit_test(crypttab_options_checked),
 		cmocka_unit_test(lvm_filters),
 		cmocka_unit_test(crypttab_for_the_image),
 		cmocka_unit_test(crypttab_without_a_host_line),

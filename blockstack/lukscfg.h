@@ -1,0 +1,16 @@
+/* lukscfg: the image's /etc/crypttab, read into the block-stack parameters. */
+#ifndef LIFEBOAT_BLOCKSTACK_LUKSCFG_H
+#define LIFEBOAT_BLOCKSTACK_LUKSCFG_H
+
+#include "params.h"
+
+#define IMAGE_CRYPTTAB "/etc/crypttab"
+
+/* After the command line is applied to p: read the image's crypttab
+ * (host-only images carry the host's lines for the root's and the resume
+ * device's containers, gen/stackconf.c) unless rd.luks.crypttab=0, and log
+ * once for each options list (crypttab's, rd.luks.options=) what of it is
+ * not acted on, naming the option and the container. */
+void luks_config_load(struct stack_params *p);
+
+#endif

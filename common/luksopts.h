@@ -1,0 +1,54 @@
+/* luksopts: the options of a LUKS container, as crypttab(5)'s fourth field
+ * and rd.luks.options= give them, and the cryptsetup arguments they make.
+ * Pure: the generator checks the host's lines with it, the init opens with it. */
+#ifndef LIFEBOAT_LUKSOPTS_H
+#define LIFEBOAT_LUKSOPTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Passphrase tries without tries=, and the most tries= gives: a boot must
+ * not wait forever on a console nobody watches. */
+#define LUKS_OPTS_TRIES_DEFAULT 3
+#define LUKS_OPTS_TRIES_MAX 10
+/* The most key bytes the init reads (they go through a pipe to cryptsetup). */
+#define LUKS_OPTS_KEYFILE_SIZE_MAX 8192
+#define LUKS_OPTS_NOTES_MAX 512
+/* cryptsetup flags the options can add to its command line. */
+#define LUKS_OPTS_ARGV_MAX 6
+
+enum luks_opt_flag {
+	LUKS_OPT_DISCARD       = 1 << 0,   /* discard: --allow-discards */
+	LUKS_OPT_READONLY      = 1 << 1,   /* readonly, read-only: --readonly */
+	LUKS_OPT_SAME_CPU      = 1 << 2,   /* same-cpu-crypt */
+	LUKS_OPT_SUBMIT_CPUS   = 1 << 3,   /* submit-from-crypt-cpus */
+	LUKS_OPT_NO_READ_WQ    = 1 << 4,   /* no-read-workqueue */
+	LUKS_OPT_NO_WRITE_WQ   = 1 << 5,   /* no-write-workqueue */
+	LUKS_OPT_NOAUTO        = 1 << 6,   /* opened only when the command line names it */
+	LUKS_OPT_HEADER        = 1 << 7,   /* header=: a detached header, not supported */
+};
+
+struct luks_opts {
+	unsigned int flags;          /* enum luks_opt_flag */
+	unsigned int tries;          /* passphrase tries, 1..LUKS_OPTS_TRIES_MAX */
+	uint64_t keyfile_offset;     /* bytes of the key file skipped */
+	size_t keyfile_size;         /* bytes of the key file read; 0: all of it */
+	unsigned int n_notes;        /* options not acted on as written */
+	char notes[LUKS_OPTS_NOTES_MAX]; /* "plain: ...; tries=abc: ..." for a warning */
+};
+
+/* No option: LUKS_OPTS_TRIES_DEFAULT tries, whole key files, no flag. */
+void luks_opts_init(struct luks_opts *o);
+/* Parse a comma-separated list (crypttab's fourth field) into o, which
+ * starts from luks_opts_init. Nothing is fatal: an option that is not
+ * supported, unknown or malformed is left out and said in o->notes.
+ * Returns o->n_notes. */
+unsigned int luks_opts_parse(const char *text, struct luks_opts *o);
+/* cryptsetup's flags for o into argv (at most max); returns how many. */
+size_t luks_opts_argv(const struct luks_opts *o, const char *argv[], size_t max);
+/* The options used, for the log: "allow-discards, readonly" ("" for none);
+ * with key_file, keyfile-offset= and keyfile-size= too. Never key bytes. */
+void luks_opts_describe(const struct luks_opts *o, bool key_file, char *buf, size_t size);
+
+#endif
