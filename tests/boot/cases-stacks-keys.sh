@@ -145,6 +145,34 @@ case_stacks_crypttab_options() {
 	assert_not_log "$log" "$LUKS_PW"
 }
 
+# crypttab's keyfile-offset= and keyfile-size=: the passphrase sits between
+# random bytes in the key file and only it opens the root's container; a
+# second container marked noauto stays locked (said why) though it appears,
+# until the command line names it.
+case_stacks_crypttab_keyfile_noauto() {
+	local root other img log=$CASE_DIR/console.log
+	stacks_setup || return 1
+	root=$(stack_copy luks)
+	other=$(stack_copy luksswap)
+	{ head -c 100 /dev/urandom; printf '%s' "$LUKS_PW"; head -c 50 /dev/urandom; } > "$CASE_DIR/root.key"
+	printf 'lbroot UUID=%s /etc/luks/root.key luks,keyfile-offset=100,keyfile-size=%d\nlbother UUID=%s none luks,noauto\n' \
+		"$UUID_LUKS" "${#LUKS_PW}" "$UUID_LUKS_SWAP" > "$CASE_DIR/crypttab"
+	img=$(keys_image "$CASE_DIR/root.key" "$CASE_DIR/crypttab:/etc/crypttab") || { echo "$img"; return 1; }
+	boot_qemu "$log" "$KERNEL" "$img" "root=/dev/mapper/lbroot rd.timeout=60 rd.shell=0" \
+		$(virtio_disk "$root") $(virtio_disk "$other")
+	assert_root_reached "$log" &&
+	assert_log "$log" "as /dev/mapper/lbroot with the key file /etc/luks/root.key in the image (keyfile-offset=100, keyfile-size=${#LUKS_PW})" &&
+	assert_log "$log" "(LUKS UUID=$UUID_LUKS_SWAP) stays locked: its options say noauto" &&
+	assert_not_log "$log" 'dm dm-[0-9]* lbother' &&
+	assert_not_log "$log" 'Passphrase' || return 1
+	# Named on the command line, the noauto container is asked for.
+	log=$CASE_DIR/console2.log
+	luks_boot "$log" "$img" "root=/dev/mapper/lbroot rd.luks.uuid=$UUID_LUKS rd.luks.uuid=$UUID_LUKS_SWAP rd.timeout=60" \
+		"UUID=$UUID_LUKS_SWAP; opens as /dev/mapper/lbother" '^LIFEBOAT-TEST: end' \
+		$(virtio_disk "$root") $(virtio_disk "$other") || return 1
+	assert_log "$log" 'dm dm-[0-9]* lbother ro=0'
+}
+
 # A host-only image made in a guest whose root's container is open under a
 # name of its own (rd.luks.name=): the image's /etc/crypttab keeps that
 # name, and the image then opens the container under it with only root=.

@@ -299,7 +299,7 @@ luks_boot() {
 	}
 	rc=$?
 	rescue_stop $rc
-	mv "$CASE_DIR/console.log" "$log"
+	[ "$log" = "$CASE_DIR/console.log" ] || mv "$CASE_DIR/console.log" "$log"
 	[ $rc -eq 0 ] && assert_not_log "$log" "$LUKS_PW"
 }
 
@@ -530,7 +530,8 @@ case_stacks_hostonly_lvm_on_luks() {
 		"UUID=$UUID_HOST_LUKS; opens as /dev/mapper/hostcrypt" '^LIFEBOAT-TEST: end' \
 		$(virtio_disk "$disk") || return 1
 	assert_root_reached "$CASE_DIR/console.log" &&
-	assert_log "$CASE_DIR/console.log" 'rootmount /dev/dm-1 ext4'
+	assert_log "$CASE_DIR/console.log" 'rootmount /dev/dm-1 ext4' &&
+	assert_log "$CASE_DIR/console.log" 'dm dm-0 hostcrypt ro=0 discard=[1-9]'
 }
 
 # The same for a root on LVM on md RAID1 listed in the guest's mdadm.conf,
@@ -626,7 +627,9 @@ case_stacks_hostonly_luks() {
 		"$prompt" '^LIFEBOAT-TEST: end' $(virtio_disk "$other") $(virtio_disk "$disk") || return 1
 	assert_root_reached "$CASE_DIR/console.log" &&
 	assert_log "$CASE_DIR/console.log" 'rootmount /dev/dm-0 ext4' &&
-	assert_not_log "$CASE_DIR/console.log" "UUID=$UUID_LUKS"
+	assert_log "$CASE_DIR/console.log" 'dm dm-0 hlroot ro=0 discard=[1-9]' &&
+	assert_log "$CASE_DIR/console.log" "(LUKS UUID=$UUID_LUKS) stays locked: rd.luks.uuid=" &&
+	assert_not_log "$CASE_DIR/console.log" "UUID=$UUID_LUKS; opens as"
 }
 
 # A host-only image of a root on LUKS on LVM (the container is a logical
