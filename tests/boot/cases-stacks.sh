@@ -268,6 +268,22 @@ case_stacks_fsck_repair() {
 	assert_log "$CASE_DIR/console2.log" 'was not cleanly unmounted, check forced'
 }
 
+# A host-only image of the build host (its root is ext4) has no e2fsck
+# unless --fsck is given; with it, the check before mount repairs a root.
+case_stacks_fsck_hostonly() {
+	local disk img=$CASE_DIR/fsck-host.img
+	disk=$(fsck_disk repair "ssv free_inodes_count 7") || { echo "making the disk failed"; return 1; }
+	! "$BUILD/lifeboat" ls "$IMG_HOST" | grep -q 'usr/sbin/e2fsck$' ||
+		{ echo "the host-only image has e2fsck without --fsck"; return 1; }
+	"$BUILD/lifeboat" build --config /dev/null --host-only --fsck --kver "$KVER" -o "$img" >/dev/null 2>&1 &&
+	"$BUILD/lifeboat" ls "$img" | grep -q 'usr/sbin/e2fsck$' ||
+		{ echo "lifeboat build --host-only --fsck made no image with e2fsck (is the build host's root ext2/3/4?)"; return 1; }
+	boot_qemu "$CASE_DIR/console.log" "$KERNEL" "$img" "root=LABEL=lbfsck rd.timeout=60" \
+		$(virtio_disk "$disk")
+	assert_root_reached "$CASE_DIR/console.log" &&
+	assert_log "$CASE_DIR/console.log" 'the filesystem check repaired /dev/vda (ext4)'
+}
+
 # A root e2fsck -p cannot repair (its root inode cleared): the boot stops
 # in rescue with the checker's output (rd.shell=0: the report, then off).
 case_stacks_fsck_unrepairable() {
