@@ -88,10 +88,11 @@ net_dhcp_stop() {
 	wait "$NET_DHCP_PID" 2>/dev/null
 }
 
-# The export and ganesha (NFSv3 and v4) with rpcbind on a private /run, so
-# neither sees the host's rpcbind socket.
+# The export and ganesha (NFSv3 and v4, the NFSv4 minor versions $1, by
+# default all three) with rpcbind on a private /run, so neither sees the
+# host's rpcbind socket.
 net_nfs_start() {
-	local top dir
+	local top dir minors=${1:-0, 1, 2}
 	top=$(cd "$CASE_DIR" && pwd)   # ganesha wants absolute paths
 	dir=$top/ganesha
 	mkdir -p "$dir/recov"
@@ -103,7 +104,7 @@ net_nfs_start() {
 	}
 	NFSv4 {
 		Graceless = true; RecoveryBackend = fs; RecoveryRoot = $dir/recov;
-		Minor_Versions = 0, 1, 2; Allow_Numeric_Owners = true; Only_Numeric_Owners = true;
+		Minor_Versions = $minors; Allow_Numeric_Owners = true; Only_Numeric_Owners = true;
 	}
 	NFS_KRB5 { Active_krb5 = false; }
 	EXPORT {
@@ -203,6 +204,24 @@ case_net_nfs_root() {
 		net_boot static "root=nfs:$NET_SERVER:/nfsroot:vers=3 ip=198.51.100.21::$NET_SERVER:255.255.255.0:guest:eth0:none rd.net.timeout.dhcp=3"
 		assert_root_reached "$NET_LOG" &&
 		assert_log "$NET_LOG" "timeline [0-9.]* lease eth0 198.51.100.21 static" || rc=1
+	fi
+	net_ns_down
+	return $rc
+}
+
+# A server with NFSv4.0 alone: root=nfs4: asks for 4.2, is refused, and
+# steps down to 4.1, then 4.0, which mounts.
+case_net_nfs4_minor_stepdown() {
+	local rc=0
+	NET_IMG=$(net_image) || return 1
+	net_ns_up || { net_ns_down; echo "creating the namespace failed"; return 1; }
+	net_nfs_start 0 && net_dhcp_start "$NET_SERVER:/nfsroot" || rc=1
+	if [ $rc -eq 0 ]; then
+		net_boot nfs40 "root=nfs4:$NET_SERVER:/nfsroot ip=dhcp"
+		net_assert_nfs_root "$NET_LOG" nfs4 &&
+		assert_log "$NET_LOG" "rootmount .*vers=4.0" &&
+		assert_log "$NET_LOG" "the server has no NFSv4.2; trying vers=4.1," &&
+		assert_log "$NET_LOG" "the server has no NFSv4.1; trying vers=4.0," || rc=1
 	fi
 	net_ns_down
 	return $rc
