@@ -6,15 +6,15 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "dhcp.h"
+#include "evwait.h"
 #include "init/coldplug.h"
 #include "init/log.h"
 #include "init/timeline.h"
+#include "linkwatch.h"
 
-#define POLL_MS 100
 /* Once one interface has a carrier, how long the others of the machine get
  * to have theirs too, so DHCP can go through them in bus order. */
 #define SETTLE_MS 1000
@@ -26,14 +26,6 @@ struct links {
 	int n_up;
 	int n_seen;                         /* matching interfaces present */
 };
-
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
 
 static bool links_was_up(const struct links *s, int index)
 {
@@ -94,30 +86,70 @@ static int pci_network_count(void)
 	return n;
 }
 
-/* The drivers of network devices are loaded as their devices show up (a
- * virtio NIC appears only once virtio_pci is loaded), so coldplug runs again
- * on every look until an interface has a carrier. Done early only when every
- * interface there is has its carrier and every PCI network controller has
- * its interface (with a name asked for, that one); else the others get
- * SETTLE_MS after the first carrier. */
+/* Whether the wait is over: every interface there is has its carrier, and
+ * every PCI network controller has its interface (with a name asked for,
+ * that one). */
+static bool links_complete(const struct links *s, int expected)
+{
+	return s->n_ready > 0 && s->n_ready == s->n_seen && s->n_seen >= expected;
+}
+
+/* A uevent that may change the interfaces: one of the net subsystem. */
+static bool net_event(const struct uevent *ev)
+{
+	return ev->subsystem && strcmp(ev->subsystem, "net") == 0;
+}
+
+/* Handle what woke the wait: load the drivers of devices that appeared (a
+ * virtio NIC appears only once virtio_pci is loaded), read the link
+ * messages. True when the interfaces should be looked at again. */
+static bool links_events(struct pollfd fds[2])
+{
+	bool look = evwait_uevents(fds[0].fd, net_event);
+	int r = linkwatch_drain(fds[1].fd);
+
+	if (r == -ENOBUFS)
+		log_warn("rtnetlink: link messages were lost; looking at every interface again");
+	return look || r != 0;
+}
+
+/* When the wait ends without news: the deadline, or SETTLE_MS after the
+ * first carrier if that is sooner. */
+static uint64_t links_until(const struct links *s, uint64_t deadline, uint64_t *settled)
+{
+	if (s->n_ready > 0 && !*settled)
+		*settled = evwait_now_ms() + SETTLE_MS;
+	return *settled && *settled < deadline ? *settled : deadline;
+}
+
+/* The uevent and rtnetlink sockets are opened before the coldplug pass and
+ * the first look, so that nothing that happens after either is missed; the
+ * wait then sleeps only in poll(). Done early when links_complete(); else
+ * the other interfaces get SETTLE_MS after the first carrier. Returns 0
+ * (some interface has a carrier), -ETIMEDOUT, or -errno when the kernel's
+ * events cannot be listened to. */
 static int links_wait(struct links *s, const char *want, unsigned int mtu, unsigned int timeout_ms)
 {
-	uint64_t deadline = now_ms() + timeout_ms, settled = 0;
+	uint64_t deadline = evwait_now_ms() + timeout_ms, settled = 0;
+	struct pollfd fds[2] = { { .fd = uevent_open(), .events = POLLIN },
+				 { .fd = linkwatch_open(), .events = POLLIN } };
 	int expected = want[0] ? 1 : pci_network_count();
+	int r = fds[0].fd < 0 ? fds[0].fd : fds[1].fd;
 
 	memset(s, 0, sizeof(*s));
-	for (;;) {
+	if (fds[0].fd >= 0 && fds[1].fd >= 0) {
 		coldplug_devices();
 		links_scan(s, want, mtu);
-		if (s->n_ready > 0 && !settled)
-			settled = now_ms() + SETTLE_MS;
-		if (s->n_ready > 0 && ((s->n_ready == s->n_seen && s->n_seen >= expected) ||
-				       now_ms() >= settled))
-			return 0;
-		if (now_ms() >= deadline)
-			return s->n_ready > 0 ? 0 : -ETIMEDOUT;
-		usleep(POLL_MS * 1000);
+		while (!links_complete(s, expected) &&
+		       evwait_poll(fds, 2, links_until(s, deadline, &settled)) > 0)
+			if (links_events(fds))
+				links_scan(s, want, mtu);
+		r = s->n_ready > 0 ? 0 : -ETIMEDOUT;
 	}
+	for (int i = 0; i < 2; i++)
+		if (fds[i].fd >= 0)
+			close(fds[i].fd);
+	return r;
 }
 
 static void conf_from_ip(const struct ip_conf *ipc, struct dhcp_lease *c)
@@ -214,6 +246,23 @@ static void log_conf(const struct net_state *st)
 	timeline_mark("lease", "%s %s %s", st->link.name, a, st->from_dhcp ? "dhcp" : "static");
 }
 
+/* Why no interface could be used, for the user. */
+static void links_why(int r, const struct links *s, const char *want, unsigned int ms,
+		      char *why, size_t why_size)
+{
+	if (r != -ETIMEDOUT)
+		snprintf(why, why_size, "listening for network interfaces (kernel uevents and "
+			 "rtnetlink) failed: %s", strerror(-r));
+	else if (s->n_seen)
+		snprintf(why, why_size, "no carrier on %s within %u s; check the cable or "
+			 "the virtual network, or raise rd.net.timeout.carrier=",
+			 want[0] ? want : "any interface", ms / 1000);
+	else
+		snprintf(why, why_size, "no network interface%s%s appeared within %u s; "
+			 "check that the image has the NIC's driver (lifeboat build --net) "
+			 "and the interface name", want[0] ? " named " : "", want, ms / 1000);
+}
+
 int netup_configure(const struct ip_conf *ipc, const char *bootdev,
 		    const struct netup_limits *lim, struct net_state *out,
 		    char *why, size_t why_size)
@@ -223,18 +272,12 @@ int netup_configure(const struct ip_conf *ipc, const char *bootdev,
 	int r;
 
 	memset(out, 0, sizeof(*out));
-	if (links_wait(&s, want, ipc->mtu, lim->link_ms) < 0) {
-		if (s.n_seen)
-			snprintf(why, why_size, "no carrier on %s within %u s; check the cable or "
-				 "the virtual network, or raise rd.net.timeout.carrier=",
-				 want[0] ? want : "any interface", lim->link_ms / 1000);
-		else
-			snprintf(why, why_size, "no network interface%s%s appeared within %u s; "
-				 "check that the image has the NIC's driver (lifeboat build --net) "
-				 "and the interface name", want[0] ? " named " : "", want,
-				 lim->link_ms / 1000);
-		return -ETIMEDOUT;
+	r = links_wait(&s, want, ipc->mtu, lim->link_ms);
+	if (r < 0) {
+		links_why(r, &s, want, lim->link_ms, why, why_size);
+		return r;
 	}
+	timeline_mark("carrier", "%s%s", s.ready[0].name, s.n_ready > 1 ? " and others" : "");
 	if (ipc->method == IP_METHOD_STATIC) {
 		out->link = s.ready[0];
 		conf_from_ip(ipc, &out->conf);
