@@ -5,9 +5,9 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "evwait.h"
 #include "ibft.h"
 #include "init/log.h"
 #include "init/modload.h"
@@ -26,20 +26,11 @@
 /* Tries when the target cannot be reached; a refused login is not retried. */
 #define LOGIN_TRIES 4
 #define LOGIN_PAUSE_MS 2000
-#define LUN_POLL_MS 100
-
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
 
 /* Milliseconds left before deadline (0: none), at most cap. */
 static unsigned int time_left(uint64_t deadline, unsigned int cap)
 {
-	uint64_t now = now_ms();
+	uint64_t now = evwait_now_ms();
 
 	if (!deadline)
 		return cap;
@@ -121,7 +112,7 @@ static int server_fill(struct iscsi_target *t, const struct net_state *st, char 
 static int login(const struct boot_args *a, const struct iscsi_target *t,
 		 const char *initiator, char *why, size_t n)
 {
-	uint64_t deadline = a->timeout_sec ? now_ms() + (uint64_t)a->timeout_sec * 1000 : 0;
+	uint64_t deadline = a->timeout_sec ? evwait_now_ms() + (uint64_t)a->timeout_sec * 1000 : 0;
 	bool chap = t->chap.username[0] != '\0';
 	unsigned int share = a->timeout_sec * 1000 / LOGIN_TRIES;
 	unsigned int cap = !a->timeout_sec || share > LOGIN_ATTEMPT_MS ? LOGIN_ATTEMPT_MS :
@@ -160,23 +151,49 @@ static int login(const struct boot_args *a, const struct iscsi_target *t,
 	return r;
 }
 
+/* The LUN's disk, when the kernel has made it: "/dev/sdX" in root. */
+static bool lun_found(const struct iscsi_target *t, char *root, size_t size)
+{
+	char session[64], dev[64];
+
+	if (!iscsi_lun_session(ISCSI_SESSION_CLASS, t->name, session, sizeof(session)) ||
+	    iscsi_lun_disk(ISCSI_SESSION_CLASS, session, t->lun_given, t->lun,
+			   dev, sizeof(dev)) < 0)
+		return false;
+	snprintf(root, size, "/dev/%s", dev);
+	return true;
+}
+
+/* A SCSI disk appeared: perhaps the LUN's. */
+static bool sd_disk_added(const struct uevent *ev)
+{
+	return strcmp(ev->action, "add") == 0 && ev->subsystem &&
+	       strcmp(ev->subsystem, "block") == 0 && ev->devtype &&
+	       strcmp(ev->devtype, "disk") == 0 && ev->devname &&
+	       strncmp(ev->devname, "sd", 2) == 0;
+}
+
 /* With no filesystem named by root=, the root is the LUN's disk itself;
- * sd_mod attaches it shortly after the login. */
+ * sd_mod attaches it shortly after the login. The uevent socket is opened
+ * before the first look, so a disk added after that look is queued. */
 static int lun_wait(const struct boot_args *a, const struct iscsi_target *t,
 		    char *root, size_t size, char *why, size_t n)
 {
-	uint64_t deadline = a->timeout_sec ? now_ms() + (uint64_t)a->timeout_sec * 1000 : 0;
-	char session[64], dev[64];
+	uint64_t deadline = a->timeout_sec ? evwait_now_ms() + (uint64_t)a->timeout_sec * 1000 : 0;
+	struct pollfd pfd = { .fd = uevent_open(), .events = POLLIN };
+	bool look = true, found = false;
 
-	while (time_left(deadline, LUN_POLL_MS) > 0) {
-		if (iscsi_lun_session(ISCSI_SESSION_CLASS, t->name, session, sizeof(session)) &&
-		    iscsi_lun_disk(ISCSI_SESSION_CLASS, session, t->lun_given, t->lun,
-				   dev, sizeof(dev)) == 0) {
-			snprintf(root, size, "/dev/%s", dev);
-			log_info("iSCSI: the root is the LUN's disk %s", root);
-			return 0;
-		}
-		usleep(LUN_POLL_MS * 1000);
+	if (pfd.fd < 0) {
+		snprintf(why, n, "listening for the disk of the iSCSI target %s (kernel uevents) "
+			 "failed: %s", t->name, strerror(-pfd.fd));
+		return pfd.fd;
+	}
+	while (!(found = look && lun_found(t, root, size)) && evwait_poll(&pfd, 1, deadline) > 0)
+		look = evwait_uevents(pfd.fd, sd_disk_added);
+	close(pfd.fd);
+	if (found) {
+		log_info("iSCSI: the root is the LUN's disk %s", root);
+		return 0;
 	}
 	snprintf(why, n, "the iSCSI target %s gave no disk%s within rd.timeout; check the "
 		 "target's LUNs, or name the root filesystem with root=UUID=... or LABEL=...",
