@@ -20,19 +20,24 @@ enum fsck_result fsck_status_meaning(int status)
 	return status == 0 ? FSCK_CLEAN : FSCK_REPAIRED;
 }
 
-enum fsck_result fsck_root(const char *devname, const char *fstype, int enabled,
+enum fsck_result fsck_root(const char *devname, const char *fstype, enum fsck_mode mode,
 			   char *out, size_t size)
 {
 	const struct fsck_checker *c = fsck_checker_find(fstype);
 	char dev[96];
-	char *argv[] = { NULL, "-p", dev, NULL };
+	char *argv[] = { NULL, "-p", dev, NULL, NULL };
 	int status;
 
 	out[0] = '\0';
-	if (!enabled || !c || access(c->path, X_OK) < 0)
+	if (mode == FSCK_MODE_SKIP || !c || access(c->path, X_OK) < 0)
 		return FSCK_CLEAN;
 	argv[0] = (char *)c->path;
 	snprintf(dev, sizeof(dev), "/dev/%s", devname);
+	/* -f: e2fsck checks a filesystem that says it is clean too. */
+	if (mode == FSCK_MODE_FORCE) {
+		argv[2] = "-f";
+		argv[3] = dev;
+	}
 	status = run_tool(argv, NULL, 0, out, size);
 	if (status < 0)
 		snprintf(out, size, "%s could not run: %s", c->path, strerror(-status));
@@ -41,7 +46,7 @@ enum fsck_result fsck_root(const char *devname, const char *fstype, int enabled,
 	return fsck_status_meaning(status);
 }
 
-static bool fsck_enabled(const struct boot_args *args)
+static enum fsck_mode fsck_mode_asked(const struct boot_args *args)
 {
 	struct stack_params p;
 
@@ -73,12 +78,13 @@ const char *fsck_before_mount(const struct boot_args *args, const char *devname,
 	static char what[512];
 	char out[4096];
 	const char *type = args->rootfstype[0] ? args->rootfstype : fstype;
+	enum fsck_mode mode = fsck_mode_asked(args);
 
-	if (fsck_enabled(args) && device_read_only(devname)) {
+	if (mode != FSCK_MODE_SKIP && device_read_only(devname)) {
 		log_info("/dev/%s is read-only: the filesystem check is skipped", devname);
 		return NULL;
 	}
-	switch (fsck_root(devname, type, fsck_enabled(args), out, sizeof(out))) {
+	switch (fsck_root(devname, type, mode, out, sizeof(out))) {
 	case FSCK_CLEAN:
 		return NULL;
 	case FSCK_REPAIRED:

@@ -5,6 +5,7 @@
 #include <stddef.h>
 
 #include "fsckcheck.h"
+#include "blockstack/params.h"
 #include "init/cmdline.h"
 
 enum fsck_result {
@@ -17,14 +18,15 @@ enum fsck_result {
 enum fsck_result fsck_status_meaning(int status);
 
 /* Check /dev/DEVNAME (fstype) in preen mode when the image has its checker
- * and enabled is true (rd.fsck=0 and fastboot turn it off). The checker's
- * output goes to out. Must run after the resume decision: it writes to the
- * device. Returns the result; a missing checker is FSCK_CLEAN. */
-enum fsck_result fsck_root(const char *devname, const char *fstype, int enabled,
+ * and mode is not FSCK_MODE_SKIP; FSCK_MODE_FORCE checks a clean
+ * filesystem too (blockstack/params.h says which words set which). The
+ * checker's output goes to out. Must run after the resume decision: it
+ * writes to the device. Returns the result; a missing checker is FSCK_CLEAN. */
+enum fsck_result fsck_root(const char *devname, const char *fstype, enum fsck_mode mode,
 			   char *out, size_t size);
 
 /* The boot's step: check the root device before it is mounted (unless
- * rd.fsck=0 or fastboot), report a repair on the console, and return NULL,
+ * the command line skips it), report a repair on the console, and return NULL,
  * or what failed (with the checker's output printed above it) for the
  * rescue shell. */
 const char *fsck_before_mount(const struct boot_args *args, const char *devname,

@@ -186,6 +186,9 @@ STACK_PARAM(set_rd_md, "rd.md")
 STACK_PARAM(set_rd_md_uuid, "rd.md.uuid")
 STACK_PARAM(set_rd_fsck, "rd.fsck")
 STACK_PARAM(set_fastboot, "fastboot")
+STACK_PARAM(set_forcefsck, "forcefsck")
+STACK_PARAM(set_rd_skipfsck, "rd.skipfsck")
+STACK_PARAM(set_fsck_mode, "fsck.mode")
 
 struct param {
 	const char *name;
@@ -244,6 +247,9 @@ static const struct param params[] = {
 	{ "rd.md.uuid",         set_rd_md_uuid, 0 },
 	{ "rd.fsck",            set_rd_fsck, 0 },
 	{ "fastboot",           set_fastboot, 0 },
+	{ "forcefsck",          set_forcefsck, 0 },
+	{ "rd.skipfsck",        set_rd_skipfsck, 0 },
+	{ "fsck.mode",          set_fsck_mode, 0 },
 };
 
 static const struct param *param_find(const char *word, size_t name_len)

@@ -58,7 +58,8 @@ struct boot_args {
 	struct strv driver_pre;
 	struct strv driver_post;
 	struct strv driver_blacklist;
-	/* rd.luks*, rd.lvm*, rd.md*, rd.fsck, fastboot words as given, for blockstack/params.c */
+	/* rd.luks*, rd.lvm*, rd.md*, rd.fsck, fastboot, forcefsck, rd.skipfsck, fsck.mode
+	 * words as given, for blockstack/params.c */
 	struct strv stack_params;
 };
 

@@ -240,13 +240,14 @@ case_stacks_md_degraded() {
 	assert_log "$CASE_DIR/console.log" 'started degraded'
 }
 
-# fsck_disk NAME DEBUGFS_CMD: an ext4 test root marked not cleanly unmounted
-# (so e2fsck -p checks it) and damaged by a debugfs command, made on the host.
+# fsck_disk NAME DEBUGFS_CMD [clean]: an ext4 test root marked not cleanly
+# unmounted (so e2fsck -p checks it; with "clean", left marked clean) and
+# damaged by a debugfs command, made on the host.
 fsck_disk() {
 	local file=$CASE_DIR/$1.img
 	make_root_tree "$CASE_DIR/tree"
 	mkfs_image ext4 "$file" 32 "$CASE_DIR/tree" lbfsck "$UUID_EXT4" &&
-	debugfs -w -R "ssv state 0" "$file" >/dev/null 2>&1 &&
+	{ [ "${3:-}" = clean ] || debugfs -w -R "ssv state 0" "$file" >/dev/null 2>&1; } &&
 	debugfs -w -R "$2" "$file" >/dev/null 2>&1 || return 1
 	echo "$file"
 }
@@ -261,6 +262,10 @@ case_stacks_fsck_repair() {
 		$(virtio_disk "$disk")
 	assert_root_reached "$CASE_DIR/console.log" &&
 	assert_not_log "$CASE_DIR/console.log" 'filesystem check' || return 1
+	boot_qemu "$CASE_DIR/console1.log" "$KERNEL" "$IMG_STACKS" "root=LABEL=lbfsck rd.timeout=60 rd.skipfsck" \
+		$(virtio_disk "$disk")
+	assert_root_reached "$CASE_DIR/console1.log" &&
+	assert_not_log "$CASE_DIR/console1.log" 'filesystem check' || return 1
 	boot_qemu "$CASE_DIR/console2.log" "$KERNEL" "$IMG_STACKS" "root=LABEL=lbfsck rd.timeout=60" \
 		$(virtio_disk "$disk")
 	assert_root_reached "$CASE_DIR/console2.log" &&
@@ -282,6 +287,24 @@ case_stacks_fsck_hostonly() {
 		$(virtio_disk "$disk")
 	assert_root_reached "$CASE_DIR/console.log" &&
 	assert_log "$CASE_DIR/console.log" 'the filesystem check repaired /dev/vda (ext4)'
+}
+
+# A damaged root still marked clean (an inode's link count wrong): e2fsck
+# -p leaves it (nothing is reported), fsck.mode=force (e2fsck -f) finds and
+# repairs the damage.
+case_stacks_fsck_force() {
+	local disk
+	stacks_setup || return 1
+	disk=$(fsck_disk forced "set_inode_field /sbin/init links_count 5" clean) || { echo "making the disk failed"; return 1; }
+	boot_qemu "$CASE_DIR/console.log" "$KERNEL" "$IMG_STACKS" "root=LABEL=lbfsck rd.timeout=60" \
+		$(virtio_disk "$disk")
+	assert_root_reached "$CASE_DIR/console.log" &&
+	assert_not_log "$CASE_DIR/console.log" 'filesystem check' || return 1
+	boot_qemu "$CASE_DIR/console2.log" "$KERNEL" "$IMG_STACKS" "root=LABEL=lbfsck rd.timeout=60 fsck.mode=force" \
+		$(virtio_disk "$disk")
+	assert_root_reached "$CASE_DIR/console2.log" &&
+	assert_log "$CASE_DIR/console2.log" 'the filesystem check repaired /dev/vda (ext4)' &&
+	assert_log "$CASE_DIR/console2.log" 'ref count is 5, should be 1.  FIXED'
 }
 
 # A root e2fsck -p cannot repair (its root inode cleared): the boot stops

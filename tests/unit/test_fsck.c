@@ -1,5 +1,6 @@
 /* Unit tests: which checker runs for which filesystem, what its exit
  * status means, and rd.fsck=0 / fastboot. */
+#include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -41,7 +42,7 @@ static void exit_status(void **state)
 	assert_int_equal(fsck_status_meaning(-2), FSCK_FAILED);
 }
 
-static bool fsck_on(const char *line)
+static enum fsck_mode fsck_on(const char *line)
 {
 	struct boot_args args;
 	struct stack_params p;
@@ -63,6 +64,27 @@ static void switches(void **state)
 	assert_false(fsck_on("fastboot"));
 	assert_true(fsck_on("rd.fsck=0 rd.fsck=1"));
 	assert_false(fsck_on("rd.fsck fastboot"));
+	/* dracut's and systemd's words, and the kernel's forcefsck. */
+	assert_false(fsck_on("rd.skipfsck"));
+	assert_true(fsck_on("rd.skipfsck rd.skipfsck=0"));
+	assert_int_equal(fsck_on("fsck.mode=skip"), FSCK_MODE_SKIP);
+	assert_int_equal(fsck_on("fsck.mode=force"), FSCK_MODE_FORCE);
+	assert_int_equal(fsck_on("fsck.mode=force fsck.mode=auto"), FSCK_MODE_AUTO);
+	assert_int_equal(fsck_on("forcefsck"), FSCK_MODE_FORCE);
+	assert_int_equal(fsck_on("forcefsck rd.skipfsck"), FSCK_MODE_SKIP);
+}
+
+/* A value fsck.mode does not know is refused, and the mode stays. */
+static void unknown_fsck_mode(void **state)
+{
+	struct stack_params p;
+
+	(void)state;
+	stack_params_init(&p);
+	assert_int_equal(stack_params_apply(&p, "fsck.mode=force"), 0);
+	assert_int_equal(stack_params_apply(&p, "fsck.mode=sometimes"), -EINVAL);
+	assert_int_equal(stack_params_apply(&p, "fsck.mode"), -EINVAL);
+	assert_int_equal(p.fsck, FSCK_MODE_FORCE);
 }
 
 static void skipped_when_off(void **state)
@@ -70,9 +92,9 @@ static void skipped_when_off(void **state)
 	char out[16] = "x";
 
 	(void)state;
-	assert_int_equal(fsck_root("vda", "ext4", 0, out, sizeof(out)), FSCK_CLEAN);
+	assert_int_equal(fsck_root("vda", "ext4", FSCK_MODE_SKIP, out, sizeof(out)), FSCK_CLEAN);
 	assert_string_equal(out, "");
-	assert_int_equal(fsck_root("vda", "xfs", 1, out, sizeof(out)), FSCK_CLEAN);
+	assert_int_equal(fsck_root("vda", "xfs", FSCK_MODE_FORCE, out, sizeof(out)), FSCK_CLEAN);
 }
 
 int main(void)
@@ -81,6 +103,7 @@ int main(void)
 		cmocka_unit_test(checkers),
 		cmocka_unit_test(exit_status),
 		cmocka_unit_test(switches),
+		cmocka_unit_test(unknown_fsck_mode),
 		cmocka_unit_test(skipped_when_off),
 	};
 
