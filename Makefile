@@ -35,6 +35,10 @@ FUZZ_BINS   := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(FUZZ_SRCS))
 
 all: $(BUILD)/lifeboat $(BUILD)/lifeboat-init
 
+# No file is intermediate: make would delete the unit tests' objects after
+# the run and print its rm line after the test summary, which must be last.
+.SECONDARY:
+
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
