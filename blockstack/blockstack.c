@@ -10,6 +10,7 @@
 #include "init/blkprobe.h"
 #include "init/log.h"
 #include "init/modload.h"
+#include "init/rootwait.h"
 #include "luks.h"
 #include "lukscfg.h"
 #include "lukskey.h"
@@ -286,19 +287,10 @@ void blockstack_settled(void)
 
 bool blockstack_path_matches(const char *path, const char *devname)
 {
-	char want[STACK_NAME_MAX], have[STACK_NAME_MAX], file[128];
-	FILE *f;
-	bool hit = false;
+	char want[STACK_NAME_MAX], have[STACK_NAME_MAX];
 
 	if (strncmp(devname, "dm-", 3) != 0 || dmname_from_path(path, want, sizeof(want)) < 0)
 		return false;
-	snprintf(file, sizeof(file), "/sys/class/block/%s/dm/name", devname);
-	f = fopen(file, "re");
-	if (f && fgets(have, sizeof(have), f)) {
-		have[strcspn(have, "\n")] = '\0';
-		hit = strcmp(have, want) == 0;
-	}
-	if (f)
-		fclose(f);
-	return hit;
+	return block_attr_read(devname, "dm/name", have, sizeof(have)) == 0 &&
+	       strcmp(have, want) == 0;
 }

@@ -9,6 +9,7 @@
 #include "blockstack/params.h"
 #include "blockstack/run.h"
 #include "init/log.h"
+#include "init/rootwait.h"
 
 /* fsck(8): 1 errors corrected, 2 corrected and a reboot wanted (for a
  * mounted filesystem; ours is not mounted yet), 4 errors left, 8 operational
@@ -60,16 +61,9 @@ static enum fsck_mode fsck_mode_asked(const struct boot_args *args)
  * be repaired: the checker would fail to open it for writing. */
 static bool device_read_only(const char *devname)
 {
-	char path[128], ro = '0';
-	FILE *f;
+	char ro[8];
 
-	snprintf(path, sizeof(path), "/sys/class/block/%s/ro", devname);
-	f = fopen(path, "re");
-	if (f) {
-		ro = (char)fgetc(f);
-		fclose(f);
-	}
-	return ro == '1';
+	return block_attr_read(devname, "ro", ro, sizeof(ro)) == 0 && strcmp(ro, "1") == 0;
 }
 
 const char *fsck_before_mount(const struct boot_args *args, const char *devname,

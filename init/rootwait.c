@@ -32,19 +32,32 @@ static long long now_ms(void)
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-int block_devnum(const char *name, unsigned int *major, unsigned int *minor)
+int block_attr_read(const char *name, const char *attr, char *buf, size_t size)
 {
-	char path[128], buf[32];
+	char path[192];
 	FILE *f;
-	int ok;
+	int r = 0;
 
-	snprintf(path, sizeof(path), "/sys/class/block/%s/dev", name);
+	snprintf(path, sizeof(path), "/sys/class/block/%s/%s", name, attr);
 	f = fopen(path, "re");
 	if (!f)
 		return -errno;
-	ok = fgets(buf, sizeof(buf), f) && sscanf(buf, "%u:%u", major, minor) == 2;
+	if (fgets(buf, (int)size, f))
+		buf[strcspn(buf, "\n")] = '\0';
+	else
+		r = -EIO;
 	fclose(f);
-	return ok ? 0 : -EINVAL;
+	return r;
+}
+
+int block_devnum(const char *name, unsigned int *major, unsigned int *minor)
+{
+	char buf[32];
+	int r = block_attr_read(name, "dev", buf, sizeof(buf));
+
+	if (r < 0 && r != -EIO)
+		return r;
+	return r == 0 && sscanf(buf, "%u:%u", major, minor) == 2 ? 0 : -EINVAL;
 }
 
 static bool check_block(const struct root_spec *spec, const char *name, struct found_dev *found)

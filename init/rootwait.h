@@ -2,6 +2,8 @@
 #ifndef LIFEBOAT_ROOTWAIT_H
 #define LIFEBOAT_ROOTWAIT_H
 
+#include <stddef.h>
+
 #include "rootspec.h"
 
 struct found_dev {
@@ -13,6 +15,9 @@ struct found_dev {
 /* The device number of /dev/NAME, from /sys/class/block/NAME/dev ("MAJ:MIN").
  * Returns 0 or -errno, -EINVAL when it does not read as MAJ:MIN. */
 int block_devnum(const char *name, unsigned int *major, unsigned int *minor);
+/* The first line of /sys/class/block/NAME/ATTR, without its newline, into
+ * buf. Returns 0, -errno when it cannot be opened, -EIO when it is empty. */
+int block_attr_read(const char *name, const char *attr, char *buf, size_t size);
 /* Coldplug (on the first wait), then follow kernel uevents (loading what
  * each new device needs) until a block device matches spec or timeout_sec passes (0: no deadline).
  * Returns 0 with *found filled, -ETIMEDOUT, or another -errno. */
