@@ -14,7 +14,7 @@ CC ?= cc
 FUZZ_SECONDS ?= 20
 
 CFLAGS ?= -O2 -g
-ALL_CFLAGS = -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -Icommon -I. $(CFLAGS) $(SANFLAGS)
+ALL_CFLAGS = -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -I. $(CFLAGS) $(SANFLAGS)
 ALL_LDFLAGS = $(LDFLAGS) $(SANFLAGS)
 
 GEN_LIBS  := -lkmod -lz -llzma -lzstd -lblkid -pthread
@@ -102,7 +102,7 @@ asan-unit:
 
 cppcheck:
 	cppcheck --quiet --error-exitcode=1 --enable=warning,style,performance,portability \
-		--inline-suppr --std=c11 -D_GNU_SOURCE -Icommon -I. \
+		--inline-suppr --std=c11 -D_GNU_SOURCE -I. \
 		--suppress=missingIncludeSystem gen init common resume kdump net rescue blockstack fsck
 
 deps:

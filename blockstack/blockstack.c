@@ -1,21 +1,21 @@
 /* blockstack: dispatch each appearing block device to its stack's assembler. */
-#include "blockstack.h"
+#include "blockstack/blockstack.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 
-#include "dmname.h"
+#include "common/dmname.h"
 #include "init/blkprobe.h"
 #include "init/log.h"
 #include "init/modload.h"
 #include "init/rootwait.h"
-#include "luks.h"
-#include "lukscfg.h"
-#include "lukskey.h"
-#include "params.h"
-#include "run.h"
+#include "blockstack/luks.h"
+#include "blockstack/lukscfg.h"
+#include "blockstack/lukskey.h"
+#include "blockstack/params.h"
+#include "blockstack/run.h"
 
 #define LVM "/usr/sbin/lvm"
 #define MDADM "/usr/sbin/mdadm"

@@ -1,5 +1,5 @@
 /* keyread: read a key file, mounting its device read-only when it has one. */
-#include "keyread.h"
+#include "blockstack/keyread.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #include "init/rootspec.h"
-#include "luksopts.h"
+#include "common/luksopts.h"
 
 /* Keys are fed to cryptsetup through a pipe, which holds this much
  * without blocking (LUKS key files are usually 512 to 4096 bytes). */

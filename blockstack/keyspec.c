@@ -1,5 +1,5 @@
 /* keyspec: parse rd.luks.key=KEYPATH[:KEYDEV[:LUKSDEV]] and match it to a container. */
-#include "keyspec.h"
+#include "blockstack/keyspec.h"
 
 #include <errno.h>
 #include <stdio.h>

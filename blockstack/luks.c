@@ -1,5 +1,5 @@
 /* luks: ask for a passphrase and run cryptsetup open, with bounded tries. */
-#include "luks.h"
+#include "blockstack/luks.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -9,7 +9,7 @@
 
 #include "init/log.h"
 #include "rescue/console.h"
-#include "run.h"
+#include "blockstack/run.h"
 
 #define CRYPTSETUP "/usr/sbin/cryptsetup"
 /* cryptsetup's exit status for a refused passphrase (cryptsetup(8)). */

@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "luksopts.h"
+#include "common/luksopts.h"
 
 /* A container to open: /dev/DEVNAME, LUKS UUID uuid, as /dev/mapper/NAME,
  * with its options (crypttab's, rd.luks.options=). */

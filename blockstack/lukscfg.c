@@ -1,5 +1,5 @@
 /* lukscfg: read the image's crypttab; warn once about options left undone. */
-#include "lukscfg.h"
+#include "blockstack/lukscfg.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -2,7 +2,7 @@
 #ifndef LIFEBOAT_BLOCKSTACK_LUKSCFG_H
 #define LIFEBOAT_BLOCKSTACK_LUKSCFG_H
 
-#include "params.h"
+#include "blockstack/params.h"
 
 #define IMAGE_CRYPTTAB "/etc/crypttab"
 

@@ -1,12 +1,12 @@
 /* lukskey: try each rd.luks.key= for a container, in the order given. */
-#include "lukskey.h"
+#include "blockstack/lukskey.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "init/log.h"
-#include "keyread.h"
+#include "blockstack/keyread.h"
 
 /* Whether a key must wait for its device to appear. Not before the resume
  * decision: the container may hold the resume device, and the resume wait

@@ -4,8 +4,8 @@
 
 #include <stdbool.h>
 
-#include "luks.h"
-#include "params.h"
+#include "blockstack/luks.h"
+#include "blockstack/params.h"
 
 enum key_result {
 	KEY_OPENED,   /* a key opened it */

@@ -1,11 +1,11 @@
 /* params: parse rd.luks*, rd.lvm*, rd.md*, rd.fsck into struct stack_params, table-driven. */
-#include "params.h"
+#include "blockstack/params.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "crypttab.h"
+#include "common/crypttab.h"
 
 void stack_params_init(struct stack_params *p)
 {

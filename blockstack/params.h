@@ -5,9 +5,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "crypttab.h"
-#include "keyspec.h"
-#include "luksopts.h"
+#include "common/crypttab.h"
+#include "blockstack/keyspec.h"
+#include "common/luksopts.h"
 
 #define STACK_LIST_MAX 8
 #define STACK_NAME_MAX 128

@@ -1,5 +1,5 @@
 /* crypttab: split crypttab(5) lines into fields; compare UUIDs by their digits. */
-#include "crypttab.h"
+#include "common/crypttab.h"
 
 #include <ctype.h>
 #include <errno.h>

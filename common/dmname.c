@@ -1,5 +1,5 @@
 /* dmname: map /dev/mapper/NAME and /dev/VG/LV to device-mapper names, and back to a VG. */
-#include "dmname.h"
+#include "common/dmname.h"
 
 #include <errno.h>
 #include <string.h>

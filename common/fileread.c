@@ -1,5 +1,5 @@
 /* fileread: a whole file in memory. */
-#include "fileread.h"
+#include "common/fileread.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,5 +1,5 @@
 /* fsckcheck: the checker table. */
-#include "fsckcheck.h"
+#include "common/fsckcheck.h"
 
 #include <string.h>
 

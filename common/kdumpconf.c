@@ -1,5 +1,5 @@
 /* kdumpconf: the capture settings the generator writes into the image (/etc/lifeboat/kdump.conf) and the capture init reads. */
-#include "kdumpconf.h"
+#include "common/kdumpconf.h"
 
 #include <errno.h>
 #include <stdio.h>

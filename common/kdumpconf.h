@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "kdumptarget.h"
+#include "common/kdumptarget.h"
 
 #define KDUMP_CONF_PATH "/etc/lifeboat/kdump.conf"
 #define KDUMP_TARGETS_MAX 8

@@ -1,5 +1,5 @@
 /* kdumptarget: one place to save a dump and the files only it uses (WHERE[;KEY=FILE]...). */
-#include "kdumptarget.h"
+#include "common/kdumptarget.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* luksopts: crypttab(5) options of a LUKS container, table-driven, and the
  * cryptsetup flags they become. */
-#include "luksopts.h"
+#include "common/luksopts.h"
 
 #include <inttypes.h>
 #include <stdio.h>

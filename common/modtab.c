@@ -1,6 +1,6 @@
 /* modtab: parse the module table (format in modtab.h) and look modules up in it. */
-#include "modtab.h"
-#include "strv.h"
+#include "common/modtab.h"
+#include "common/strv.h"
 
 #include <errno.h>
 #include <fnmatch.h>

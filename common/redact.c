@@ -1,5 +1,5 @@
 /* redact: kernel command lines with their secrets (iSCSI CHAP) replaced, for logs and reports. */
-#include "redact.h"
+#include "common/redact.h"
 
 #include <stdbool.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* strv: a growable, NULL-terminated vector of owned strings. */
-#include "strv.h"
+#include "common/strv.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* fsck: run the filesystem's checker in preen mode and read its verdict. */
-#include "fsck.h"
+#include "fsck/fsck.h"
 
 #include <stdbool.h>
 #include <stdio.h>

@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-#include "fsckcheck.h"
+#include "common/fsckcheck.h"
 #include "blockstack/params.h"
 #include "init/cmdline.h"
 

@@ -3,7 +3,7 @@
  * The generator must not execute what it packs (the image may be for another
  * architecture), and busybox has no other list of its applets, so the names
  * are read from the table compiled into it. */
-#include "applets.h"
+#include "gen/applets.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-#include "strv.h"
+#include "common/strv.h"
 
 /* Busybox keeps its applet names as one sorted run of NUL-terminated
  * strings that starts "[\0[[\0" (the test applets sort first). Find the

@@ -1,5 +1,5 @@
 /* archive: walk the cpio entries of an initramfs, through its compressed members. */
-#include "archive.h"
+#include "gen/archive.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -10,8 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "decompress.h"
-#include "report.h"
+#include "gen/decompress.h"
+#include "gen/report.h"
 
 struct walk {
 	archive_fn fn;

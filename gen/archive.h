@@ -12,7 +12,7 @@
 
 #include <stddef.h>
 
-#include "cpio.h"
+#include "gen/cpio.h"
 
 struct archive_entry {
 	const char *path;           /* as stored, NUL-terminated: "usr/lib/x" */

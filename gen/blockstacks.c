@@ -1,15 +1,15 @@
 /* blockstacks: choose and add the block-stack tools and their configuration. */
-#include "blockstacks.h"
+#include "gen/blockstacks.h"
 
 #include <errno.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "fsckpack.h"
-#include "hostonly.h"
-#include "libdeps.h"
-#include "report.h"
-#include "stackhost.h"
+#include "gen/fsckpack.h"
+#include "gen/hostonly.h"
+#include "gen/libdeps.h"
+#include "gen/report.h"
+#include "gen/stackhost.h"
 
 struct stack_tool {
 	const char *path;       /* the same path in the image (blockstack/ calls it) */

@@ -2,9 +2,9 @@
 #ifndef LIFEBOAT_BLOCKSTACKS_H
 #define LIFEBOAT_BLOCKSTACKS_H
 
-#include "hostonly.h"
-#include "image.h"
-#include "options.h"
+#include "gen/hostonly.h"
+#include "gen/image.h"
+#include "gen/options.h"
 
 /* Whether a host-only image of the host h scanned needs the tool at path
  * ("/usr/sbin/cryptsetup", "/usr/sbin/lvm", "/usr/sbin/mdadm"). */

@@ -1,5 +1,5 @@
 /* build: assemble an image from the build options. */
-#include "build.h"
+#include "gen/build.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -10,17 +10,17 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "blockstacks.h"
-#include "kernel.h"
-#include "iscsi_pack.h"
-#include "kdump_pack.h"
-#include "kmods.h"
-#include "modsets_net.h"
-#include "program.h"
-#include "microcode.h"
-#include "report.h"
-#include "resumehost.h"
-#include "rescue_pack.h"
+#include "gen/blockstacks.h"
+#include "gen/kernel.h"
+#include "gen/iscsi_pack.h"
+#include "gen/kdump_pack.h"
+#include "gen/kmods.h"
+#include "gen/modsets_net.h"
+#include "gen/program.h"
+#include "gen/microcode.h"
+#include "gen/report.h"
+#include "gen/resumehost.h"
+#include "gen/rescue_pack.h"
 
 /* The skeleton every image has: mount points the init uses, and a console
  * node so the kernel can give PID 1 its stdio before devtmpfs is mounted. */

@@ -2,7 +2,7 @@
 #ifndef LIFEBOAT_BUILD_H
 #define LIFEBOAT_BUILD_H
 
-#include "options.h"
+#include "gen/options.h"
 
 #define BUILD_CONF_PATH "/etc/lifeboat/build.conf"
 #define CMDLINE_CONF_PATH "/etc/cmdline.d/50-lifeboat.conf"

@@ -1,5 +1,5 @@
 /* config: the "key = value" configuration files of the generator. */
-#include "config.h"
+#include "gen/config.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
+#include "gen/report.h"
 
 static char *trim(char *s)
 {

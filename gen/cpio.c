@@ -1,5 +1,5 @@
 /* cpio: write and parse "newc" (070701) headers, their padding, the trailer. */
-#include "cpio.h"
+#include "gen/cpio.h"
 
 #include <errno.h>
 #include <string.h>

@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "sink.h"
+#include "gen/sink.h"
 
 #define CPIO_HEADER_LEN 110
 #define CPIO_MAGIC_NEWC "070701"

@@ -1,5 +1,5 @@
 /* decompress: gzip (zlib), xz (liblzma) and zstd (libzstd) members, by magic. */
-#include "decompress.h"
+#include "gen/decompress.h"
 
 #include <errno.h>
 #include <lzma.h>

@@ -1,5 +1,5 @@
 /* elf: read PT_INTERP and the dynamic section of an ELF file, bounds-checked. */
-#include "elf.h"
+#include "gen/elf.h"
 
 #include <elf.h>
 #include <errno.h>

@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "strv.h"
+#include "common/strv.h"
 
 struct elf_deps {
 	uint8_t elf_class;     /* ELFCLASS32 or ELFCLASS64 */

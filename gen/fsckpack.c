@@ -1,13 +1,13 @@
 /* fsckpack: choose and add the filesystem checkers. */
-#include "fsckpack.h"
+#include "gen/fsckpack.h"
 
 #include <errno.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "fsckcheck.h"
-#include "program.h"
-#include "report.h"
+#include "common/fsckcheck.h"
+#include "gen/program.h"
+#include "gen/report.h"
 
 /* Each checker path once (e2fsck serves ext2, ext3 and ext4). */
 static int add_generic(struct image *img)

@@ -2,8 +2,8 @@
 #ifndef LIFEBOAT_FSCKPACK_H
 #define LIFEBOAT_FSCKPACK_H
 
-#include "image.h"
-#include "options.h"
+#include "gen/image.h"
+#include "gen/options.h"
 
 /* Add the checkers of common/fsckcheck.h with their libraries: a generic
  * image gets each one the build host has; a host-only image the root

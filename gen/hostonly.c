@@ -7,10 +7,10 @@
  * their slaves, followed down to the disks), whose LUKS containers and md
  * arrays are recorded for the image's crypttab and mdadm.conf.
  */
-#include "hostonly.h"
-#include "dmname.h"
-#include "modtab.h"
-#include "report.h"
+#include "gen/hostonly.h"
+#include "common/dmname.h"
+#include "common/modtab.h"
+#include "gen/report.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -4,7 +4,7 @@
 
 #include <stdbool.h>
 
-#include "strv.h"
+#include "common/strv.h"
 
 #define HOST_STACK_MAX 8
 

@@ -1,7 +1,7 @@
 /* image: the entries of an initramfs by path, with implicit parents and symlinks
  * followed the way the kernel's unpacker will follow them. */
-#include "image.h"
-#include "image_entry.h"
+#include "gen/image.h"
+#include "gen/image_entry.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
-#include "report.h"
+#include "gen/report.h"
 
 /* Symlinks followed while placing one path, as the kernel's limit. */
 #define IMAGE_MAX_LINKS 40

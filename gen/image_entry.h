@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "image.h"
+#include "gen/image.h"
 
 struct image_entry {
 	char *path;              /* normalized, no leading '/': "usr/lib/x" */

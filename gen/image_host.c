@@ -1,5 +1,5 @@
 /* image_host: add a host path as it resolves, recreating each symlink on the way. */
-#include "image.h"
+#include "gen/image.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -9,7 +9,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "report.h"
+#include "gen/report.h"
 
 /* Symlinks followed for one path, as the kernel's own limit. */
 #define HOST_MAX_LINKS 40

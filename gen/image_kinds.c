@@ -1,7 +1,7 @@
 /* image_kinds: which kind each entry is (module, firmware, library,
  * binary), and the content size of each kind, for `lifeboat build -v`. */
-#include "image.h"
-#include "image_entry.h"
+#include "gen/image.h"
+#include "gen/image_entry.h"
 
 #include <stdlib.h>
 #include <sys/stat.h>

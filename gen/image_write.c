@@ -6,8 +6,8 @@
  * one inode number, nlink = the count, the data on the first and size 0 on
  * the others, which is what the kernel's unpacker (and GNU cpio -i) expect.
  */
-#include "image.h"
-#include "image_entry.h"
+#include "gen/image.h"
+#include "gen/image_entry.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -19,10 +19,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cpio.h"
-#include "decompress.h"
-#include "report.h"
-#include "sink.h"
+#include "gen/cpio.h"
+#include "gen/decompress.h"
+#include "gen/report.h"
+#include "gen/sink.h"
 
 /* What each sorted entry becomes in the archive. */
 struct slot {

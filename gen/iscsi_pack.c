@@ -1,5 +1,5 @@
 /* iscsi_pack: put iscsistart, its libraries, the iSCSI modules and the initiator name into the image. */
-#include "iscsi_pack.h"
+#include "gen/iscsi_pack.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -7,9 +7,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "program.h"
-#include "redact.h"
-#include "report.h"
+#include "gen/program.h"
+#include "common/redact.h"
+#include "gen/report.h"
 
 #define ISCSISTART_DST "/sbin/iscsistart"
 #define INITIATOR_FILE "/etc/iscsi/initiatorname.iscsi"

@@ -5,9 +5,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "image.h"
-#include "kmods.h"
-#include "options.h"
+#include "gen/image.h"
+#include "gen/kmods.h"
+#include "gen/options.h"
 
 /* --iscsi, or a host-only image on a machine with an iSCSI session (its
  * root may be on it). */

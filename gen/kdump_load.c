@@ -1,6 +1,6 @@
 /* kdump_load: `lifeboat kdump load|status|unload`: arm the crash kernel
  * with kexec_file_load(2), without kexec-tools. */
-#include "kdump_load.h"
+#include "gen/kdump_load.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -12,7 +12,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "report.h"
+#include "gen/report.h"
 
 /* From the kernel's uapi linux/kexec.h (no glibc wrapper exists). */
 #define KEXEC_FILE_UNLOAD 0x1

@@ -1,5 +1,5 @@
 /* kdump_pack: what `lifeboat build --kdump` adds to an image. */
-#include "kdump_pack.h"
+#include "gen/kdump_pack.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -7,9 +7,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "kdumpconf.h"
-#include "program.h"
-#include "report.h"
+#include "common/kdumpconf.h"
+#include "gen/program.h"
+#include "gen/report.h"
 
 /* The name the init dlopen()s (kdump/curlfn.c). */
 #define KDUMP_LIBCURL "libcurl.so.4"

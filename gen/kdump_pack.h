@@ -4,8 +4,8 @@
 #ifndef LIFEBOAT_GEN_KDUMP_PACK_H
 #define LIFEBOAT_GEN_KDUMP_PACK_H
 
-#include "image.h"
-#include "options.h"
+#include "gen/image.h"
+#include "gen/options.h"
 
 /* Nothing without --kdump. Returns 0, or -errno after reporting. */
 int kdump_pack(const struct build_opts *o, struct image *img, const char *init);

@@ -1,5 +1,5 @@
 /* kernel: which kernel an image is for, and where its modules are. */
-#include "kernel.h"
+#include "gen/kernel.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -9,7 +9,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "report.h"
+#include "gen/report.h"
 
 /* Places a versioned modules directory may sit, relative to a base: the
  * base itself, a lib/modules tree (Debian before merged /usr, Fedora's

@@ -1,11 +1,11 @@
 /* kmods: choose kernel modules with libkmod: names, aliases, modaliases, the
  * generic set and the host's needs, with dependencies and softdeps. */
-#include "kmods.h"
-#include "kmods_int.h"
-#include "hostonly.h"
-#include "stackhost.h"
-#include "modsets.h"
-#include "report.h"
+#include "gen/kmods.h"
+#include "gen/kmods_int.h"
+#include "gen/hostonly.h"
+#include "gen/stackhost.h"
+#include "gen/modsets.h"
+#include "gen/report.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -8,7 +8,7 @@
 #ifndef LIFEBOAT_KMODS_H
 #define LIFEBOAT_KMODS_H
 
-#include "image.h"
+#include "gen/image.h"
 
 struct kmods;
 

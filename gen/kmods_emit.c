@@ -1,12 +1,12 @@
 /* kmods_emit: put the chosen modules, their firmware and the module table
  * (common/modtab.h) into the image. */
-#include "kmods.h"
-#include "kmods_int.h"
-#include "modfile.h"
-#include "modpack.h"
-#include "modtab.h"
-#include "modtab_write.h"
-#include "report.h"
+#include "gen/kmods.h"
+#include "gen/kmods_int.h"
+#include "gen/modfile.h"
+#include "gen/modpack.h"
+#include "common/modtab.h"
+#include "gen/modtab_write.h"
+#include "gen/report.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -7,8 +7,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "kmods.h"
-#include "strv.h"
+#include "gen/kmods.h"
+#include "common/strv.h"
 
 struct kmods_entry {
 	char *name;               /* normalised: '_' not '-' */

@@ -1,5 +1,5 @@
 /* ldconf: the library directories listed in ld.so.conf and what it includes. */
-#include "ldconf.h"
+#include "gen/ldconf.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -10,8 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "report.h"
-#include "rootpath.h"
+#include "gen/report.h"
+#include "gen/rootpath.h"
 
 /* Deep enough for any real configuration, shallow enough to stop a file
  * that includes itself. */

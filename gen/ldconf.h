@@ -2,7 +2,7 @@
 #ifndef LIFEBOAT_LDCONF_H
 #define LIFEBOAT_LDCONF_H
 
-#include "strv.h"
+#include "common/strv.h"
 
 /* Append to dirs, without duplicates, the directories named in conf (a path
  * inside root, usually "/etc/ld.so.conf"), following "include" lines and

@@ -1,5 +1,5 @@
 /* ldsearch: the directories the dynamic loader searches, per ELF machine. */
-#include "ldsearch.h"
+#include "gen/ldsearch.h"
 
 #include <elf.h>
 #include <errno.h>

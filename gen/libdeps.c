@@ -14,7 +14,7 @@
  * the binary's class, byte order and machine, so 32-bit libraries in
  * /usr/lib32 are skipped for a 64-bit binary.
  */
-#include "libdeps.h"
+#include "gen/libdeps.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -24,11 +24,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "elf.h"
-#include "ldconf.h"
-#include "ldsearch.h"
-#include "report.h"
-#include "rootpath.h"
+#include "gen/elf.h"
+#include "gen/ldconf.h"
+#include "gen/ldsearch.h"
+#include "gen/report.h"
+#include "gen/rootpath.h"
 
 struct dep_obj {
 	char *path;           /* inside the root, as found */

@@ -2,7 +2,7 @@
 #ifndef LIFEBOAT_LIBDEPS_H
 #define LIFEBOAT_LIBDEPS_H
 
-#include "strv.h"
+#include "common/strv.h"
 
 /* Append to out the host paths of binary's program interpreter and every
  * shared library it needs, transitively (deduplicated, paths as found in the

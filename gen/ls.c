@@ -1,5 +1,5 @@
 /* ls: list an initramfs image's entries, its build config and its modules. */
-#include "ls.h"
+#include "gen/ls.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -7,9 +7,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "archive.h"
-#include "report.h"
-#include "strv.h"
+#include "gen/archive.h"
+#include "gen/report.h"
+#include "common/strv.h"
 
 #define LS_CONFIG_PATH "etc/lifeboat/build.conf"
 

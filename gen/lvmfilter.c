@@ -1,5 +1,5 @@
 /* lvmfilter: walk an lvm.conf's sections and assignments, keeping two settings. */
-#include "lvmfilter.h"
+#include "gen/lvmfilter.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -2,11 +2,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "build.h"
-#include "kdump_load.h"
-#include "ls.h"
-#include "options.h"
-#include "timeline_cmd.h"
+#include "gen/build.h"
+#include "gen/kdump_load.h"
+#include "gen/ls.h"
+#include "gen/options.h"
+#include "gen/timeline_cmd.h"
 
 static void usage(FILE *f)
 {

@@ -1,5 +1,5 @@
 /* microcode: collect x86 early microcode into the uncompressed first archive. */
-#include "microcode.h"
+#include "gen/microcode.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -8,8 +8,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "report.h"
-#include "strv.h"
+#include "gen/report.h"
+#include "common/strv.h"
 
 #define FW_DIRS_DEFAULT "/lib/firmware/updates:/lib/firmware"
 

@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "image.h"
+#include "gen/image.h"
 
 enum microcode_mode {
 	MICROCODE_AUTO,   /* the host CPU's for host-only images, all for generic ones */

@@ -1,9 +1,9 @@
 /* modfile: the files of a kernel module on the build host: the module itself
  * (decompressed) and the firmware it declares. */
-#include "modfile.h"
-#include "decompress.h"
-#include "fileread.h"
-#include "report.h"
+#include "gen/modfile.h"
+#include "gen/decompress.h"
+#include "common/fileread.h"
+#include "gen/report.h"
 
 #include <errno.h>
 #include <fcntl.h>

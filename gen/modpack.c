@@ -1,5 +1,5 @@
 /* modpack: kernel modules as the image stores them, gzip-compressed, made in parallel. */
-#include "modpack.h"
+#include "gen/modpack.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -10,8 +10,8 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "modfile.h"
-#include "report.h"
+#include "gen/modfile.h"
+#include "gen/report.h"
 
 #define MODPACK_MAX_THREADS 16
 

@@ -4,7 +4,7 @@
  * block-stack and filesystem driver, virtio, and the keyboards a rescue shell
  * needs. No network, sound or graphics drivers: they are large and no local
  * root needs them. Dependencies and softdeps come with libkmod. */
-#include "modsets.h"
+#include "gen/modsets.h"
 
 #include <string.h>
 

@@ -3,7 +3,7 @@
  * nfsv3 and nfsv4 are named because the kernel asks for them with
  * request_module(), which the init cannot answer (no modprobe in the image);
  * the init loads them itself. */
-#include "modsets_net.h"
+#include "gen/modsets_net.h"
 
 #include <dirent.h>
 #include <limits.h>
@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "report.h"
+#include "gen/report.h"
 
 static const char *const nfs_modules[] = {
 	"sunrpc", "nfs", "nfsv3", "nfsv4", "af_packet", NULL,

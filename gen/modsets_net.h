@@ -4,7 +4,7 @@
 
 #include <stdbool.h>
 
-#include "kmods.h"
+#include "gen/kmods.h"
 
 /* The NFS client, and NIC drivers: the common ones for a generic image, the
  * drivers of this machine's network devices for a host-only one. */

@@ -1,5 +1,5 @@
 /* modtab_write: format the module table's records (common/modtab.h). */
-#include "modtab_write.h"
+#include "gen/modtab_write.h"
 
 #include <errno.h>
 #include <stdarg.h>

@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-#include "strv.h"
+#include "common/strv.h"
 
 /* Each call appends one record line to lines. A field holding a tab or a
  * newline, an empty name or a list item holding a comma is -EINVAL: the

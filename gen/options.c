@@ -1,13 +1,13 @@
 /* options: the settings of `lifeboat build`, from config files and the command line. */
-#include "options.h"
+#include "gen/options.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
-#include "report.h"
+#include "gen/config.h"
+#include "gen/report.h"
 
 typedef int (*opt_fn)(struct build_opts *o, const char *value, size_t offset);
 

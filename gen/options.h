@@ -4,9 +4,9 @@
 
 #include <stdbool.h>
 
-#include "image.h"
-#include "microcode.h"
-#include "strv.h"
+#include "gen/image.h"
+#include "gen/microcode.h"
+#include "common/strv.h"
 
 enum build_mode { BUILD_HOST_ONLY, BUILD_GENERIC };
 

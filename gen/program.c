@@ -1,8 +1,8 @@
 /* program: a program put into the image with what it needs to run. */
-#include "program.h"
+#include "gen/program.h"
 
-#include "libdeps.h"
-#include "strv.h"
+#include "gen/libdeps.h"
+#include "common/strv.h"
 
 /* Add the libraries a resolver call found; r is what that call returned. */
 static int add_libraries(struct image *img, struct strv *libs, int r)

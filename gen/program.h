@@ -2,7 +2,7 @@
 #ifndef LIFEBOAT_PROGRAM_H
 #define LIFEBOAT_PROGRAM_H
 
-#include "image.h"
+#include "gen/image.h"
 
 /* The interpreter and shared libraries binary needs (gen/libdeps.h), at
  * their host paths, tagged as libraries. Returns 0 or -errno (reported). */

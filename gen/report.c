@@ -1,5 +1,5 @@
 /* report: the generator's messages to the user, on stderr. */
-#include "report.h"
+#include "gen/report.h"
 
 #include <stdarg.h>
 #include <stdio.h>

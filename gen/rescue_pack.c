@@ -1,5 +1,5 @@
 /* rescue_pack: the rescue shell in the image (--rescue, --rescue-auth). */
-#include "rescue_pack.h"
+#include "gen/rescue_pack.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -10,12 +10,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "applets.h"
-#include "libdeps.h"
-#include "program.h"
-#include "report.h"
+#include "gen/applets.h"
+#include "gen/libdeps.h"
+#include "gen/program.h"
+#include "gen/report.h"
 #include "rescue/auth.h"
-#include "shadow.h"
+#include "gen/shadow.h"
 
 #define SHADOW_DEFAULT "/etc/shadow"
 #define SHADOW_MAX (1 << 20)

@@ -2,8 +2,8 @@
 #ifndef LIFEBOAT_RESCUE_PACK_H
 #define LIFEBOAT_RESCUE_PACK_H
 
-#include "image.h"
-#include "options.h"
+#include "gen/image.h"
+#include "gen/options.h"
 
 /* Where --rescue busybox takes busybox from: Debian's busybox-static. */
 #define RESCUE_BUSYBOX_HOST "/bin/busybox"

@@ -7,7 +7,7 @@
  * stays the same while the swap holds an image (libblkid reads it from the
  * swap header either way) and does not depend on probe order.
  */
-#include "resumehost.h"
+#include "gen/resumehost.h"
 
 #include <blkid/blkid.h>
 #include <errno.h>
@@ -16,7 +16,7 @@
 #include <string.h>
 #include <sys/sysmacros.h>
 
-#include "report.h"
+#include "gen/report.h"
 
 /* /proc/swaps escapes blanks in paths as \040 (octal), like /proc/mounts. */
 static void unescape(char *s)

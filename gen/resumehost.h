@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-#include "image.h"
+#include "gen/image.h"
 
 #define RESUME_CONF_PATH "/etc/cmdline.d/40-resume.conf"
 

@@ -1,5 +1,5 @@
 /* rootpath: look up paths inside a system tree (a sysroot) as if it were "/". */
-#include "rootpath.h"
+#include "gen/rootpath.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,5 +1,5 @@
 /* shadow: the root password hash from a shadow(5) file, for --rescue-auth. */
-#include "shadow.h"
+#include "gen/shadow.h"
 
 #include <errno.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* sink: write archive bytes to a file descriptor, raw or through zlib gzip. */
-#include "sink.h"
+#include "gen/sink.h"
 
 #include <errno.h>
 #include <string.h>

@@ -1,12 +1,12 @@
 /* stackconf: choose the host's crypttab and mdadm.conf lines and the rd.* parameters for the stack under the root. */
-#include "stackconf.h"
+#include "gen/stackconf.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "crypttab.h"
+#include "common/crypttab.h"
 
 /* Whether a crypttab source names the container l. */
 static bool source_is(const char *source, const struct host_luks *l, source_resolver resolve)

@@ -6,9 +6,9 @@
 
 #include <stdbool.h>
 
-#include "hostonly.h"
-#include "luksopts.h"
-#include "strv.h"
+#include "gen/hostonly.h"
+#include "common/luksopts.h"
+#include "common/strv.h"
 
 /* Which block device (e.g. "sda3") a crypttab source such as PARTUUID=...
  * or /dev/disk/by-id/... stands for on the host, into dev; false when

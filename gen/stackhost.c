@@ -1,5 +1,5 @@
 /* stackhost: read the host's crypttab, mdadm.conf and lvm.conf, and the array UUIDs. */
-#include "stackhost.h"
+#include "gen/stackhost.h"
 
 #include <blkid/blkid.h>
 #include <errno.h>
@@ -10,11 +10,11 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
-#include "fileread.h"
-#include "lvmfilter.h"
-#include "report.h"
-#include "resumehost.h"
-#include "stackconf.h"
+#include "common/fileread.h"
+#include "gen/lvmfilter.h"
+#include "gen/report.h"
+#include "gen/resumehost.h"
+#include "gen/stackconf.h"
 
 #define HOST_CONF_MAX (1024 * 1024)
 

@@ -2,9 +2,9 @@
 #ifndef LIFEBOAT_STACKHOST_H
 #define LIFEBOAT_STACKHOST_H
 
-#include "hostonly.h"
-#include "image.h"
-#include "options.h"
+#include "gen/hostonly.h"
+#include "gen/image.h"
+#include "gen/options.h"
 
 /* Add the block stack under the host's resume device to h (its
  * containers and arrays, and their modules). No resume device is fine.

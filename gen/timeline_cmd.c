@@ -1,5 +1,5 @@
 /* timeline_cmd: print the boot timeline as a table, or draw it as SVG. */
-#include "timeline_cmd.h"
+#include "gen/timeline_cmd.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -10,9 +10,9 @@
 #include <unistd.h>
 
 #include "init/timeline.h"
-#include "report.h"
-#include "timeline_read.h"
-#include "timeline_svg.h"
+#include "gen/report.h"
+#include "gen/timeline_read.h"
+#include "gen/timeline_svg.h"
 
 /* Where the init leaves it; /run moves into the real root at switch_root. */
 #define TIMELINE_DEFAULT TIMELINE_PATH

@@ -1,6 +1,6 @@
 /* timeline_read: parse the init's boot timeline into marks. */
-#include "timeline_read.h"
-#include "fileread.h"
+#include "gen/timeline_read.h"
+#include "common/fileread.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -6,7 +6,7 @@
  * 1.0 cannot hold (control characters, non-ASCII that may not be UTF-8)
  * become '?', so the file always parses.
  */
-#include "timeline_svg.h"
+#include "gen/timeline_svg.h"
 
 #include <errno.h>
 #include <string.h>

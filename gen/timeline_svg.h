@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 
-#include "timeline_read.h"
+#include "gen/timeline_read.h"
 
 /* Write the picture to f. Returns 0, or -EIO if f reports a write error. */
 int timeline_svg_write(const struct timeline *tl, FILE *f);

@@ -1,5 +1,5 @@
 /* bootargs: gather the command line from the image and from the kernel. */
-#include "bootargs.h"
+#include "init/bootargs.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "log.h"
+#include "init/log.h"
 
 static int apply_file(const char *path, struct boot_args *args)
 {

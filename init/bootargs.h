@@ -2,7 +2,7 @@
 #ifndef LIFEBOAT_BOOTARGS_H
 #define LIFEBOAT_BOOTARGS_H
 
-#include "cmdline.h"
+#include "init/cmdline.h"
 
 #define CMDLINE_D "/etc/cmdline.d"
 

@@ -1,5 +1,5 @@
 /* cmdline: parse the kernel command line into boot_args, table-driven. */
-#include "cmdline.h"
+#include "init/cmdline.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "strv.h"
+#include "common/strv.h"
 
 #define CMDLINE_MAX 4096
 #define CMDLINE_VALUE_MAX 256

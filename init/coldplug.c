@@ -1,5 +1,5 @@
 /* coldplug: load the drivers of devices that exist before the init listens. */
-#include "coldplug.h"
+#include "init/coldplug.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -7,9 +7,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "log.h"
-#include "modload.h"
-#include "modtab.h"
+#include "init/log.h"
+#include "init/modload.h"
+#include "common/modtab.h"
 
 /* Read a small sysfs attribute at dirfd/name into buf, without the newline. */
 static int read_attr(int dirfd, const char *name, char *buf, size_t size)

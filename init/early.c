@@ -1,5 +1,5 @@
 /* early: the API filesystems and the console, before anything else. */
-#include "early.h"
+#include "init/early.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,5 +1,5 @@
 /* failure: the diagnosis printed when the boot cannot go on. */
-#include "failure.h"
+#include "init/failure.h"
 
 #include <dirent.h>
 #include <stdio.h>
@@ -7,8 +7,8 @@
 #include <sys/reboot.h>
 #include <unistd.h>
 
-#include "blkprobe.h"
-#include "log.h"
+#include "init/blkprobe.h"
+#include "init/log.h"
 
 #define POWEROFF_DELAY_SEC 5
 

@@ -5,12 +5,12 @@
  * the kernel already has (EEXIST) counts as loaded. A failure is reported
  * here, where the module's name is known, and does not stop other modules.
  */
-#include "modload.h"
-#include "fileread.h"
-#include "gunzip.h"
-#include "log.h"
-#include "modtab.h"
-#include "strv.h"
+#include "init/modload.h"
+#include "common/fileread.h"
+#include "init/gunzip.h"
+#include "init/log.h"
+#include "common/modtab.h"
+#include "common/strv.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,5 +1,5 @@
 /* mountopts: split a mount option string into mount(2) flags and fs data. */
-#include "mountopts.h"
+#include "init/mountopts.h"
 
 #include <errno.h>
 #include <stdbool.h>

@@ -1,5 +1,5 @@
 /* mountroot: mount the root filesystem at /sysroot. */
-#include "mountroot.h"
+#include "init/mountroot.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -7,9 +7,9 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 
-#include "log.h"
-#include "modload.h"
-#include "mountopts.h"
+#include "init/log.h"
+#include "init/modload.h"
+#include "init/mountopts.h"
 
 /* The filesystem module may be named like the type (ext4, xfs) or only be
  * reachable through its fs-TYPE alias (ext2 and ext3 are served by ext4). */

@@ -4,8 +4,8 @@
 
 #include <stdbool.h>
 
-#include "cmdline.h"
-#include "rootwait.h"
+#include "init/cmdline.h"
+#include "init/rootwait.h"
 
 #define SYSROOT "/sysroot"
 

@@ -1,5 +1,5 @@
 /* rootspec: what root= names, and whether a block device is it. */
-#include "rootspec.h"
+#include "init/rootspec.h"
 
 #include <errno.h>
 #include <stdio.h>

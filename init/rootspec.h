@@ -4,7 +4,7 @@
 
 #include <stdbool.h>
 
-#include "blkprobe.h"
+#include "init/blkprobe.h"
 
 enum root_kind {
 	ROOT_PATH,       /* /dev/vda1 */

@@ -4,7 +4,7 @@
  * coldplug pass so no device is missed between the two, and the wait is a
  * poll() on that socket bounded by the deadline.
  */
-#include "rootwait.h"
+#include "init/rootwait.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -17,12 +17,12 @@
 #include <unistd.h>
 
 #include "blockstack/blockstack.h"
-#include "coldplug.h"
-#include "log.h"
-#include "modload.h"
-#include "modtab.h"
-#include "timeline.h"
-#include "uevent.h"
+#include "init/coldplug.h"
+#include "init/log.h"
+#include "init/modload.h"
+#include "common/modtab.h"
+#include "init/timeline.h"
+#include "init/uevent.h"
 
 static long long now_ms(void)
 {

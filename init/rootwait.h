@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-#include "rootspec.h"
+#include "init/rootspec.h"
 
 struct found_dev {
 	char devname[64];       /* "vda1": the node is /dev/DEVNAME */

@@ -12,7 +12,7 @@
  *  5. Move newroot over "/", chroot into it, chdir "/".
  *  6. exec init with the arguments the kernel gave us.
  */
-#include "switchroot.h"
+#include "init/switchroot.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -1,5 +1,5 @@
 /* timeline: record boot phases with their monotonic time. */
-#include "timeline.h"
+#include "init/timeline.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,5 +1,5 @@
 /* uevent: kernel device events from the netlink socket, parsed. */
-#include "uevent.h"
+#include "init/uevent.h"
 
 #include <errno.h>
 #include <linux/netlink.h>

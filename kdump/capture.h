@@ -10,7 +10,7 @@
 #include "init/cmdline.h"
 #include "kdump/diskdump.h"
 #include "kdump/elfcore.h"
-#include "kdumpconf.h"
+#include "common/kdumpconf.h"
 #include "kdump/vmcoreinfo.h"
 
 struct capture {

@@ -5,7 +5,7 @@
  * Retransmission follows RFC 2131 4.1 with a shorter start: 1 s, doubling
  * to at most 16 s, each randomised by +-0.5 s, because a boot waits for it
  * and the first OFFER normally comes in milliseconds. */
-#include "dhcp.h"
+#include "net/dhcp.h"
 
 #include <arpa/inet.h>
 #include <errno.h>

@@ -2,8 +2,8 @@
 #ifndef LIFEBOAT_NET_DHCP_H
 #define LIFEBOAT_NET_DHCP_H
 
-#include "dhcppkt.h"
-#include "link.h"
+#include "net/dhcppkt.h"
+#include "net/link.h"
 
 /* DISCOVER, OFFER, REQUEST, ACK on link (which must be up), retransmitting
  * with randomised exponential backoff until timeout_ms passes. hostname

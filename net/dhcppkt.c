@@ -3,7 +3,7 @@
  * Parsing treats every byte as hostile: each length is checked against what
  * is left before it is used, and an option whose length does not fit its
  * kind is dropped without failing the message. */
-#include "dhcppkt.h"
+#include "net/dhcppkt.h"
 
 #include <arpa/inet.h>
 #include <errno.h>

@@ -4,7 +4,7 @@
  * appears before is seen by that look, what appears after is queued. It
  * then sleeps only in poll(), until an event or the deadline.
  */
-#include "evwait.h"
+#include "net/evwait.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -14,7 +14,7 @@
 #include "init/coldplug.h"
 #include "init/log.h"
 #include "init/modload.h"
-#include "modtab.h"
+#include "common/modtab.h"
 
 uint64_t evwait_now_ms(void)
 {

@@ -1,5 +1,5 @@
 /* ibft: read the iSCSI boot firmware table's target as the kernel shows it in sysfs. */
-#include "ibft.h"
+#include "net/ibft.h"
 
 #include <arpa/inet.h>
 #include <errno.h>

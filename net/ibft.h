@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-#include "rfc4173.h"
+#include "net/rfc4173.h"
 
 #define IBFT_SYSFS "/sys/firmware/ibft"
 

@@ -1,5 +1,5 @@
 /* ipconf: parse ip= (Documentation/admin-guide/nfs/nfsroot.rst, dracut.cmdline(7)). */
-#include "ipconf.h"
+#include "net/ipconf.h"
 
 #include <arpa/inet.h>
 #include <errno.h>

@@ -1,5 +1,5 @@
 /* iscsi: the iSCSI root step of the init: network, target, login, the LUN's disk. */
-#include "iscsi.h"
+#include "net/iscsi.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -7,16 +7,16 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "evwait.h"
-#include "ibft.h"
+#include "net/evwait.h"
+#include "net/ibft.h"
 #include "init/log.h"
 #include "init/modload.h"
 #include "init/timeline.h"
-#include "iscsi_conf.h"
-#include "iscsi_lun.h"
-#include "iscsistart.h"
-#include "net.h"
-#include "netup.h"
+#include "net/iscsi_conf.h"
+#include "net/iscsi_lun.h"
+#include "net/iscsistart.h"
+#include "net/net.h"
+#include "net/netup.h"
 
 /* A login that has not finished in this long will not: iscsistart's own
  * connect retries would otherwise hold the boot for minutes. Each try gets

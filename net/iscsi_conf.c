@@ -1,5 +1,5 @@
 /* iscsi_conf: choose the iSCSI target and initiator name from what the boot knows. */
-#include "iscsi_conf.h"
+#include "net/iscsi_conf.h"
 
 #include <errno.h>
 #include <stdio.h>

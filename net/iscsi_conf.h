@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #include "init/cmdline.h"
-#include "rfc4173.h"
+#include "net/rfc4173.h"
 
 /* The host's initiator name, put into the image by `lifeboat build --iscsi`. */
 #define ISCSI_INITIATOR_FILE "/etc/iscsi/initiatorname.iscsi"

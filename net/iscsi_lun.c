@@ -1,5 +1,5 @@
 /* iscsi_lun: find an iSCSI session's LUN disks under /sys/class/iscsi_session. */
-#include "iscsi_lun.h"
+#include "net/iscsi_lun.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -1,5 +1,5 @@
 /* iscsistart: run open-iscsi's iscsistart under a deadline and say what its exit status means. */
-#include "iscsistart.h"
+#include "net/iscsistart.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -4,7 +4,7 @@
 
 #include <stdbool.h>
 
-#include "rfc4173.h"
+#include "net/rfc4173.h"
 
 #define ISCSISTART_PATH "/sbin/iscsistart"
 

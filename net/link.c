@@ -1,5 +1,5 @@
 /* link: interface setup through rtnetlink (rtnetlink(7), netlink(7)). */
-#include "link.h"
+#include "net/link.h"
 
 #include <errno.h>
 #include <limits.h>

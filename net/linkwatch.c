@@ -4,7 +4,7 @@
  * flags change, carrier (IFF_LOWER_UP) included: listening for these lets
  * the wait for a carrier sleep in poll() instead of reading sysfs in a loop.
  */
-#include "linkwatch.h"
+#include "net/linkwatch.h"
 
 #include <errno.h>
 #include <linux/if.h>

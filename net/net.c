@@ -1,5 +1,5 @@
 /* net: the network root step of the init: configure, find the NFS root, mount it. */
-#include "net.h"
+#include "net/net.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -13,11 +13,11 @@
 #include "init/modload.h"
 #include "init/mountroot.h"
 #include "init/timeline.h"
-#include "ipconf.h"
-#include "netconf.h"
-#include "netup.h"
-#include "nfsspec.h"
-#include "rfc4173.h"
+#include "net/ipconf.h"
+#include "net/netconf.h"
+#include "net/netup.h"
+#include "net/nfsspec.h"
+#include "net/rfc4173.h"
 
 /* Defaults when rd.net.timeout.* are not given: long enough for a slow
  * switch port or DHCP server, short enough that a missing one ends in a

@@ -3,7 +3,7 @@
  * Every value written comes from the command line or passed dhcp_str_safe
  * (no spaces, quotes or newlines), so the file is plain key=value and can be
  * read by a shell as well. */
-#include "netconf.h"
+#include "net/netconf.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "ipconf.h"
+#include "net/ipconf.h"
 
 struct out {
 	char *buf;

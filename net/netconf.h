@@ -4,8 +4,8 @@
 
 #include <stddef.h>
 
-#include "dhcppkt.h"
-#include "link.h"
+#include "net/dhcppkt.h"
+#include "net/link.h"
 
 #define NETCONF_DIR "/run/initramfs"
 #define RESOLV_CONF "/etc/resolv.conf"

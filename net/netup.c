@@ -1,5 +1,5 @@
 /* netup: wait for interfaces, bring them up, configure one (ip= or DHCP). */
-#include "netup.h"
+#include "net/netup.h"
 
 #include <arpa/inet.h>
 #include <dirent.h>
@@ -8,12 +8,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "dhcp.h"
-#include "evwait.h"
+#include "net/dhcp.h"
+#include "net/evwait.h"
 #include "init/coldplug.h"
 #include "init/log.h"
 #include "init/timeline.h"
-#include "linkwatch.h"
+#include "net/linkwatch.h"
 
 /* Once one interface has a carrier, how long the others of the machine get
  * to have theirs too, so DHCP can go through them in bus order. */

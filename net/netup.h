@@ -4,9 +4,9 @@
 
 #include <stddef.h>
 
-#include "dhcppkt.h"
-#include "ipconf.h"
-#include "link.h"
+#include "net/dhcppkt.h"
+#include "net/ipconf.h"
+#include "net/link.h"
 
 struct net_state {
 	struct link_info link;        /* the interface configured */

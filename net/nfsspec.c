@@ -1,5 +1,5 @@
 /* nfsspec: parse NFS root locations and make the kernel's mount options. */
-#include "nfsspec.h"
+#include "net/nfsspec.h"
 
 #include <arpa/inet.h>
 #include <errno.h>

@@ -1,5 +1,5 @@
 /* rfc4173: parse the iSCSI root path (RFC 4173 section 5, dracut's credentials). */
-#include "rfc4173.h"
+#include "net/rfc4173.h"
 
 #include <ctype.h>
 #include <errno.h>

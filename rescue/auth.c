@@ -4,7 +4,7 @@
  * with crypt(3), which knows every method /etc/shadow may use (yescrypt,
  * SHA-512, ...). The check fails closed: without libcrypt no password is
  * accepted. */
-#include "auth.h"
+#include "rescue/auth.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "console.h"
+#include "rescue/console.h"
 
 int rescue_auth_load(const char *path, char *hash, size_t size)
 {

@@ -1,5 +1,5 @@
 /* prompt: the built-in rescue prompt, for images without a shell. */
-#include "prompt.h"
+#include "rescue/prompt.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -8,8 +8,8 @@
 #include <sys/reboot.h>
 #include <unistd.h>
 
-#include "console.h"
-#include "report.h"
+#include "rescue/console.h"
+#include "rescue/report.h"
 
 #define PROMPT_LINE_MAX 128
 

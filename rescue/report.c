@@ -1,5 +1,5 @@
 /* report: /run/initramfs/rdsosreport.txt, everything needed to diagnose a boot. */
-#include "report.h"
+#include "rescue/report.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "init/blkprobe.h"
-#include "redact.h"
+#include "common/redact.h"
 
 #define SYSLOG_ACTION_READ_ALL 3
 #define SYSLOG_ACTION_SIZE_BUFFER 10

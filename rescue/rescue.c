@@ -1,5 +1,5 @@
 /* rescue: where the boot goes when it stops, by failure or by rd.break. */
-#include "rescue.h"
+#include "rescue/rescue.h"
 
 #include <errno.h>
 #include <fcntl.h>

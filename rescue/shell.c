@@ -1,5 +1,5 @@
 /* shell: run the image's shell on the console, with job control. */
-#include "shell.h"
+#include "rescue/shell.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -10,7 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "console.h"
+#include "rescue/console.h"
 
 static const char *const shell_paths[] = { "/bin/sh", "/usr/bin/sh", "/sbin/sh" };
 

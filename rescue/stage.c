@@ -1,5 +1,5 @@
 /* stage: the names of the rd.break stages and what they mean in lifeboat. */
-#include "stage.h"
+#include "rescue/stage.h"
 
 #include <errno.h>
 #include <string.h>

@@ -6,7 +6,7 @@
  * Pseudo filesystems (proc, sysfs, tmpfs, devtmpfs) have major 0 and a
  * source that is not a /dev/ path. btrfs has major 0 too, hence the source.
  */
-#include "mountinfo.h"
+#include "resume/mountinfo.h"
 
 #include <errno.h>
 #include <stdio.h>

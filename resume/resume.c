@@ -12,7 +12,7 @@
  * restores even when the command line says noresume. Hence the init honours
  * noresume itself and only writes after it has seen the kernel's signature.
  */
-#include "resume.h"
+#include "resume/resume.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -21,9 +21,9 @@
 #include <unistd.h>
 
 #include "init/log.h"
-#include "mountinfo.h"
+#include "resume/mountinfo.h"
 #include "init/rootwait.h"
-#include "sigprobe.h"
+#include "resume/sigprobe.h"
 #include "init/timeline.h"
 
 #define SYS_RESUME "/sys/power/resume"

@@ -4,7 +4,7 @@
  * view is recorded beside it so the log shows both, and a disagreement is
  * visible.
  */
-#include "sigprobe.h"
+#include "resume/sigprobe.h"
 
 #include <blkid/blkid.h>
 #include <errno.h>

@@ -2,7 +2,7 @@
 #ifndef LIFEBOAT_SIGPROBE_H
 #define LIFEBOAT_SIGPROBE_H
 
-#include "swsusp.h"
+#include "resume/swsusp.h"
 
 struct resume_sig {
 	struct swsusp_header header;   /* read directly: what the kernel will check */

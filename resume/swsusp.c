@@ -7,7 +7,7 @@
  * Values are in the byte order of the machine that hibernated, which is the
  * one resuming.
  */
-#include "swsusp.h"
+#include "resume/swsusp.h"
 
 #include <errno.h>
 #include <string.h>

@@ -18,7 +18,7 @@ work=$TOP/${WORK:-build/bench-kdump}
 RUNS=${RUNS:-3}
 BOOTS=${BOOTS:-1}
 mkdir -p "$work"
-cc -std=gnu11 -O2 -D_GNU_SOURCE -I. -Icommon -o "$work/kdump-save" tests/bench/kdump-save.c \
+cc -std=gnu11 -O2 -D_GNU_SOURCE -I. -o "$work/kdump-save" tests/bench/kdump-save.c \
 	kdump/elfcore.c kdump/vmcoreinfo.c kdump/kvmem.c kdump/pagefilter.c kdump/dumpsink.c \
 	kdump/diskdump.c kdump/elfdump.c -lz
 

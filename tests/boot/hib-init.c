@@ -15,7 +15,7 @@
 #include <sys/swap.h>
 #include <unistd.h>
 
-#include "guest-cmdline.h"
+#include "tests/boot/guest-cmdline.h"
 
 #define STATE "/state.txt"
 

@@ -25,8 +25,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "guest-cmdline.h"
-#include "guest-report.h"
+#include "tests/boot/guest-cmdline.h"
+#include "tests/boot/guest-report.h"
 
 static int mount_one(const char *src, const char *dir, const char *type,
 		     unsigned long flags, const char *opts)

@@ -7,7 +7,7 @@
 #include <sys/reboot.h>
 #include <unistd.h>
 
-#include "guest-report.h"
+#include "tests/boot/guest-report.h"
 
 static void print_file(const char *tag, const char *path)
 {

@@ -4,11 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dmname.h"
+#include "common/dmname.h"
 #include "blockstack/keyspec.h"
 #include "blockstack/params.h"
 #include "init/cmdline.h"
-#include "luksopts.h"
+#include "common/luksopts.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kdumpconf.h"
+#include "common/kdumpconf.h"
 
 static void target_round_trip(const char *text)
 {

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../unit/kdump_ring.h"
+#include "tests/unit/kdump_ring.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "blockstack/params.h"
-#include "crypttab.h"
-#include "luksopts.h"
+#include "common/crypttab.h"
+#include "common/luksopts.h"
 #include "gen/lvmfilter.h"
 #include "gen/stackconf.h"
 

@@ -5,7 +5,7 @@
 #ifndef LIFEBOAT_TEST_KDUMP_SYNTH_H
 #define LIFEBOAT_TEST_KDUMP_SYNTH_H
 
-#include "kdump_fixture.h"
+#include "tests/unit/kdump_fixture.h"
 #include "kdump/elfcore.h"
 #include "kdump/vmcoreinfo.h"
 

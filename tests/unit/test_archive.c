@@ -13,7 +13,7 @@
 
 #include "gen/image.h"
 #include "gen/ls.h"
-#include "image_fixture.h"
+#include "tests/unit/image_fixture.h"
 
 /* A small tree for GNU cpio to pack: a file, a symlink, two hard links. */
 static char *tree_make(void)

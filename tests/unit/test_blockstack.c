@@ -7,7 +7,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "dmname.h"
+#include "common/dmname.h"
 #include "blockstack/params.h"
 #include "init/cmdline.h"
 

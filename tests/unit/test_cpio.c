@@ -13,7 +13,7 @@
 
 #include "gen/cpio.h"
 #include "gen/sink.h"
-#include "image_fixture.h"
+#include "tests/unit/image_fixture.h"
 
 /* Write through a sink into a temp file and read the bytes back. */
 struct captured {

@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "elf_fixture.h"
+#include "tests/unit/elf_fixture.h"
 #include "gen/elf.h"
 
 /* What readelf reports for a file: the expected values. */

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "gen/image.h"
-#include "image_fixture.h"
+#include "tests/unit/image_fixture.h"
 
 #define MTIME 1234567
 

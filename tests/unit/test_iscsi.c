@@ -17,7 +17,7 @@
 #include "net/iscsi_lun.h"
 #include "net/iscsistart.h"
 #include "net/rfc4173.h"
-#include "redact.h"
+#include "common/redact.h"
 
 static const uint8_t mac[6] = { 0x52, 0x54, 0x00, 0x12, 0x34, 0x56 };
 

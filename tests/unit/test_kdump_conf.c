@@ -10,7 +10,7 @@
 #include <cmocka.h>
 
 #include "gen/kdump_load.h"
-#include "kdumpconf.h"
+#include "common/kdumpconf.h"
 
 static void conf_full(void **state)
 {

@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "kdump_fixture.h"
+#include "tests/unit/kdump_fixture.h"
 #include "kdump/diskdump.h"
 #include "kdump/pagefilter.h"
 

@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "kdump_synth.h"
+#include "tests/unit/kdump_synth.h"
 #include "kdump/elfdump.h"
 #include "kdump/pagefilter.h"
 

@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "kdump_synth.h"
+#include "tests/unit/kdump_synth.h"
 #include "kdump/diskdump.h"
 #include "kdump/kvmem.h"
 #include "kdump/pagefilter.h"

@@ -14,7 +14,7 @@
 #include "gen/image_entry.h"
 #include "gen/kdump_pack.h"
 #include "gen/options.h"
-#include "image_fixture.h"
+#include "tests/unit/image_fixture.h"
 
 static const struct image_entry *entry(const struct image *img, const char *path)
 {

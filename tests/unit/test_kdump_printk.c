@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "kdump_ring.h"
+#include "tests/unit/kdump_ring.h"
 
 struct ring_fixture {
 	struct vmcoreinfo vi;

@@ -8,7 +8,7 @@
 
 #include <cmocka.h>
 
-#include "kdump_fixture.h"
+#include "tests/unit/kdump_fixture.h"
 #include "kdump/elfcore.h"
 #include "kdump/vmcoreinfo.h"
 

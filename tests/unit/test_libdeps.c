@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "elf_fixture.h"
+#include "tests/unit/elf_fixture.h"
 #include "gen/ldconf.h"
 #include "gen/libdeps.h"
 #include "gen/rootpath.h"

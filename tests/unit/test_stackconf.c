@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "blockstack/params.h"
-#include "crypttab.h"
+#include "common/crypttab.h"
 #include "gen/blockstacks.h"
 #include "gen/hostonly.h"
 #include "gen/lvmfilter.h"
