@@ -168,7 +168,7 @@ static int buffer_walk(struct walk *w, const unsigned char *buf, size_t len, boo
 int archive_walk_buffer(const void *buf, size_t len, archive_fn fn, void *ctx,
 			struct archive_error *err)
 {
-	struct archive_error ignored;
+	struct archive_error ignored = { NULL, 0, NULL };
 	struct walk w = { .fn = fn, .ctx = ctx, .budget = archive_unpack_budget(len),
 			  .err = err ? err : &ignored };
 
