@@ -1,6 +1,6 @@
 /* blockstack: assemble LUKS, LVM and md RAID stacks as their members appear.
  *
- * The device wait (init/rootwait.c) offers every block device it sees;
+ * The device wait (bootlib/devwait.c, through its observer) offers every block device it sees;
  * a LUKS container is opened (passphrase on the console), an LVM physical
  * volume activates its volume group, an md member is added with mdadm
  * --incremental. What they create appears as a new block device and is
@@ -11,7 +11,7 @@
 
 #include <stdbool.h>
 
-#include "init/cmdline.h"
+#include "bootlib/cmdline.h"
 
 /* Read rd.luks*, rd.lvm*, rd.md* from args (a malformed one is logged). */
 void blockstack_setup(const struct boot_args *args);
@@ -25,8 +25,5 @@ void blockstack_resume_decided(void);
  * members (degraded), as their other members may never come; containers
  * still waiting for a key device fall back to the passphrase. */
 void blockstack_settled(void);
-/* Whether the root= path below /dev (path: "mapper/NAME" or "VG/LV") is
- * the device-mapper device devname ("dm-0"). */
-bool blockstack_path_matches(const char *path, const char *devname);
 
 #endif

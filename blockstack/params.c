@@ -309,7 +309,7 @@ int stack_params_add_crypttab(struct stack_params *p, const struct crypttab_entr
 		return -ENAMETOOLONG;
 	strcpy(k->path, e->keyfile);
 	k->has_luksdev = true;
-	k->luksdev.kind = ROOT_UUID;
+	k->luksdev.kind = DEVSPEC_UUID;
 	snprintf(k->luksdev.value, sizeof(k->luksdev.value), "%s", uuid);
 	p->n_keys++;
 	return 0;

@@ -7,9 +7,10 @@
 #include <unistd.h>
 
 #include "blockstack/params.h"
-#include "blockstack/run.h"
-#include "init/log.h"
-#include "init/rootwait.h"
+#include "bootlib/blockattr.h"
+#include "bootlib/run.h"
+#include "bootlib/log.h"
+#include "bootlib/devwait.h"
 
 /* fsck(8): 1 errors corrected, 2 corrected and a reboot wanted (for a
  * mounted filesystem; ours is not mounted yet), 4 errors left, 8 operational
@@ -63,7 +64,7 @@ static bool device_read_only(const char *devname)
 {
 	char ro[8];
 
-	return block_attr_read(devname, "ro", ro, sizeof(ro)) == 0 && strcmp(ro, "1") == 0;
+	return blockattr_read(devname, "ro", ro, sizeof(ro)) == 0 && strcmp(ro, "1") == 0;
 }
 
 const char *fsck_before_mount(const struct boot_args *args, const char *devname,

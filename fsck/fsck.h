@@ -6,7 +6,7 @@
 
 #include "common/fsckcheck.h"
 #include "blockstack/params.h"
-#include "init/cmdline.h"
+#include "bootlib/cmdline.h"
 
 enum fsck_result {
 	FSCK_CLEAN,      /* nothing to do, or skipped */

@@ -1,5 +1,6 @@
 /* early: the API filesystems and the console, before anything else. */
 #include "init/early.h"
+#include "bootlib/sysroot.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -32,7 +33,7 @@ int early_mounts(const char **what)
 			return -errno;
 		}
 	}
-	mkdir("/sysroot", 0755);
+	mkdir(SYSROOT, 0755);
 	return 0;
 }
 

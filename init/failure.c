@@ -7,8 +7,8 @@
 #include <sys/reboot.h>
 #include <unistd.h>
 
-#include "init/blkprobe.h"
-#include "init/log.h"
+#include "bootlib/blkprobe.h"
+#include "bootlib/log.h"
 
 #define POWEROFF_DELAY_SEC 5
 

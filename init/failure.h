@@ -2,7 +2,7 @@
 #ifndef LIFEBOAT_FAILURE_H
 #define LIFEBOAT_FAILURE_H
 
-#include "init/rootspec.h"
+#include "bootlib/devspec.h"
 
 /* Print the block devices present with their TYPE, LABEL, UUID, PARTUUID,
  * so the user can see what root= could have named. */

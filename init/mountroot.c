@@ -5,10 +5,9 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mount.h>
-#include <sys/stat.h>
 
-#include "init/log.h"
-#include "init/modload.h"
+#include "bootlib/log.h"
+#include "bootlib/modload.h"
 #include "init/mountopts.h"
 
 /* The filesystem module may be named like the type (ext4, xfs) or only be
@@ -63,13 +62,4 @@ int mount_root(const struct boot_args *args, const struct found_dev *dev)
 	log_info("mounted %s (%s, %s) on %s", src, type,
 		 flags & MS_RDONLY ? "ro" : "rw", SYSROOT);
 	return 0;
-}
-
-/* A mount point lies on another device than its parent. */
-bool sysroot_is_mounted(void)
-{
-	struct stat root, sysroot;
-
-	return stat("/", &root) == 0 && stat(SYSROOT, &sysroot) == 0 &&
-	       root.st_dev != sysroot.st_dev;
 }

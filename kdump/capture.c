@@ -12,14 +12,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "init/log.h"
+#include "bootlib/log.h"
 #include "kdump/capture.h"
 #include "kdump/elfdump.h"
 #include "kdump/kvmem.h"
 #include "kdump/printk.h"
 #include "net/net.h"
-#include "rescue/console.h"
-#include "rescue/shell.h"
+#include "bootlib/console.h"
+#include "bootlib/shell.h"
 
 #define VMCORE "/proc/vmcore"
 #define UTS_LEN 65
@@ -180,11 +180,11 @@ static bool run_shell(void)
 {
 	char shell[64], tty[64];
 
-	if (rescue_shell_find(shell, sizeof(shell)) < 0)
+	if (shell_find(shell, sizeof(shell)) < 0)
 		return false;
 	console_tty_path(tty, sizeof(tty));
 	console_print("kdump: starting a shell; the machine reboots when it exits\n");
-	return rescue_shell_run(shell, tty) == 0;
+	return shell_run(shell, tty) == 0;
 }
 
 static void __attribute__((noreturn)) take_action(enum kdump_action action)
@@ -192,7 +192,7 @@ static void __attribute__((noreturn)) take_action(enum kdump_action action)
 	if (action == ACTION_DEFAULT) {
 		char shell[64];
 
-		action = rescue_shell_find(shell, sizeof(shell)) == 0 ? ACTION_SHELL : ACTION_REBOOT;
+		action = shell_find(shell, sizeof(shell)) == 0 ? ACTION_SHELL : ACTION_REBOOT;
 	}
 	if (action == ACTION_SHELL && !run_shell())
 		log_error("kdump: action=shell, but this image has no shell that starts; rebuild it "

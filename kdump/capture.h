@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "init/cmdline.h"
+#include "bootlib/cmdline.h"
 #include "kdump/diskdump.h"
 #include "kdump/elfcore.h"
 #include "common/kdumpconf.h"

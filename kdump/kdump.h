@@ -4,7 +4,7 @@
 #ifndef LIFEBOAT_KDUMP_KDUMP_H
 #define LIFEBOAT_KDUMP_KDUMP_H
 
-#include "init/cmdline.h"
+#include "bootlib/cmdline.h"
 
 /* Returns at once when this is no capture kernel; otherwise saves the dump
  * and takes the configured action, and does not return. */

@@ -18,7 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "init/log.h"
+#include "bootlib/log.h"
 
 #define BACKOFF_FIRST_MS 1000
 #define BACKOFF_MAX_MS 16000

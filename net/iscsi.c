@@ -7,11 +7,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "net/evwait.h"
+#include "bootlib/evwait.h"
 #include "net/ibft.h"
-#include "init/log.h"
-#include "init/modload.h"
-#include "init/timeline.h"
+#include "bootlib/log.h"
+#include "bootlib/modload.h"
+#include "bootlib/timeline.h"
 #include "net/iscsi_conf.h"
 #include "net/iscsi_lun.h"
 #include "net/iscsistart.h"

@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "init/cmdline.h"
+#include "bootlib/cmdline.h"
 
 /* Whether the command line puts the root on iSCSI (net/iscsi_conf.h says when). */
 bool iscsi_root_wanted(const struct boot_args *args);

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "init/rootspec.h"
+#include "bootlib/devspec.h"
 
 #define DEFAULT_GROUP 1
 
@@ -18,13 +18,13 @@ bool iscsi_conf_root_is_lun(const char *root)
 
 bool iscsi_conf_wanted(const struct boot_args *a)
 {
-	struct root_spec spec;
+	struct dev_spec spec;
 
 	if (strncmp(a->netroot, "iscsi", 5) == 0 || rfc4173_is_iscsi(a->root) ||
 	    a->iscsi_target_name[0] || a->iscsi_firmware)
 		return true;
 	return strcmp(a->netroot, "dhcp") == 0 && !iscsi_conf_root_is_lun(a->root) &&
-	       root_spec_parse(a->root, &spec) == 0;
+	       devspec_parse(a->root, &spec) == 0;
 }
 
 bool iscsi_conf_from_dhcp(const struct boot_args *a)

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "init/cmdline.h"
+#include "bootlib/cmdline.h"
 #include "net/rfc4173.h"
 
 /* The host's initiator name, put into the image by `lifeboat build --iscsi`. */

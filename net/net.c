@@ -9,10 +9,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "init/log.h"
-#include "init/modload.h"
-#include "init/mountroot.h"
-#include "init/timeline.h"
+#include "bootlib/log.h"
+#include "bootlib/modload.h"
+#include "bootlib/sysroot.h"
+#include "bootlib/timeline.h"
 #include "net/ipconf.h"
 #include "net/netconf.h"
 #include "net/netup.h"

@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "init/cmdline.h"
+#include "bootlib/cmdline.h"
 
 /* Whether the command line puts the root on the network: root=nfs:,
  * root=nfs4:, root=SERVER:/PATH, root=/dev/nfs, root=dhcp, netroot=nfs:, or

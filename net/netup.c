@@ -9,10 +9,10 @@
 #include <unistd.h>
 
 #include "net/dhcp.h"
-#include "net/evwait.h"
-#include "init/coldplug.h"
-#include "init/log.h"
-#include "init/timeline.h"
+#include "bootlib/evwait.h"
+#include "bootlib/coldplug.h"
+#include "bootlib/log.h"
+#include "bootlib/timeline.h"
 #include "net/linkwatch.h"
 
 /* Once one interface has a carrier, how long the others of the machine get

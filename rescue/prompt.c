@@ -8,7 +8,7 @@
 #include <sys/reboot.h>
 #include <unistd.h>
 
-#include "rescue/console.h"
+#include "bootlib/console.h"
 #include "rescue/report.h"
 
 #define PROMPT_LINE_MAX 128

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "init/blkprobe.h"
+#include "bootlib/blkprobe.h"
 #include "common/redact.h"
 
 #define SYSLOG_ACTION_READ_ALL 3

@@ -20,11 +20,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "init/log.h"
+#include "bootlib/log.h"
 #include "resume/mountinfo.h"
-#include "init/rootwait.h"
+#include "bootlib/devwait.h"
 #include "resume/sigprobe.h"
-#include "init/timeline.h"
+#include "bootlib/timeline.h"
 
 #define SYS_RESUME "/sys/power/resume"
 #define SYS_RESUME_OFFSET "/sys/power/resume_offset"
@@ -47,16 +47,16 @@ static int write_sysfs(const char *path, const char *value)
 /* Wait for resume=; false (reported) when it does not come. */
 static bool wait_device(const struct boot_args *args, struct found_dev *dev)
 {
-	struct root_spec spec;
+	struct dev_spec spec;
 	int r;
 
-	if (root_spec_parse(args->resume, &spec) < 0) {
+	if (devspec_parse(args->resume, &spec) < 0) {
 		log_warn("resume=%s names no device; use /dev/..., LABEL=, UUID=, PARTUUID=, "
 			 "PARTLABEL= or MAJ:MIN. Booting without resuming", args->resume);
 		return false;
 	}
 	timeline_mark("resume-wait", "%s", args->resume);
-	r = device_wait(&spec, args->resume_timeout_sec, dev);
+	r = devwait_find(&spec, args->resume_timeout_sec, dev);
 	if (r == -ETIMEDOUT)
 		console_print("lifeboat: the resume device resume=%s did not appear within "
 			      "rd.resume.timeout=%u s; booting without resuming. If this machine "

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "init/cmdline.h"
+#include "bootlib/cmdline.h"
 #include "net/ibft.h"
 #include "net/iscsi_conf.h"
 #include "net/iscsistart.h"

@@ -7,10 +7,10 @@
 #include <string.h>
 #include <sys/mount.h>
 
-#include "init/cmdline.h"
+#include "bootlib/cmdline.h"
 #include "init/mountopts.h"
-#include "init/rootspec.h"
-#include "init/uevent.h"
+#include "bootlib/devspec.h"
+#include "bootlib/uevent.h"
 
 static void split_quotes_like_the_kernel(void **state)
 {
@@ -84,54 +84,54 @@ static void bad_values_are_reported_not_fatal(void **state)
 
 static void root_spec_forms(void **state)
 {
-	struct root_spec s;
+	struct dev_spec s;
 
 	(void)state;
-	assert_int_equal(root_spec_parse("/dev/vda1", &s), 0);
-	assert_int_equal(s.kind, ROOT_PATH);
+	assert_int_equal(devspec_parse("/dev/vda1", &s), 0);
+	assert_int_equal(s.kind, DEVSPEC_PATH);
 	assert_string_equal(s.value, "vda1");
-	assert_int_equal(root_spec_parse("LABEL=my root", &s), 0);
-	assert_int_equal(s.kind, ROOT_LABEL);
+	assert_int_equal(devspec_parse("LABEL=my root", &s), 0);
+	assert_int_equal(s.kind, DEVSPEC_LABEL);
 	assert_string_equal(s.value, "my root");
-	assert_int_equal(root_spec_parse("/dev/disk/by-uuid/1234-ABCD", &s), 0);
-	assert_int_equal(s.kind, ROOT_UUID);
+	assert_int_equal(devspec_parse("/dev/disk/by-uuid/1234-ABCD", &s), 0);
+	assert_int_equal(s.kind, DEVSPEC_UUID);
 	assert_string_equal(s.value, "1234-ABCD");
-	assert_int_equal(root_spec_parse("PARTUUID=c0ffee00-1", &s), 0);
-	assert_int_equal(s.kind, ROOT_PARTUUID);
-	assert_int_equal(root_spec_parse("/dev/disk/by-partlabel/root", &s), 0);
-	assert_int_equal(s.kind, ROOT_PARTLABEL);
-	assert_int_equal(root_spec_parse("8:2", &s), 0);
-	assert_int_equal(s.kind, ROOT_DEVNUM);
+	assert_int_equal(devspec_parse("PARTUUID=c0ffee00-1", &s), 0);
+	assert_int_equal(s.kind, DEVSPEC_PARTUUID);
+	assert_int_equal(devspec_parse("/dev/disk/by-partlabel/root", &s), 0);
+	assert_int_equal(s.kind, DEVSPEC_PARTLABEL);
+	assert_int_equal(devspec_parse("8:2", &s), 0);
+	assert_int_equal(s.kind, DEVSPEC_DEVNUM);
 	assert_int_equal(s.major, 8);
 	assert_int_equal(s.minor, 2);
-	assert_int_equal(root_spec_parse("", &s), -EINVAL);
-	assert_int_equal(root_spec_parse("UUID=", &s), -EINVAL);
-	assert_int_equal(root_spec_parse("8:", &s), -EINVAL);
-	assert_int_equal(root_spec_parse("sda1", &s), -EINVAL);
-	assert_int_equal(root_spec_parse("99999:1", &s), -EINVAL);
+	assert_int_equal(devspec_parse("", &s), -EINVAL);
+	assert_int_equal(devspec_parse("UUID=", &s), -EINVAL);
+	assert_int_equal(devspec_parse("8:", &s), -EINVAL);
+	assert_int_equal(devspec_parse("sda1", &s), -EINVAL);
+	assert_int_equal(devspec_parse("99999:1", &s), -EINVAL);
 }
 
 static void root_spec_matching(void **state)
 {
 	struct blk_info info = { .type = "ext4", .label = "root", .uuid = "abcd-ef01",
 				 .partuuid = "c0ffee00-01", .partlabel = "sys" };
-	struct root_spec s;
+	struct dev_spec s;
 
 	(void)state;
-	root_spec_parse("UUID=ABCD-EF01", &s);
-	assert_true(root_spec_matches(&s, "vda1", 254, 1, &info));
-	assert_false(root_spec_matches(&s, "vda1", 254, 1, NULL));
-	root_spec_parse("LABEL=Root", &s);
-	assert_false(root_spec_matches(&s, "vda1", 254, 1, &info));  /* labels are case-sensitive */
-	root_spec_parse("/dev/vda1", &s);
-	assert_true(root_spec_matches(&s, "vda1", 254, 1, NULL));
-	assert_false(root_spec_matches(&s, "vda", 254, 0, NULL));
-	root_spec_parse("254:1", &s);
-	assert_true(root_spec_matches(&s, "whatever", 254, 1, NULL));
-	assert_false(root_spec_matches(&s, "whatever", 254, 2, NULL));
-	root_spec_parse("PARTLABEL=sys", &s);
-	assert_true(root_spec_matches(&s, "vda1", 254, 1, &info));
-	assert_true(root_spec_needs_probe(&s));
+	devspec_parse("UUID=ABCD-EF01", &s);
+	assert_true(devspec_matches(&s, "vda1", 254, 1, &info));
+	assert_false(devspec_matches(&s, "vda1", 254, 1, NULL));
+	devspec_parse("LABEL=Root", &s);
+	assert_false(devspec_matches(&s, "vda1", 254, 1, &info));  /* labels are case-sensitive */
+	devspec_parse("/dev/vda1", &s);
+	assert_true(devspec_matches(&s, "vda1", 254, 1, NULL));
+	assert_false(devspec_matches(&s, "vda", 254, 0, NULL));
+	devspec_parse("254:1", &s);
+	assert_true(devspec_matches(&s, "whatever", 254, 1, NULL));
+	assert_false(devspec_matches(&s, "whatever", 254, 2, NULL));
+	devspec_parse("PARTLABEL=sys", &s);
+	assert_true(devspec_matches(&s, "vda1", 254, 1, &info));
+	assert_true(devspec_needs_probe(&s));
 }
 
 static void mount_options_split(void **state)

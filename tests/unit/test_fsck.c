@@ -8,7 +8,7 @@
 
 #include "blockstack/params.h"
 #include "fsck/fsck.h"
-#include "init/cmdline.h"
+#include "bootlib/cmdline.h"
 
 static void checkers(void **state)
 {

@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "init/cmdline.h"
+#include "bootlib/cmdline.h"
 #include "net/ibft.h"
 #include "net/iscsi_conf.h"
 #include "net/iscsi_lun.h"

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "init/cmdline.h"
+#include "bootlib/cmdline.h"
 #include "net/dhcppkt.h"
 #include "net/ipconf.h"
 #include "net/net.h"

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "init/cmdline.h"
+#include "bootlib/cmdline.h"
 #include "resume/mountinfo.h"
 #include "resume/sigprobe.h"
 #include "resume/swsusp.h"

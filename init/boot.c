@@ -6,23 +6,23 @@
 
 #include "blockstack/blockstack.h"
 #include "init/bootargs.h"
-#include "init/cmdline.h"
+#include "bootlib/cmdline.h"
 #include "init/early.h"
 #include "init/failure.h"
 #include "fsck/fsck.h"
 #include "kdump/kdump.h"
-#include "init/log.h"
-#include "init/modload.h"
+#include "bootlib/log.h"
+#include "bootlib/modload.h"
 #include "common/modtab.h"
 #include "init/mountroot.h"
 #include "net/iscsi.h"
 #include "net/net.h"
 #include "rescue/rescue.h"
 #include "resume/resume.h"
-#include "init/rootspec.h"
-#include "init/rootwait.h"
+#include "bootlib/devspec.h"
+#include "bootlib/devwait.h"
 #include "init/switchroot.h"
-#include "init/timeline.h"
+#include "bootlib/timeline.h"
 
 #define DEFAULT_INIT "/sbin/init"
 /* After the rescue shell the devices are usually there already (the person
@@ -96,7 +96,7 @@ static const char *attach_network_disk(const struct boot_args *args, char *root,
 /* Find the root device and mount it on /sysroot; returns what failed. */
 static const char *mount_disk_root(const struct boot_args *args)
 {
-	struct root_spec spec;
+	struct dev_spec spec;
 	struct found_dev dev;
 	char root[CMDLINE_VALUE_MAX];
 	const char *what;
@@ -107,19 +107,19 @@ static const char *mount_disk_root(const struct boot_args *args)
 	what = attach_network_disk(args, root, sizeof(root));
 	if (what)
 		return what;
-	if (root_spec_parse(root, &spec) < 0)
+	if (devspec_parse(root, &spec) < 0)
 		return fail_text("root=%s%s names no device; use root=/dev/..., LABEL=, UUID=, "
 				 "PARTUUID=, PARTLABEL= or MAJ:MIN", root,
 				 root[0] ? "" : " (empty)");
-	r = rootwait(&spec, args->timeout_sec, &dev);
+	r = devwait_find(&spec, args->timeout_sec, &dev);
 	if (r == -ETIMEDOUT)
 		return fail_text("root device root=%s did not appear within rd.timeout%s; "
 				 "check root= against the devices below", root, "");
 	if (r < 0)
 		return fail_text("waiting for root=%s failed: %s", root, strerror(-r));
 	timeline_mark("rootdev", "/dev/%s", dev.devname);
-	rescue_break(args, RESCUE_STAGE_PRE_MOUNT);
-	rescue_break(args, RESCUE_STAGE_MOUNT);
+	rescue_break(args, STAGE_PRE_MOUNT);
+	rescue_break(args, STAGE_MOUNT);
 	/* After the resume decision, before the mount: the checker may write. */
 	const char *unrepaired = fsck_before_mount(args, dev.devname, dev.info.type);
 	if (unrepaired)
@@ -143,7 +143,7 @@ static const char *boot_disk_root(const struct boot_args *args, char **argv)
 
 	if (what)
 		return what;
-	rescue_break(args, RESCUE_STAGE_PRE_PIVOT);
+	rescue_break(args, STAGE_PRE_PIVOT);
 	if (switch_root_check_init(SYSROOT, init) < 0)
 		return fail_text("init=%s is missing or not executable on the root filesystem "
 				 "%s; give init= the path of the real init", init, "");
@@ -173,9 +173,9 @@ int main(int argc, char **argv)
 	bootargs_load(&args);
 	log_set_debug(args.debug);
 	log_info("starting; root=%s", args.root);
-	rescue_break(&args, RESCUE_STAGE_CMDLINE);
+	rescue_break(&args, STAGE_CMDLINE);
 	setup_drivers(&args);
-	rescue_break(&args, RESCUE_STAGE_PRE_UDEV);
+	rescue_break(&args, STAGE_PRE_UDEV);
 	/* A kernel started by a crash saves the dump and goes no further. */
 	kdump_capture_if_crashed(&args);
 	/* LUKS, LVM and md are assembled as their members appear, in the

@@ -4,16 +4,16 @@
  * appears before is seen by that look, what appears after is queued. It
  * then sleeps only in poll(), until an event or the deadline.
  */
-#include "net/evwait.h"
+#include "bootlib/evwait.h"
 
 #include <errno.h>
 #include <limits.h>
 #include <string.h>
 #include <time.h>
 
-#include "init/coldplug.h"
-#include "init/log.h"
-#include "init/modload.h"
+#include "bootlib/coldplug.h"
+#include "bootlib/log.h"
+#include "bootlib/modload.h"
 #include "common/modtab.h"
 
 uint64_t evwait_now_ms(void)

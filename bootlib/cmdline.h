@@ -30,7 +30,7 @@ struct boot_args {
 	unsigned int timeout_sec;     /* 0: wait forever */
 	bool debug;
 	bool shell;                   /* rd.shell: a shell on failure (default on) */
-	unsigned int break_stages;    /* rd.break[=STAGE]: RESCUE_STAGE_BIT()s */
+	unsigned int break_stages;    /* rd.break[=STAGE]: STAGE_BIT()s */
 	/* Resume from hibernation (docs/resume.md): */
 	char resume[CMDLINE_VALUE_MAX];       /* resume=: the swap device */
 	unsigned long long resume_offset;     /* resume_offset=: pages into it (swap file) */

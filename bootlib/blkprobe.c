@@ -1,5 +1,5 @@
 /* blkprobe: a block device's filesystem and partition identity, via libblkid. */
-#include "init/blkprobe.h"
+#include "bootlib/blkprobe.h"
 
 #include <blkid/blkid.h>
 #include <errno.h>

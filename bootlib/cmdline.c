@@ -1,12 +1,12 @@
 /* cmdline: parse the kernel command line into boot_args, table-driven. */
-#include "init/cmdline.h"
+#include "bootlib/cmdline.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "rescue/stage.h"
+#include "bootlib/stage.h"
 
 int cmdline_split(const char *line, struct strv *out)
 {
@@ -85,12 +85,12 @@ static int set_shell(struct boot_args *a, const char *value, size_t offset)
 /* rd.break alone stops before switch_root, as dracut's does; repeatable. */
 static int set_break(struct boot_args *a, const char *value, size_t offset)
 {
-	int stage = value ? rescue_stage_parse(value) : RESCUE_STAGE_PRE_PIVOT;
+	int stage = value ? stage_parse(value) : STAGE_PRE_PIVOT;
 
 	(void)offset;
 	if (stage < 0)
 		return stage;
-	a->break_stages |= RESCUE_STAGE_BIT(stage);
+	a->break_stages |= STAGE_BIT(stage);
 	return 0;
 }
 

@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "init/uevent.h"
+#include "bootlib/uevent.h"
 
 /* The monotonic clock in milliseconds, for deadlines. */
 uint64_t evwait_now_ms(void);
