@@ -30,7 +30,7 @@
 /* Milliseconds left before deadline (0: none), at most cap. */
 static unsigned int time_left(uint64_t deadline, unsigned int cap)
 {
-	uint64_t now = evwait_now_ms();
+	uint64_t now = clock_now_ms();
 
 	if (!deadline)
 		return cap;
@@ -112,7 +112,7 @@ static int server_fill(struct iscsi_target *t, const struct net_state *st, char 
 static int login(const struct boot_args *a, const struct iscsi_target *t,
 		 const char *initiator, char *why, size_t n)
 {
-	uint64_t deadline = a->timeout_sec ? evwait_now_ms() + (uint64_t)a->timeout_sec * 1000 : 0;
+	uint64_t deadline = a->timeout_sec ? clock_now_ms() + (uint64_t)a->timeout_sec * 1000 : 0;
 	bool chap = t->chap.username[0] != '\0';
 	unsigned int share = a->timeout_sec * 1000 / LOGIN_TRIES;
 	unsigned int cap = !a->timeout_sec || share > LOGIN_ATTEMPT_MS ? LOGIN_ATTEMPT_MS :
@@ -179,7 +179,7 @@ static bool sd_disk_added(const struct uevent *ev)
 static int lun_wait(const struct boot_args *a, const struct iscsi_target *t,
 		    char *root, size_t size, char *why, size_t n)
 {
-	uint64_t deadline = a->timeout_sec ? evwait_now_ms() + (uint64_t)a->timeout_sec * 1000 : 0;
+	uint64_t deadline = a->timeout_sec ? clock_now_ms() + (uint64_t)a->timeout_sec * 1000 : 0;
 	struct pollfd pfd = { .fd = uevent_open(), .events = POLLIN };
 	bool look = true, found = false;
 

@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bootlib/clock.h"
 #include "bootlib/log.h"
 #include "bootlib/modload.h"
 #include "bootlib/sysroot.h"
@@ -116,14 +117,6 @@ static bool mount_error_transient(int err)
 	return false;
 }
 
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
 /* The kernel's NFS client takes text options, so no mount.nfs is needed;
  * it asks for nfsv3/nfsv4 by request_module, which has no modprobe to run
  * here, so they are loaded first. */
@@ -134,7 +127,7 @@ static int nfs_mount(const struct boot_args *a, const struct net_state *st,
 	char data[CMDLINE_VALUE_MAX * 2], path[NFS_PATH_MAX + 32], src[NFS_PATH_MAX + 64];
 	char server[INET_ADDRSTRLEN];
 	unsigned long flags = a->rw == ROOT_RW_RW ? 0 : MS_RDONLY;
-	uint64_t deadline = now_ms() + (uint64_t)a->timeout_sec * 1000;
+	uint64_t deadline = clock_now_ms() + (uint64_t)a->timeout_sec * 1000;
 	int r;
 
 	for (size_t i = 0; i < sizeof(mods) / sizeof(mods[0]); i++)
@@ -155,7 +148,7 @@ static int nfs_mount(const struct boot_args *a, const struct net_state *st,
 			log_info("the server has no NFSv4.%d; trying %s", spec->v4_minor + 1, data);
 			continue;
 		}
-		if (!mount_error_transient(-r) || (a->timeout_sec && now_ms() >= deadline))
+		if (!mount_error_transient(-r) || (a->timeout_sec && clock_now_ms() >= deadline))
 			break;
 		log_warn("mounting %s failed: %s; trying again", src, strerror(-r));
 		usleep(NFS_RETRY_MS * 1000);
