@@ -95,7 +95,7 @@ static int interact(void)
 	return r;
 }
 
-void rescue_break(const struct boot_args *args, enum boot_stage stage)
+void rescue_break(const struct rescue_args *args, enum boot_stage stage)
 {
 	char why[64];
 
@@ -124,7 +124,7 @@ static void print_summary(const char *what)
 	fflush(stdout);
 }
 
-void rescue_failure(const struct boot_args *args, const char *what)
+void rescue_failure(const struct rescue_args *args, const char *what)
 {
 	log_error("boot failed: %s", what);
 	write_report(what);
