@@ -217,7 +217,7 @@ static void budget_report(const char *path, size_t len, const struct archive_err
 {
 	gen_error("%s: refusing the %s member at offset %llu: the image would unpack to more than "
 		  "%zu MiB (%lu MiB plus %d times its size, at most %lu MiB, so that a small "
-		  "hostile file cannot take minutes and gigabytes); the entries above are complete. "
+		  "hostile file cannot take minutes and gigabytes); what comes before it was listed. "
 		  "If the image is genuine, list that member with: tail -c +%llu '%s' | %s -dc | cpio -itv",
 		  path, why->format, why->offset, archive_unpack_budget(len) >> 20,
 		  BUDGET_FLOOR >> 20, BUDGET_RATIO, DECOMPRESS_MAX_OUT >> 20,

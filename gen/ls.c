@@ -2,10 +2,10 @@
 #include "gen/ls.h"
 
 #include <errno.h>
+#include <search.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <search.h>
 #include <sys/stat.h>
 
 #include "gen/archive.h"
