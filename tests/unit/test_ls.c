@@ -9,9 +9,11 @@
 
 #include <fcntl.h>
 #include <limits.h>
+#include <stdint.h>
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "gen/ls.h"
 #include "tests/unit/image_fixture.h"
@@ -175,6 +177,45 @@ static void test_budget_many_members(void **state)
 	fixture_rmrf(dir);
 }
 
+/* An xz member whose header asks for a 1 GiB dictionary: refused before
+ * the decoder allocates it. The header is xz's own, for 1 MiB, with the
+ * dictionary byte changed and the block header's CRC32 made again. */
+static void test_xz_dictionary(void **state)
+{
+	char *dir = fixture_tmpdir(), p[PATH_MAX], *out;
+	unsigned char *img;
+	size_t len, hdr_len;
+	uint32_t crc;
+	struct archive_error why;
+	int rc;
+
+	(void)state;
+	assert_int_equal(fixture_sh("cd %s && printf hello | xz -q -c --check=crc32 --lzma2=dict=1MiB > x", dir), 0);
+	snprintf(p, sizeof(p), "%s/x", dir);
+	img = fixture_read(p, &len);
+	assert_non_null(img);
+	/* Stream header (12 bytes), then the block header: its size, flags,
+	 * the LZMA2 filter (0x21), one byte of properties: the dictionary,
+	 * 0x10 for 1 MiB, 0x24 for 1 GiB. */
+	hdr_len = (img[12] + 1u) * 4;
+	assert_int_equal(img[14], 0x21);
+	assert_int_equal(img[16], 0x10);
+	out = listing_of(img, len, &rc, &why);
+	assert_string_equal(why.why, "unexpected data after a cpio archive");
+	free(out);
+	img[16] = 0x24;
+	crc = (uint32_t)crc32(0, img + 12, (uInt)(hdr_len - 4));
+	for (int i = 0; i < 4; i++)
+		img[12 + hdr_len - 4 + i] = (unsigned char)(crc >> (8 * i));
+	out = listing_of(img, len, &rc, &why);
+	assert_int_equal(rc, -ENOMEM);
+	assert_string_equal(why.why, "compressed member too large to unpack");
+	assert_string_equal(why.format, "xz");
+	free(out);
+	free(img);
+	fixture_rmrf(dir);
+}
+
 /* 80,000 names of 40,000 hard-linked inodes, 40,000 inodes with nlink 2
  * whose second name never comes, and 40,000 modules, 20,000 names twice. */
 static void many_fill(FILE *f)
@@ -265,6 +306,7 @@ int main(void)
 		cmocka_unit_test(test_symlink_2gib),
 		cmocka_unit_test(test_symlink_4gib),
 		cmocka_unit_test(test_budget_many_members),
+		cmocka_unit_test(test_xz_dictionary),
 		cmocka_unit_test(test_many_entries),
 		cmocka_unit_test(test_links_per_member),
 	};
