@@ -17,7 +17,7 @@ CFLAGS ?= -O2 -g
 ALL_CFLAGS = -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -I. $(CFLAGS) $(SANFLAGS)
 ALL_LDFLAGS = $(LDFLAGS) $(SANFLAGS)
 
-GEN_LIBS  := -lkmod -lz -llzma -lzstd -lblkid -pthread
+GEN_LIBS  := -lkmod -lz -llzma -lzstd -llz4 -lblkid -pthread
 INIT_LIBS := -lblkid -lz
 
 GEN_SRCS    := $(filter-out gen/main.c,$(wildcard gen/*.c))

@@ -12,6 +12,7 @@
 
 #include "gen/blockstacks.h"
 #include "gen/kernel.h"
+#include "gen/kernel_rd.h"
 #include "gen/iscsi_pack.h"
 #include "gen/kdump_pack.h"
 #include "gen/kmods.h"
@@ -155,7 +156,7 @@ static int add_build_conf(const struct build_opts *o, struct image *img, const c
 		 "# lifeboat build settings of this image\nkver = %s\nmode = %s\n"
 		 "compress = %s\nmodules = %zu\n", kver,
 		 o->mode == BUILD_GENERIC ? "generic" : "host-only",
-		 o->compress == IMAGE_COMPRESS_GZIP ? "gzip" : "none", n_modules);
+		 sink_format_name(o->compress), n_modules);
 	append_list(buf, sizeof(buf), "add_modules", &o->add_modules);
 	append_list(buf, sizeof(buf), "omit_modules", &o->omit_modules);
 	append_list(buf, sizeof(buf), "add_files", &o->add_files);
@@ -253,6 +254,8 @@ int build_image(const struct build_opts *o)
 
 	gen_verbose = o->verbose;
 	r = kernel_find(o->kver, o->kmoddir, kver, sizeof(kver), moddir, sizeof(moddir));
+	if (r == 0)
+		r = kernel_rd_check(o->compress, kver, moddir, "/boot");
 	if (r < 0)
 		return r;
 	img = image_new();

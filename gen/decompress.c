@@ -1,12 +1,17 @@
-/* decompress: gzip (zlib), xz (liblzma) and zstd (libzstd) members, by magic. */
+/* decompress: gzip (zlib), xz (liblzma), zstd (libzstd) and lz4 legacy (liblz4)
+ * members, by magic. */
 #include "gen/decompress.h"
 
 #include <errno.h>
+#include <lz4.h>
 #include <lzma.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
 #include <zstd.h>
+
+#include "gen/lz4_legacy.h"
 
 #define XZ_MEMLIMIT (256UL * 1024 * 1024)
 
@@ -34,6 +39,19 @@ static int outbuf_grow(struct outbuf *o)
 	o->data = p;
 	o->cap = cap;
 	return 0;
+}
+
+/* Make room for need more bytes if max allows; the room there is may be
+ * less (the caller's limit). */
+static int outbuf_reserve(struct outbuf *o, size_t need)
+{
+	while (o->cap - o->len < need && o->cap < o->max) {
+		int err = outbuf_grow(o);
+
+		if (err < 0)
+			return err;
+	}
+	return o->cap > o->len ? 0 : -EFBIG;
 }
 
 static int outbuf_done(struct outbuf *o, int err, unsigned char **out, size_t *out_len)
@@ -146,6 +164,58 @@ static int zstd_unpack(const unsigned char *in, size_t len, size_t max_out,
 	return outbuf_done(&o, err, out, out_len);
 }
 
+static uint32_t le32_get(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* One chunk of size bytes at in into o: at most LZ4_LEGACY_CHUNK bytes. */
+static int lz4_chunk_unpack(struct outbuf *o, const unsigned char *in, uint32_t size)
+{
+	int err = outbuf_reserve(o, LZ4_LEGACY_CHUNK);
+	size_t room = o->cap - o->len;
+	int n;
+
+	if (err < 0)
+		return err;
+	if (room > LZ4_LEGACY_CHUNK)
+		room = LZ4_LEGACY_CHUNK;
+	n = LZ4_decompress_safe((const char *)in, (char *)o->data + o->len, (int)size, (int)room);
+	if (n < 0)
+		/* With less room than a chunk may need, the limit is the cause. */
+		return room < LZ4_LEGACY_CHUNK ? -EFBIG : -EINVAL;
+	o->len += (size_t)n;
+	return 0;
+}
+
+/* The legacy format as the kernel reads it: chunks until the input ends or
+ * a zero size (padding); the magic again starts a new stream's chunks. */
+static int lz4_unpack(const unsigned char *in, size_t len, size_t max_out,
+		      unsigned char **out, size_t *out_len, size_t *consumed)
+{
+	struct outbuf o = { .max = max_out };
+	size_t pos = 4;
+	int err = 0;
+
+	while (err == 0 && len - pos >= 4) {
+		uint32_t size = le32_get(in + pos);
+
+		if (size == 0)
+			break;
+		pos += 4;
+		if (size == LZ4_LEGACY_MAGIC)
+			continue;
+		if (size > (uint32_t)LZ4_COMPRESSBOUND(LZ4_LEGACY_CHUNK) || size > len - pos) {
+			err = -EINVAL;  /* not a chunk, or cut short */
+			break;
+		}
+		err = lz4_chunk_unpack(&o, in + pos, size);
+		pos += size;
+	}
+	*consumed = pos;
+	return outbuf_done(&o, err, out, out_len);
+}
+
 /* The module reader's entry points (gen/modfile.c): one file, the fixed cap. */
 static int gzip_run(const unsigned char *in, size_t len, unsigned char **out,
 		    size_t *out_len, size_t *consumed)
@@ -165,10 +235,18 @@ static int zstd_run(const unsigned char *in, size_t len, unsigned char **out,
 	return zstd_unpack(in, len, DECOMPRESS_MAX_OUT, out, out_len, consumed);
 }
 
+static int lz4_run(const unsigned char *in, size_t len, unsigned char **out,
+		   size_t *out_len, size_t *consumed)
+{
+	return lz4_unpack(in, len, DECOMPRESS_MAX_OUT, out, out_len, consumed);
+}
+
 static const struct decompressor decompressors[] = {
 	{ "gzip", { 0x1f, 0x8b }, 2, gzip_run, gzip_unpack },
 	{ "xz", { 0xfd, '7', 'z', 'X', 'Z', 0x00 }, 6, xz_run, xz_unpack },
 	{ "zstd", { 0x28, 0xb5, 0x2f, 0xfd }, 4, zstd_run, zstd_unpack },
+	/* LZ4_LEGACY_MAGIC, little-endian. */
+	{ "lz4", { 0x02, 0x21, 0x4c, 0x18 }, 4, lz4_run, lz4_unpack },
 };
 
 const struct decompressor *decompressor_find(const unsigned char *buf, size_t len)

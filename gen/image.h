@@ -14,10 +14,7 @@
 #include <sys/types.h>
 #include <time.h>
 
-enum image_compress {
-	IMAGE_COMPRESS_GZIP,
-	IMAGE_COMPRESS_NONE,
-};
+#include "gen/sink.h"
 
 struct image;
 
@@ -66,6 +63,6 @@ void image_set_early(struct image *img, struct image *early);
 /* Write the archive to out_path: to a temporary file in the same directory,
  * fsync'd, mode 0600, then renamed into place. On failure nothing is left at
  * out_path or beside it. mtime is the timestamp of every entry. */
-int image_write(struct image *img, const char *out_path, enum image_compress compress, time_t mtime);
+int image_write(struct image *img, const char *out_path, enum sink_format compress, time_t mtime);
 
 #endif

@@ -199,9 +199,12 @@ static int entry_write(struct writer *w, const struct slot *s, bool *reported)
 			return -EFBIG;
 		}
 	}
-	err = cpio_write_header(&w->sink, &h, e->path);
-	if (err == 0 && h.filesize > 0)
-		err = sink_set_stored(&w->sink, content_is_compressed(e, fd));
+	/* The header is stored or compressed with its content, and the mode
+	 * stays until content asks for the other: each switch costs xz a new
+	 * block (and its encoder's setup), and modules come one after another. */
+	err = h.filesize > 0 ? sink_set_stored(&w->sink, content_is_compressed(e, fd)) : 0;
+	if (err == 0)
+		err = cpio_write_header(&w->sink, &h, e->path);
 	if (err == 0 && fd >= 0) {
 		err = file_copy(w, s, h.filesize, fd, reported);
 	} else if (err == 0 && S_ISLNK(e->mode)) {
@@ -209,8 +212,6 @@ static int entry_write(struct writer *w, const struct slot *s, bool *reported)
 	} else if (err == 0 && e->data) {
 		err = sink_write(&w->sink, e->data, h.filesize);
 	}
-	if (err == 0)
-		err = sink_set_stored(&w->sink, false);
 	if (fd >= 0)
 		close(fd);
 	return err < 0 ? err : cpio_write_data_pad(&w->sink);
@@ -255,7 +256,8 @@ static void write_report(const char *out_path, int err)
 }
 
 /* Every entry and the trailer into w->sink; reports read errors itself. */
-static int archive_write(struct writer *w, const struct image *img, bool compress, int fd, bool *reported)
+static int archive_write(struct writer *w, const struct image *img, enum sink_format compress,
+			 int fd, bool *reported)
 {
 	struct slot *slots;
 	size_t n;
@@ -267,6 +269,8 @@ static int archive_write(struct writer *w, const struct image *img, bool compres
 		return err;
 	for (size_t i = 0; i < n && err == 0; i++)
 		err = entry_write(w, &slots[i], reported);
+	if (err == 0)
+		err = sink_set_stored(&w->sink, false);
 	if (err == 0)
 		err = cpio_write_trailer(&w->sink);
 	if (err == 0)
@@ -305,7 +309,7 @@ static void dir_sync(const char *out_path)
 	free(dir);
 }
 
-int image_write(struct image *img, const char *out_path, enum image_compress compress, time_t mtime)
+int image_write(struct image *img, const char *out_path, enum sink_format compress, time_t mtime)
 {
 	struct writer *w = calloc(1, sizeof(*w));
 	struct sigaction old[3];
@@ -343,9 +347,9 @@ int image_write(struct image *img, const char *out_path, enum image_compress com
 	/* The early archive first and never compressed: the kernel's microcode
 	 * loader looks for it at the start of the image, before decompressing. */
 	if (err == 0 && img->early)
-		err = archive_write(w, img->early, false, fd, &reported);
+		err = archive_write(w, img->early, SINK_NONE, fd, &reported);
 	if (err == 0)
-		err = archive_write(w, img, compress == IMAGE_COMPRESS_GZIP, fd, &reported);
+		err = archive_write(w, img, compress, fd, &reported);
 	if (err < 0)
 		close(fd);
 	else

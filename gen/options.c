@@ -66,13 +66,7 @@ static int set_mode(struct build_opts *o, const char *value, size_t offset)
 static int set_compress(struct build_opts *o, const char *value, size_t offset)
 {
 	(void)offset;
-	if (strcmp(value, "gzip") == 0)
-		o->compress = IMAGE_COMPRESS_GZIP;
-	else if (strcmp(value, "none") == 0)
-		o->compress = IMAGE_COMPRESS_NONE;
-	else
-		return -EINVAL;
-	return 0;
+	return sink_format_parse(value, &o->compress);
 }
 
 static int set_microcode(struct build_opts *o, const char *value, size_t offset)
@@ -126,7 +120,7 @@ static const struct opt_def opt_defs[] = {
 	{ "omit-modules",  0,   true,  add_list,      F(omit_modules),  "M,...: modules never to add" },
 	{ "add-files",     0,   true,  add_list,      F(add_files),     "SRC[:DST],...: files to add" },
 	{ "add-binaries",  0,   true,  add_list,      F(add_binaries),  "PATH,...: programs to add with their libraries" },
-	{ "compress",      0,   true,  set_compress,  0,                "gzip|none (default gzip)" },
+	{ "compress",      0,   true,  set_compress,  0,                "gzip|zstd|xz|lz4|none (default gzip)" },
 	{ "microcode",     0,   true,  set_microcode, 0,                "auto|all|none: early x86 microcode (auto: this CPU's if host-only)" },
 	{ "cmdline",       0,   true,  set_string,    F(cmdline),       "'...': kernel parameters built into the image" },
 	{ "firmware-dirs", 0,   true,  set_string,    F(firmware_dirs), "DIR:...: where firmware is looked up" },
@@ -310,7 +304,7 @@ void build_opts_init(struct build_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->mode = BUILD_HOST_ONLY;
-	o->compress = IMAGE_COMPRESS_GZIP;
+	o->compress = SINK_GZIP;
 }
 
 void build_opts_free(struct build_opts *o)

@@ -18,7 +18,7 @@ struct build_opts {
 	char *cmdline;
 	char *firmware_dirs;
 	enum build_mode mode;
-	enum image_compress compress;
+	enum sink_format compress;
 	enum microcode_mode microcode;
 	bool verbose;
 	char *rescue;          /* --rescue busybox|none|PATH; NULL: busybox if the host has it */

@@ -2,9 +2,9 @@
 # install-deps.sh: install with apt what building and testing lifeboat needs,
 # only what is missing (a fresh Debian 12 machine has none of it).
 set -e
-PACKAGES="build-essential pkg-config libkmod-dev libblkid-dev zlib1g-dev liblzma-dev libzstd-dev
+PACKAGES="build-essential pkg-config libkmod-dev libblkid-dev zlib1g-dev liblzma-dev libzstd-dev liblz4-dev
 libcmocka-dev clang libclang-rt-14-dev cppcheck cpio kmod e2fsprogs xfsprogs btrfs-progs fdisk
-qemu-system-x86 linux-image-amd64 busybox-static xz-utils zstd scdoc libxml2-utils groff-base man-db"
+qemu-system-x86 linux-image-amd64 busybox-static xz-utils zstd lz4 scdoc libxml2-utils groff-base man-db"
 
 # The network-root boot tests' servers, run only inside their namespaces.
 PACKAGES="$PACKAGES dnsmasq-base nfs-ganesha nfs-ganesha-vfs rpcbind"

@@ -169,7 +169,7 @@ static void test_truncated(void **state)
 	assert_int_equal(image_add_symlink(img, "/bin", "usr/bin"), 0);
 	for (int gzip = 0; gzip < 2; gzip++) {
 		snprintf(p, sizeof(p), "%s/img%d", dir, gzip);
-		assert_int_equal(image_write(img, p, gzip ? IMAGE_COMPRESS_GZIP : IMAGE_COMPRESS_NONE, 0), 0);
+		assert_int_equal(image_write(img, p, gzip ? SINK_GZIP : SINK_NONE, 0), 0);
 		data = fixture_read(p, &len);
 		assert_non_null(data);
 		l->len = 0;
@@ -202,7 +202,7 @@ static void test_corrupted(void **state)
 	(void)state;
 	assert_int_equal(image_add_data(img, "/x", "abc", 3, 0), 0);
 	snprintf(p, sizeof(p), "%s/img", dir);
-	assert_int_equal(image_write(img, p, IMAGE_COMPRESS_NONE, 0), 0);
+	assert_int_equal(image_write(img, p, SINK_NONE, 0), 0);
 	image_free(img);
 	file = fixture_read(p, &len);
 	assert_non_null(file);
@@ -295,7 +295,7 @@ static void test_ls(void **state)
 	assert_int_equal(image_add_file(img, src, "/a", 0644), 0);
 	assert_int_equal(image_add_file(img, src, "/b", 0644), 0);
 	snprintf(p, sizeof(p), "%s/img", dir);
-	assert_int_equal(image_write(img, p, IMAGE_COMPRESS_GZIP, 0), 0);
+	assert_int_equal(image_write(img, p, SINK_GZIP, 0), 0);
 	image_free(img);
 	out = ls_capture(p, 0);
 	assert_non_null(strstr(out, "lrwxrwxrwx   1         7 bin -> usr/bin\n"));

@@ -88,7 +88,7 @@ static void command_line_wins_over_config(void **state)
 	assert_int_equal(build_opts_parse(&o, 9, argv), 0);
 	assert_string_equal(o.kver, "from-cli");
 	assert_int_equal(o.mode, BUILD_HOST_ONLY);
-	assert_int_equal(o.compress, IMAGE_COMPRESS_NONE);
+	assert_int_equal(o.compress, SINK_NONE);
 	assert_int_equal(o.add_modules.len, 3);
 	assert_string_equal(o.add_modules.items[2], "c");
 	assert_string_equal(o.output, "out.img");

@@ -32,7 +32,7 @@ static struct captured *capture_start(bool gzip)
 	snprintf(c->path, sizeof(c->path), "%s/out", c->dir);
 	c->fd = open(c->path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 	assert_true(c->fd >= 0);
-	assert_int_equal(sink_open(&c->sink, c->fd, gzip), 0);
+	assert_int_equal(sink_open(&c->sink, c->fd, gzip ? SINK_GZIP : SINK_NONE), 0);
 	return c;
 }
 

@@ -80,7 +80,7 @@ static void file_expect(const char *root, const char *rel, const char *content, 
 }
 
 /* Write the sample, extract it with GNU cpio, look at every kind of entry. */
-static void roundtrip_gnu_cpio(enum image_compress compress)
+static void roundtrip_gnu_cpio(enum sink_format compress)
 {
 	char *dir = fixture_tmpdir();
 	char img_path[PATH_MAX], p[PATH_MAX], target[64];
@@ -96,7 +96,7 @@ static void roundtrip_gnu_cpio(enum image_compress compress)
 	assert_int_equal(st.st_mode & 07777, 0600);
 
 	assert_int_equal(fixture_sh("mkdir %s/x && cd %s/x && %s %s | cpio -idm --no-absolute-filenames --quiet",
-				    dir, dir, compress == IMAGE_COMPRESS_GZIP ? "zcat" : "cat", img_path), 0);
+				    dir, dir, compress == SINK_GZIP ? "zcat" : "cat", img_path), 0);
 	snprintf(p, sizeof(p), "%s/x", dir);
 	file_expect(p, "etc/a.txt", "alpha\n", 0640, &st);
 	file_expect(p, "etc/motd", "hi\n", 0644, &st);
@@ -135,13 +135,13 @@ static void roundtrip_gnu_cpio(enum image_compress compress)
 static void test_roundtrip_none(void **state)
 {
 	(void)state;
-	roundtrip_gnu_cpio(IMAGE_COMPRESS_NONE);
+	roundtrip_gnu_cpio(SINK_NONE);
 }
 
 static void test_roundtrip_gzip(void **state)
 {
 	(void)state;
-	roundtrip_gnu_cpio(IMAGE_COMPRESS_GZIP);
+	roundtrip_gnu_cpio(SINK_GZIP);
 }
 
 /* Our own reader: sorted, uid/gid 0, the data of a hard link on its first name. */
@@ -157,7 +157,7 @@ static void test_archive_layout(void **state)
 	sources_make(dir);
 	img = image_sample(dir, false);
 	snprintf(img_path, sizeof(img_path), "%s/out.img", dir);
-	assert_int_equal(image_write(img, img_path, IMAGE_COMPRESS_GZIP, MTIME), 0);
+	assert_int_equal(image_write(img, img_path, SINK_GZIP, MTIME), 0);
 	/* 6 + 3 + 20: the hard-linked file counts once. */
 	assert_int_equal(image_content_bytes(img), 29);
 	image_free(img);
@@ -196,7 +196,7 @@ static unsigned char *image_bytes(const char *dir, bool reverse, time_t mtime, s
 	unsigned char *data;
 
 	snprintf(img_path, sizeof(img_path), "%s/%s.img", dir, reverse ? "r" : "f");
-	assert_int_equal(image_write(img, img_path, IMAGE_COMPRESS_GZIP, mtime), 0);
+	assert_int_equal(image_write(img, img_path, SINK_GZIP, mtime), 0);
 	image_free(img);
 	data = fixture_read(img_path, len);
 	assert_non_null(data);
@@ -248,13 +248,13 @@ static void test_write_fails_cleanly(void **state)
 	(void)state;
 	assert_int_equal(image_add_data(img, "/etc/x", "x", 1, 0), 0);
 	snprintf(p, sizeof(p), "%s/missing/out.img", dir);
-	assert_int_equal(image_write(img, p, IMAGE_COMPRESS_GZIP, 0), -ENOENT);
+	assert_int_equal(image_write(img, p, SINK_GZIP, 0), -ENOENT);
 	assert_int_equal(dir_count(dir), 0);
 	/* A parent that is a file. */
 	snprintf(p, sizeof(p), "%s/file", dir);
 	fixture_write(p, "old", 3);
 	snprintf(p, sizeof(p), "%s/file/out.img", dir);
-	assert_int_equal(image_write(img, p, IMAGE_COMPRESS_NONE, 0), -ENOTDIR);
+	assert_int_equal(image_write(img, p, SINK_NONE, 0), -ENOTDIR);
 	assert_int_equal(dir_count(dir), 1);
 	/* A source gone by write time: the old image stays as it was, no temp. */
 	snprintf(src, sizeof(src), "%s/src", dir);
@@ -262,7 +262,7 @@ static void test_write_fails_cleanly(void **state)
 	assert_int_equal(image_add_file(img, src, "/etc/src", 0), 0);
 	unlink(src);
 	snprintf(p, sizeof(p), "%s/file", dir);
-	assert_true(image_write(img, p, IMAGE_COMPRESS_GZIP, 0) < 0);
+	assert_true(image_write(img, p, SINK_GZIP, 0) < 0);
 	assert_int_equal(dir_count(dir), 1);
 	old = fixture_read(p, &len);
 	assert_int_equal(len, 3);
@@ -292,7 +292,7 @@ static void test_write_enospc(void **state)
 		blob[i] = (unsigned char)(i * 7919 >> 3);
 	assert_int_equal(image_add_data(img, "/blob", blob, big, 0), 0);
 	snprintf(p, sizeof(p), "%s/out.img", dir);
-	assert_int_equal(image_write(img, p, IMAGE_COMPRESS_NONE, 0), -ENOSPC);
+	assert_int_equal(image_write(img, p, SINK_NONE, 0), -ENOSPC);
 	assert_int_equal(dir_count(dir), 0);
 	umount(dir);
 	free(blob);
@@ -373,7 +373,7 @@ static void test_host_path(void **state)
 	assert_true(image_has(img, p));
 
 	snprintf(img_path, sizeof(img_path), "%s/out.img", dir);
-	assert_int_equal(image_write(img, img_path, IMAGE_COMPRESS_NONE, 0), 0);
+	assert_int_equal(image_write(img, img_path, SINK_NONE, 0), 0);
 	image_free(img);
 	assert_int_equal(archive_walk_file(img_path, listing_add, l), 0);
 	snprintf(p, sizeof(p), "%s/link", dir + 1);
