@@ -212,6 +212,10 @@ static int lz4_unpack(const unsigned char *in, size_t len, size_t max_out,
 		err = lz4_chunk_unpack(&o, in + pos, size);
 		pos += size;
 	}
+	/* A stream of no chunk is no image: the magic alone, or cut in the
+	 * first size. */
+	if (err == 0 && pos == 4)
+		err = -EINVAL;
 	*consumed = pos;
 	return outbuf_done(&o, err, out, out_len);
 }

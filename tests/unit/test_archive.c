@@ -153,7 +153,14 @@ static void test_concatenated_zstd(void **state)
 	concatenated_check("zstd -q -c");
 }
 
-/* Our own image, raw: every shorter prefix is rejected, never overread
+/* lz4(1)'s legacy format, the one the kernel reads. */
+static void test_concatenated_lz4(void **state)
+{
+	(void)state;
+	concatenated_check("lz4 -l -q -c");
+}
+
+/* Our own image, raw and in every compression: every shorter prefix is rejected, never overread
  * (run under ASan by make asan-unit). */
 static void test_truncated(void **state)
 {
@@ -167,9 +174,9 @@ static void test_truncated(void **state)
 	(void)state;
 	assert_int_equal(image_add_data(img, "/etc/x", "0123456789", 10, 0), 0);
 	assert_int_equal(image_add_symlink(img, "/bin", "usr/bin"), 0);
-	for (int gzip = 0; gzip < 2; gzip++) {
-		snprintf(p, sizeof(p), "%s/img%d", dir, gzip);
-		assert_int_equal(image_write(img, p, gzip ? SINK_GZIP : SINK_NONE, 0), 0);
+	for (int f = 0; f < SINK_FORMAT_COUNT; f++) {
+		snprintf(p, sizeof(p), "%s/img%d", dir, f);
+		assert_int_equal(image_write(img, p, (enum sink_format)f, 0), 0);
 		data = fixture_read(p, &len);
 		assert_non_null(data);
 		l->len = 0;
@@ -320,6 +327,7 @@ int main(void)
 		cmocka_unit_test(test_concatenated_gzip),
 		cmocka_unit_test(test_concatenated_xz),
 		cmocka_unit_test(test_concatenated_zstd),
+		cmocka_unit_test(test_concatenated_lz4),
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_corrupted),
 		cmocka_unit_test(test_host_initrd),

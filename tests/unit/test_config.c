@@ -102,7 +102,7 @@ static void usage_errors(void **state)
 {
 	char *no_output[] = { "build", "--config", "/dev/null", NULL };
 	char *unknown[] = { "build", "--config", "/dev/null", "--frobnicate", "-o", "x", NULL };
-	char *bad_value[] = { "build", "--config", "/dev/null", "--compress", "lz4", "-o", "x", NULL };
+	char *bad_value[] = { "build", "--config", "/dev/null", "--compress", "bzip2", "-o", "x", NULL };
 	char *missing_value[] = { "build", "--config", "/dev/null", "-o", NULL };
 	char *conf = write_temp("no_such_key = 1\n");
 	char *bad_key[] = { "build", "--config", conf, "-o", "x", NULL };
