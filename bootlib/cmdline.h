@@ -72,5 +72,9 @@ int cmdline_split(const char *line, struct strv *out);
 int cmdline_parse(const char *line, struct boot_args *args);
 void boot_args_init(struct boot_args *args);
 void boot_args_free(struct boot_args *args);
+/* Forget the CHAP secrets once the iSCSI login is done (the kernel keeps
+ * the session's): rd.iscsi.password=, rd.iscsi.in.password= and
+ * USER:PASSWORD@ of root=/netroot=iscsi: are wiped. */
+void boot_args_drop_secrets(struct boot_args *args);
 
 #endif

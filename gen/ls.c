@@ -9,6 +9,7 @@
 
 #include "gen/archive.h"
 #include "gen/report.h"
+#include "common/redact.h"
 #include "common/strv.h"
 
 #define LS_CONFIG_PATH "etc/lifeboat/build.conf"
@@ -24,8 +25,9 @@ struct ls {
 	FILE *out;
 	struct link_seen *links;
 	size_t nlinks;
-	char *config;            /* build.conf content, if the image has one */
+	char *config;            /* build.conf content, if the image has one, redacted */
 	size_t config_len;
+	bool config_secrets;     /* a secret was taken out of it */
 	struct strv modules;
 };
 
@@ -106,16 +108,20 @@ static int module_note(struct ls *ls, const char *path)
 	return 0;
 }
 
+/* Kept without secrets: an image made before the redaction decided on the
+ * parsed words may show `root="iscsi:u:p@..."` in its cmdline line. */
 static int config_keep(struct ls *ls, const struct archive_entry *e)
 {
-	char *copy = malloc(e->size + 1);
+	size_t len;
+	bool found;
+	char *copy = redact_lines((const char *)e->data, e->size, &len, &found);
 
 	if (!copy)
 		return -ENOMEM;
-	memcpy(copy, e->data, e->size);
 	free(ls->config);
 	ls->config = copy;
-	ls->config_len = e->size;
+	ls->config_len = len;
+	ls->config_secrets |= found;
 	return 0;
 }
 
@@ -166,7 +172,7 @@ static void sections_print(struct ls *ls)
 		if (ls->config_len > 0 && ls->config[ls->config_len - 1] != '\n')
 			fputc('\n', ls->out);
 		/* build.c writes this line when the image carries CHAP secrets. */
-		if (memmem(ls->config, ls->config_len, "\nsecrets = ", 11))
+		if (ls->config_secrets || memmem(ls->config, ls->config_len, "\nsecrets = ", 11))
 			fprintf(ls->out, "\nnote: this image carries secrets (see secrets = above); "
 				"keep it readable by root only (it is written mode 0600)\n");
 	}

@@ -23,6 +23,7 @@
 #include "bootlib/devwait.h"
 #include "init/switchroot.h"
 #include "bootlib/timeline.h"
+#include "common/redact.h"
 
 #define DEFAULT_INIT "/sbin/init"
 /* After the rescue shell the devices are usually there already (the person
@@ -81,7 +82,7 @@ static void bring_up_network(const struct boot_args *args)
 /* The network part of a disk root: an iSCSI login, whose LUN then appears
  * as a local disk, or rd.neednet's setup. root gets what names the root
  * device (the LUN's disk when root= names no filesystem). */
-static const char *attach_network_disk(const struct boot_args *args, char *root, size_t size)
+static const char *attach_network_disk(struct boot_args *args, char *root, size_t size)
 {
 	char why[400];
 
@@ -94,7 +95,7 @@ static const char *attach_network_disk(const struct boot_args *args, char *root,
 }
 
 /* Find the root device and mount it on /sysroot; returns what failed. */
-static const char *mount_disk_root(const struct boot_args *args)
+static const char *mount_disk_root(struct boot_args *args)
 {
 	struct dev_spec spec;
 	struct found_dev dev;
@@ -134,7 +135,7 @@ static const char *mount_disk_root(const struct boot_args *args)
 
 /* Mount (unless a previous try or the rescue shell did) and enter the real
  * root; returns only on failure. */
-static const char *boot_disk_root(const struct boot_args *args, char **argv)
+static const char *boot_disk_root(struct boot_args *args, char **argv)
 {
 	const char *init = args->init[0] ? args->init : DEFAULT_INIT;
 	const char *what = sysroot_is_mounted() ? NULL : mount_disk_root(args);
@@ -151,6 +152,15 @@ static const char *boot_disk_root(const struct boot_args *args, char **argv)
 	argv[0] = (char *)init;
 	r = switch_root(SYSROOT, init, argv, &step);
 	return fail_text("switch_root failed while %s: %s", step, strerror(-r));
+}
+
+/* root= may be an iSCSI path with USER:PASSWORD@: logged without them. */
+static void log_root(const struct boot_args *args)
+{
+	char shown[CMDLINE_VALUE_MAX];
+
+	redact_path(args->root, shown, sizeof(shown));
+	log_info("starting; root=%s", shown);
 }
 
 /* The boot, step by step. Each step that can fail returns a description of
@@ -172,7 +182,7 @@ int main(int argc, char **argv)
 	boot_args_init(&args);
 	bootargs_load(&args);
 	log_set_debug(args.debug);
-	log_info("starting; root=%s", args.root);
+	log_root(&args);
 	rescue_break(&args, STAGE_CMDLINE);
 	setup_drivers(&args);
 	rescue_break(&args, STAGE_PRE_UDEV);

@@ -201,31 +201,47 @@ static int lun_wait(const struct boot_args *a, const struct iscsi_target *t,
 	return -ETIMEDOUT;
 }
 
-int iscsi_root_attach(const struct boot_args *a, char *root, size_t root_size,
-		      char *why, size_t n)
+/* The login with the target named, once the network is up; t gets the
+ * CHAP secrets, which the caller wipes whatever happens. */
+static int target_login(const struct boot_args *a, const struct net_state *st,
+			struct iscsi_target *t, char *why, size_t n)
 {
-	struct net_state st;
-	struct iscsi_target t;
 	char fw_initiator[ISCSI_NAME_MAX], initiator[ISCSI_NAME_MAX], session[64];
-	int r = net_bring_up_state(a, &st, why, n);
+	int r = target_choose(a, st, t, fw_initiator, sizeof(fw_initiator), why, n);
 
 	if (r == 0)
-		r = target_choose(a, &st, &t, fw_initiator, sizeof(fw_initiator), why, n);
-	if (r == 0)
-		r = server_fill(&t, &st, why, n);
+		r = server_fill(t, st, why, n);
 	if (r == 0)
 		r = modules_load(why, n);
 	if (r < 0)
 		return r;
-	iscsi_conf_initiator(a, fw_initiator, ISCSI_INITIATOR_FILE, st.link.mac,
+	iscsi_conf_initiator(a, fw_initiator, ISCSI_INITIATOR_FILE, st->link.mac,
 			     initiator, sizeof(initiator));
-	if (!iscsi_lun_session(ISCSI_SESSION_CLASS, t.name, session, sizeof(session)))
-		r = login(a, &t, initiator, why, n);
-	/* The kernel keeps the session's secrets; PID 1 need not. */
-	explicit_bzero(&t.chap, sizeof(t.chap));
-	if (r == 0 && iscsi_conf_root_is_lun(a->root))
-		return lun_wait(a, &t, root, root_size, why, n);
-	if (r == 0)
-		snprintf(root, root_size, "%s", a->root);
+	if (!iscsi_lun_session(ISCSI_SESSION_CLASS, t->name, session, sizeof(session)))
+		r = login(a, t, initiator, why, n);
 	return r;
+}
+
+int iscsi_root_attach(struct boot_args *a, char *root, size_t root_size,
+		      char *why, size_t n)
+{
+	struct net_state st;
+	struct iscsi_target t;
+	int r = net_bring_up_state(a, &st, why, n);
+
+	memset(&t, 0, sizeof(t));
+	if (r == 0)
+		r = target_login(a, &st, &t, why, n);
+	/* The kernel keeps the session's secrets; PID 1 need not: DHCP's
+	 * root-path may have held them too. A failed login keeps the command
+	 * line's for the retry after the rescue shell. */
+	explicit_bzero(&t.chap, sizeof(t.chap));
+	explicit_bzero(st.conf.root_path, sizeof(st.conf.root_path));
+	if (r < 0)
+		return r;
+	boot_args_drop_secrets(a);
+	if (iscsi_conf_root_is_lun(a->root))
+		return lun_wait(a, &t, root, root_size, why, n);
+	snprintf(root, root_size, "%s", a->root);
+	return 0;
 }

@@ -14,9 +14,10 @@ bool iscsi_root_wanted(const struct boot_args *args);
 /* Configure the network, log in to the target (bounded retries within
  * rd.timeout), and leave in root what the root device is: args->root when
  * it names a filesystem, else /dev/DISK of the target's LUN once it is
- * there. Returns 0, or -errno with what failed and what the user can do in
- * why (never a secret). */
-int iscsi_root_attach(const struct boot_args *args, char *root, size_t root_size,
+ * there. Once logged in, the CHAP secrets are dropped from args
+ * (boot_args_drop_secrets). Returns 0, or -errno with what failed and what
+ * the user can do in why (never a secret). */
+int iscsi_root_attach(struct boot_args *args, char *root, size_t root_size,
 		      char *why, size_t why_size);
 
 #endif
