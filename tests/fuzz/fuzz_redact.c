@@ -1,0 +1,147 @@
+/* fuzz_redact: the redaction (common/redact.c) against the parser
+ * (bootlib/cmdline.c), differentially. On any text:
+ *  - word by word, the redacted line splits as the original does; a word
+ *    the parser reads as a secret has exactly its secret replaced by "*",
+ *    every other word and every blank between them is the same bytes;
+ *  - what the parser makes of the redacted line is what it made of the
+ *    original but for the secrets, which read as "*" (or are gone);
+ *  - the text never grows, and redact_has_secrets agrees.
+ * Any difference aborts. */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bootlib/cmdline.h"
+#include "common/cmdwords.h"
+#include "common/redact.h"
+
+#define CHECK(cond) do { if (!(cond)) abort(); } while (0)
+
+/* Word a as redacted: its text before the secret, "*", and after it unless
+ * the parser never saw the end of the word. */
+static void word_check(const struct cmdword *a, const struct cmdword *b)
+{
+	size_t start, len;
+
+	if (!redact_word_secret(a->text, &start, &len)) {
+		CHECK(a->raw_len == b->raw_len && memcmp(a->raw, b->raw, a->raw_len) == 0);
+		return;
+	}
+	CHECK(b->len >= start + 1 && memcmp(a->text, b->text, start) == 0);
+	CHECK(b->text[start] == '*');
+	if (a->cut)
+		CHECK(b->len == start + 1);
+	else
+		CHECK(strcmp(b->text + start + 1, a->text + start + len) == 0);
+}
+
+static void words_check(const char *line, const char *out)
+{
+	static struct cmdword a, b;
+	const char *pa = line, *pb = out, *ea = line, *eb = out;
+
+	for (;;) {
+		bool more_a = cmdwords_next(&pa, &a), more_b = cmdwords_next(&pb, &b);
+
+		CHECK(more_a == more_b);
+		/* The blanks before the word (or at the end) are the same. */
+		CHECK((more_a ? a.raw : pa) - ea == (more_b ? b.raw : pb) - eb);
+		CHECK(memcmp(ea, eb, (size_t)((more_a ? a.raw : pa) - ea)) == 0);
+		if (!more_a)
+			return;
+		word_check(&a, &b);
+		ea = pa;
+		eb = pb;
+	}
+}
+
+/* The boot_args fields a secret may not be in, checked by themselves. */
+static void secret_field_check(const char *orig, const char *redacted)
+{
+	CHECK(redacted[0] == '\0' || strcmp(redacted, "*") == 0);
+	CHECK(orig[0] == '\0' || strcmp(redacted, "*") == 0);
+}
+
+static void path_field_check(const char *orig, const char *redacted)
+{
+	size_t start, len;
+
+	if (!redact_path_creds(redacted, &start, &len)) {
+		CHECK(strcmp(orig, redacted) == 0);
+		return;
+	}
+	CHECK(len == 1 && redacted[start] == '*');
+}
+
+static bool strv_equal(const struct strv *x, const struct strv *y)
+{
+	if (x->len != y->len)
+		return false;
+	for (size_t i = 0; i < x->len; i++)
+		if (strcmp(x->items[i], y->items[i]) != 0)
+			return false;
+	return true;
+}
+
+#define SAME_STR(f) CHECK(strcmp(a->f, b->f) == 0)
+#define SAME(f) CHECK(a->f == b->f)
+
+static void args_check(const struct boot_args *a, const struct boot_args *b)
+{
+	secret_field_check(a->iscsi_password, b->iscsi_password);
+	secret_field_check(a->iscsi_in_password, b->iscsi_in_password);
+	path_field_check(a->root, b->root);
+	path_field_check(a->netroot, b->netroot);
+	SAME_STR(rootfstype); SAME_STR(rootflags); SAME_STR(init); SAME_STR(resume);
+	SAME_STR(ip); SAME_STR(bootdev); SAME_STR(nfsroot); SAME_STR(iscsi_initiator);
+	SAME_STR(iscsi_target_name); SAME_STR(iscsi_target_ip); SAME_STR(iscsi_target_port);
+	SAME_STR(iscsi_target_group); SAME_STR(iscsi_username); SAME_STR(iscsi_in_username);
+	SAME(rw); SAME(timeout_sec); SAME(debug); SAME(shell); SAME(break_stages);
+	SAME(resume_offset); SAME(noresume); SAME(resume_timeout_sec); SAME(neednet);
+	SAME(net_timeout_dhcp); SAME(net_timeout_carrier); SAME(iscsi_firmware);
+	CHECK(strv_equal(&a->driver_pre, &b->driver_pre));
+	CHECK(strv_equal(&a->driver_post, &b->driver_post));
+	CHECK(strv_equal(&a->driver_blacklist, &b->driver_blacklist));
+	CHECK(strv_equal(&a->stack_params, &b->stack_params));
+}
+
+/* Several lines (and NULs) at once, as the rescue report and ls use it: each
+ * line as redact_cmdline does it. */
+static void lines_check(const uint8_t *data, size_t size)
+{
+	size_t len;
+	bool found;
+	char *out = redact_lines((const char *)data, size, &len, &found);
+
+	CHECK(out && len <= size);
+	free(out);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *line = malloc(size + 1), *out = malloc(size + 1);
+	struct boot_args a, b;
+	bool found;
+
+	if (!line || !out)
+		abort();
+	memcpy(line, data, size);
+	line[size] = '\0';
+	found = redact_cmdline(line, out, size + 1);
+	CHECK(strlen(out) <= strlen(line));
+	CHECK(found == redact_has_secrets(line));
+	CHECK(found || strcmp(out, line) == 0);
+	words_check(line, out);
+	boot_args_init(&a);
+	boot_args_init(&b);
+	cmdline_parse(line, &a);
+	cmdline_parse(out, &b);
+	args_check(&a, &b);
+	boot_args_free(&a);
+	boot_args_free(&b);
+	lines_check(data, size);
+	free(line);
+	free(out);
+	return 0;
+}
