@@ -17,20 +17,13 @@
 #include <unistd.h>
 
 #include "bootlib/blockattr.h"
+#include "bootlib/clock.h"
 #include "bootlib/coldplug.h"
 #include "bootlib/log.h"
 #include "bootlib/modload.h"
 #include "common/modtab.h"
 #include "bootlib/timeline.h"
 #include "bootlib/uevent.h"
-
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static const struct devwait_observer *observer;
 
@@ -145,7 +138,7 @@ static int settle_timeout(long long left)
 
 int devwait_find(const struct dev_spec *spec, unsigned int timeout_sec, struct found_dev *found)
 {
-	long long deadline = timeout_sec ? now_ms() + timeout_sec * 1000LL : 0;
+	long long deadline = timeout_sec ? (long long)clock_now_ms() + timeout_sec * 1000LL : 0;
 	int fd = events_start();
 
 	if (fd < 0)
@@ -154,7 +147,7 @@ int devwait_find(const struct dev_spec *spec, unsigned int timeout_sec, struct f
 		return 0;
 	for (;;) {
 		struct pollfd pfd = { .fd = fd, .events = POLLIN };
-		long long left = deadline ? deadline - now_ms() : -1;
+		long long left = deadline ? deadline - (long long)clock_now_ms() : -1;
 		int n;
 
 		if (deadline && left <= 0)
@@ -163,7 +156,7 @@ int devwait_find(const struct dev_spec *spec, unsigned int timeout_sec, struct f
 		if (n < 0 && errno != EINTR)
 			break;
 		/* Quiet for a while: md arrays still missing members start degraded. */
-		if (n == 0 && (!deadline || now_ms() < deadline) && observer && observer->settled)
+		if (n == 0 && (!deadline || (long long)clock_now_ms() < deadline) && observer && observer->settled)
 			observer->settled();
 		if (drain_events(fd, spec, found))
 			return 0;

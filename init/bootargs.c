@@ -26,7 +26,7 @@ static int apply_file(const char *path, struct boot_args *args)
 		return -errno;
 	line[n] = '\0';
 	r = cmdline_parse(line, args);
-	explicit_bzero(line, sizeof(line));   /* CHAP secrets: see boot_args_drop_secrets */
+	explicit_bzero(line, sizeof(line));   /* it may hold CHAP secrets */
 	if (r < 0)
 		log_warn("%s: a parameter has a bad value (%s); it was ignored", path, strerror(-r));
 	return r;

@@ -89,20 +89,24 @@ static bool strv_equal(const struct strv *x, const struct strv *y)
 
 static void args_check(const struct boot_args *a, const struct boot_args *b)
 {
-	secret_field_check(a->iscsi_password, b->iscsi_password);
-	secret_field_check(a->iscsi_in_password, b->iscsi_in_password);
-	path_field_check(a->root, b->root);
-	path_field_check(a->netroot, b->netroot);
-	SAME_STR(rootfstype); SAME_STR(rootflags); SAME_STR(init); SAME_STR(resume);
-	SAME_STR(ip); SAME_STR(bootdev); SAME_STR(nfsroot); SAME_STR(iscsi_initiator);
-	SAME_STR(iscsi_target_name); SAME_STR(iscsi_target_ip); SAME_STR(iscsi_target_port);
-	SAME_STR(iscsi_target_group); SAME_STR(iscsi_username); SAME_STR(iscsi_in_username);
-	SAME(rw); SAME(timeout_sec); SAME(debug); SAME(shell); SAME(break_stages);
-	SAME(resume_offset); SAME(noresume); SAME(resume_timeout_sec); SAME(neednet);
-	SAME(net_timeout_dhcp); SAME(net_timeout_carrier); SAME(iscsi_firmware);
-	CHECK(strv_equal(&a->driver_pre, &b->driver_pre));
-	CHECK(strv_equal(&a->driver_post, &b->driver_post));
-	CHECK(strv_equal(&a->driver_blacklist, &b->driver_blacklist));
+	secret_field_check(a->iscsi.password, b->iscsi.password);
+	secret_field_check(a->iscsi.in_password, b->iscsi.in_password);
+	path_field_check(a->root.root, b->root.root);
+	path_field_check(a->net.netroot, b->net.netroot);
+	SAME_STR(root.fstype); SAME_STR(root.flags); SAME_STR(root.init); SAME(root.rw);
+	SAME(root.timeout_sec);
+	SAME_STR(resume.device); SAME(resume.offset); SAME(resume.noresume);
+	SAME(resume.timeout_sec);
+	SAME(rescue.shell); SAME(rescue.break_stages);
+	SAME_STR(net.ip); SAME_STR(net.bootdev); SAME_STR(net.nfsroot); SAME(net.neednet);
+	SAME(net.timeout_dhcp); SAME(net.timeout_carrier);
+	SAME_STR(iscsi.initiator); SAME_STR(iscsi.target_name); SAME_STR(iscsi.target_ip);
+	SAME_STR(iscsi.target_port); SAME_STR(iscsi.target_group); SAME_STR(iscsi.username);
+	SAME_STR(iscsi.in_username); SAME(iscsi.firmware);
+	SAME(fsck); SAME(debug);
+	CHECK(strv_equal(&a->drivers.pre, &b->drivers.pre));
+	CHECK(strv_equal(&a->drivers.post, &b->drivers.post));
+	CHECK(strv_equal(&a->drivers.blacklist, &b->drivers.blacklist));
 	CHECK(strv_equal(&a->stack_params, &b->stack_params));
 }
 
