@@ -277,6 +277,15 @@ static char *ls_capture(const char *image, int expect_rc)
 	return (char *)data;
 }
 
+/* img written as dir/img (and freed), then listed. */
+static char *ls_written(struct image *img, const char *dir, char *path, size_t size)
+{
+	snprintf(path, size, "%s/img", dir);
+	assert_int_equal(image_write(img, path, IMAGE_COMPRESS_GZIP, 0), 0);
+	image_free(img);
+	return ls_capture(path, 0);
+}
+
 static void test_ls(void **state)
 {
 	char *dir = fixture_tmpdir();
@@ -294,10 +303,7 @@ static void test_ls(void **state)
 	assert_int_equal(image_add_symlink(img, "/bin", "usr/bin"), 0);
 	assert_int_equal(image_add_file(img, src, "/a", 0644), 0);
 	assert_int_equal(image_add_file(img, src, "/b", 0644), 0);
-	snprintf(p, sizeof(p), "%s/img", dir);
-	assert_int_equal(image_write(img, p, IMAGE_COMPRESS_GZIP, 0), 0);
-	image_free(img);
-	out = ls_capture(p, 0);
+	out = ls_written(img, dir, p, sizeof(p));
 	assert_non_null(strstr(out, "lrwxrwxrwx   1         7 bin -> usr/bin\n"));
 	assert_non_null(strstr(out, "-rw-r--r--   2         4 a\n"));
 	assert_non_null(strstr(out, "-rw-r--r--   2         0 b => a\n"));
@@ -323,10 +329,7 @@ static void test_ls_secrets(void **state)
 
 	(void)state;
 	assert_int_equal(image_add_data(img, "/etc/lifeboat/build.conf", conf, strlen(conf), 0), 0);
-	snprintf(p, sizeof(p), "%s/img", dir);
-	assert_int_equal(image_write(img, p, IMAGE_COMPRESS_GZIP, 0), 0);
-	image_free(img);
-	out = ls_capture(p, 0);
+	out = ls_written(img, dir, p, sizeof(p));
 	assert_non_null(strstr(out, "\ncmdline = root=\"iscsi:*@h::::t\" \"rd.iscsi.password=*\"\n"));
 	assert_non_null(strstr(out, "note: this image carries secrets"));
 	assert_null(strstr(out, "Pw-"));
