@@ -218,7 +218,7 @@ case_iscsi_firmware_mutual() {
 
 # CHAP credentials that come from DHCP (root-path iscsi:USER:SECRET@...)
 # log in, and leave no trace: the real root's init (test-init) reads the
-# kernel log and every file under /run for the secret, given to it in hex
+# kernel log, its environment and every file under /run for the secret, given to it in hex
 # so the kernel's echo of its command line does not hold it.
 # net.eth0.conf names the target without the credentials, mode 0600.
 case_iscsi_dhcp_chap_secret() {
@@ -236,7 +236,7 @@ case_iscsi_dhcp_chap_secret() {
 		assert_log "$NET_LOG" "root-path 'iscsi:\*@$NET_SERVER::::$ISCSI_IQN:chap'" &&
 		assert_log "$NET_LOG" "netconf ROOT_PATH=iscsi:$NET_SERVER::::$ISCSI_IQN:chap$" &&
 		assert_log "$NET_LOG" "mode /run/initramfs/net.eth0.conf 600$" &&
-		assert_log "$NET_LOG" "secrets: none in the kernel log and [1-9][0-9]* files under /run" &&
+		assert_log "$NET_LOG" "secrets: none in the kernel log, the environment and [1-9][0-9]* files under /run" &&
 		assert_not_log "$NET_LOG" "$ISCSI_SECRET" || rc=1
 	fi
 	iscsi_down

@@ -57,8 +57,8 @@ static int secret_file(const char *path, const struct stat *st, int type, struct
 	return 0;
 }
 
-/* The kernel log and every file under /run: the initramfs's traces that
- * outlive it. */
+/* The kernel log, every file under /run and init's environment: the
+ * initramfs's traces that outlive it. */
 static void secret_scan(void)
 {
 	static char log[1 << 20];
@@ -73,9 +73,11 @@ static void secret_scan(void)
 	else
 		secret_look("the kernel log", log, (size_t)n);
 	nftw("/run", secret_file, 16, FTW_PHYS | FTW_MOUNT);
+	/* What the initramfs's init handed on to this one. */
+	secret_file("/proc/self/environ", &(struct stat){ .st_mode = S_IFREG }, FTW_F, NULL);
 	if (!leaks && n >= 0)
-		printf("LIFEBOAT-TEST: secrets: none in the kernel log and %d files under /run\n",
-		       scanned);
+		printf("LIFEBOAT-TEST: secrets: none in the kernel log, the environment and %d "
+		       "files under /run\n", scanned - 1);
 }
 
 static void print_mode(const char *path)

@@ -5,7 +5,9 @@
  *    every other word and every blank between them is the same bytes;
  *  - what the parser makes of the redacted line is what it made of the
  *    original but for the secrets, which read as "*" (or are gone);
- *  - the text never grows, and redact_has_secrets agrees.
+ *  - the text never grows, and redact_has_secrets agrees;
+ *  - as a root path (DHCP's root-path), net/rfc4173.c reads the stripped
+ *    text as the same target without CHAP, and the redacted one with none.
  * Any difference aborts. */
 #include <stddef.h>
 #include <stdint.h>
@@ -15,6 +17,7 @@
 #include "bootlib/cmdline.h"
 #include "common/cmdwords.h"
 #include "common/redact.h"
+#include "net/rfc4173.h"
 
 #define CHECK(cond) do { if (!(cond)) abort(); } while (0)
 
@@ -110,6 +113,35 @@ static void args_check(const struct boot_args *a, const struct boot_args *b)
 	CHECK(strv_equal(&a->stack_params, &b->stack_params));
 }
 
+static bool chap_empty(const struct iscsi_chap *c)
+{
+	return !c->username[0] && !c->password[0] && !c->in_username[0] && !c->in_password[0];
+}
+
+static void root_path_check(const char *text, size_t size)
+{
+	static struct iscsi_target a, b;
+	char *out = malloc(size + 2);
+	bool found;
+	int ra, rb;
+
+	CHECK(out);
+	found = redact_path_strip(text, out, size + 2);
+	ra = rfc4173_parse(text, &a);
+	rb = rfc4173_parse(out, &b);
+	CHECK(strlen(out) <= strlen(text));
+	CHECK(found || strcmp(out, text) == 0);
+	CHECK(found || ra < 0 || chap_empty(&a.chap));
+	CHECK(chap_empty(&b.chap));
+	if (ra == 0)
+		CHECK(rb == 0 && strcmp(a.server, b.server) == 0 && a.port == b.port &&
+		      a.lun == b.lun && a.lun_given == b.lun_given && strcmp(a.name, b.name) == 0);
+	CHECK(redact_path(text, out, size + 2) == found);
+	rfc4173_parse(out, &b);
+	CHECK(chap_empty(&b.chap));
+	free(out);
+}
+
 /* Several lines (and NULs) at once, as the rescue report and ls use it: each
  * line as redact_cmdline does it. */
 static void lines_check(const uint8_t *data, size_t size)
@@ -145,6 +177,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	boot_args_free(&a);
 	boot_args_free(&b);
 	lines_check(data, size);
+	root_path_check(line, size);
 	free(line);
 	free(out);
 	return 0;

@@ -11,6 +11,7 @@
 #include "bootlib/cmdline.h"
 #include "common/cmdwords.h"
 #include "common/redact.h"
+#include "init/bootargs.h"
 #include "net/iscsi_conf.h"
 
 static void expect_redacted(const char *line, const char *want)
@@ -187,6 +188,22 @@ static void secrets_forgotten(void **state)
 	boot_args_free(&a);
 }
 
+/* What the kernel hands to init's environment, and the real init inherits. */
+static void environment_cleaned(void **state)
+{
+	(void)state;
+	assert_int_equal(setenv("netroot", "iscsi:u:Pw-4@h::::t", 1), 0);
+	assert_int_equal(setenv("root", "iscsi:a:b@h::::t", 1), 0);
+	assert_int_equal(setenv("LIFEBOAT_TEST_KEEP", "iscsi:u:p@h", 1), 0);
+	assert_int_equal(setenv("TERM", "linux", 1), 0);
+	bootargs_environ_clean();
+	assert_null(getenv("netroot"));
+	assert_null(getenv("root"));
+	assert_string_equal(getenv("LIFEBOAT_TEST_KEEP"), "iscsi:u:p@h");
+	assert_string_equal(getenv("TERM"), "linux");
+	unsetenv("LIFEBOAT_TEST_KEEP");
+}
+
 static void words_and_offsets(void **state)
 {
 	const char *p = " a\"b c\"d\tx";
@@ -226,6 +243,7 @@ int main(void)
 		cmocka_unit_test(log_lines),
 		cmocka_unit_test(parser_agrees),
 		cmocka_unit_test(secrets_forgotten),
+		cmocka_unit_test(environment_cleaned),
 		cmocka_unit_test(words_and_offsets),
 	};
 
