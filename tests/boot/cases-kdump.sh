@@ -384,7 +384,7 @@ case_kdump_shell_auth() {
 		-drive "file=$CASE_DIR/root.img,format=raw,if=virtio" \
 		-drive "file=$CASE_DIR/small.img,format=raw,if=virtio"
 	{
-		expect 'kdump: no target could save the dump' 240 &&
+		expect 'kdump: starting a shell' 240 &&
 		expect 'Give root password' 30 &&
 		type_line not-the-password &&
 		expect 'Login incorrect' &&
