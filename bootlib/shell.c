@@ -94,7 +94,7 @@ static int shell_run(const char *shell, const char *tty)
 	return 0;
 }
 
-enum shell_verdict shell_decide(const struct boot_args *args, enum shell_cause cause,
+enum shell_verdict shell_decide(const struct rescue_args *args, enum shell_cause cause,
 				int auth_loaded)
 {
 	if (!args->shell && cause != SHELL_FOR_BREAK)
@@ -153,7 +153,7 @@ static int terminal_open(char *tty, size_t size)
 	return fd;
 }
 
-int shell_enter(const struct boot_args *args, const struct shell_request *req)
+int shell_enter(const struct rescue_args *args, const struct shell_request *req)
 {
 	char hash[512], shell[64] = "", tty[64];
 	enum shell_verdict verdict = shell_decide(args, req->cause,

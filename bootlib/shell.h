@@ -39,7 +39,7 @@ struct shell_request {
 /* The decision alone: rd.shell from args, the cause, and what auth_load()
  * said about the image's password file (0: a hash, -ENOENT: no password,
  * anything else: unusable, which fails closed). */
-enum shell_verdict shell_decide(const struct boot_args *args, enum shell_cause cause,
+enum shell_verdict shell_decide(const struct rescue_args *args, enum shell_cause cause,
 				int auth_loaded);
 
 /* Open a shell as req asks: decide, announce, ask the password on the
@@ -49,6 +49,6 @@ enum shell_verdict shell_decide(const struct boot_args *args, enum shell_cause c
  * rd.shell=0 refused it, -EACCES when the password was refused or cannot
  * be checked (the reason printed), -ENOENT when the image has no shell and
  * req no fallback. Nothing else in the init starts a shell. */
-int shell_enter(const struct boot_args *args, const struct shell_request *req);
+int shell_enter(const struct rescue_args *args, const struct shell_request *req);
 
 #endif

@@ -52,7 +52,7 @@ int capture_network_up(struct capture *cap)
 	if (state == 1) {
 		char why[400];
 
-		state = net_bring_up(cap->args, why, sizeof(why));
+		state = net_bring_up(cap->net, why, sizeof(why));
 		if (state < 0)
 			log_error("kdump: the network did not come up: %s", why);
 	}
@@ -176,7 +176,7 @@ static int capture_open(struct capture *cap)
 /* A shell through the one gate (bootlib/shell.h), which applies rd.shell=0
  * and --rescue-auth's password here as on every other path. cause says
  * whether it follows a failure or the configured action. */
-static void offer_shell(const struct boot_args *args, enum kdump_action action,
+static void offer_shell(const struct rescue_args *args, enum kdump_action action,
 			enum shell_cause cause)
 {
 	const struct shell_request req = {
@@ -196,7 +196,7 @@ static void offer_shell(const struct boot_args *args, enum kdump_action action,
 
 /* action, or failure_action after a failure (cause SHELL_FOR_FAILURE);
  * the default is a shell when the image has one, then a reboot. */
-static void __attribute__((noreturn)) take_action(const struct boot_args *args,
+static void __attribute__((noreturn)) take_action(const struct rescue_args *args,
 						  enum kdump_action action, enum shell_cause cause)
 {
 	if (action == ACTION_DEFAULT || action == ACTION_SHELL)
@@ -244,7 +244,7 @@ static int save_anywhere(struct capture *cap)
 	return -EIO;
 }
 
-void kdump_capture_if_crashed(const struct boot_args *args)
+void kdump_capture_if_crashed(const struct net_args *net, const struct rescue_args *rescue)
 {
 	static struct capture cap;
 	struct timespec t0;
@@ -252,23 +252,23 @@ void kdump_capture_if_crashed(const struct boot_args *args)
 
 	if (access(VMCORE, R_OK) < 0)
 		return;
-	cap.args = args;
+	cap.net = net;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	console_print("kdump: this is a capture kernel after a crash; saving the crashed kernel's memory\n");
 	if (conf_load(&cap.conf) < 0)
-		take_action(args, ACTION_DEFAULT, SHELL_FOR_FAILURE);
+		take_action(rescue, ACTION_DEFAULT, SHELL_FOR_FAILURE);
 	r = capture_open(&cap);
 	if (r < 0) {
 		log_error("kdump: reading %s failed: %s; the crashed kernel's memory cannot be saved",
 			  VMCORE, strerror(-r));
-		take_action(args, cap.conf.failure_action, SHELL_FOR_FAILURE);
+		take_action(rescue, cap.conf.failure_action, SHELL_FOR_FAILURE);
 	}
 	if (save_anywhere(&cap) < 0) {
 		log_error("kdump: no target could save the dump (see the messages above); the "
 			  "memory is lost after this");
-		take_action(args, cap.conf.failure_action, SHELL_FOR_FAILURE);
+		take_action(rescue, cap.conf.failure_action, SHELL_FOR_FAILURE);
 	}
 	console_print("kdump: dump saved as %s in %.1f s; peak memory of the capture %lu KiB\n",
 		      cap.name, seconds_since(&t0), peak_kib());
-	take_action(args, cap.conf.action, SHELL_FOR_ACTION);
+	take_action(rescue, cap.conf.action, SHELL_FOR_ACTION);
 }

@@ -24,11 +24,11 @@ static void rd_shell_0_refuses_all_but_rd_break(void **state)
 
 	(void)state;
 	args_with(&a, "rd.shell=0");
-	assert_int_equal(shell_decide(&a, SHELL_FOR_FAILURE, -ENOENT), SHELL_REFUSED_CMDLINE);
-	assert_int_equal(shell_decide(&a, SHELL_FOR_ACTION, -ENOENT), SHELL_REFUSED_CMDLINE);
-	assert_int_equal(shell_decide(&a, SHELL_FOR_FAILURE, 0), SHELL_REFUSED_CMDLINE);
-	assert_int_equal(shell_decide(&a, SHELL_FOR_BREAK, -ENOENT), SHELL_OPEN);
-	assert_int_equal(shell_decide(&a, SHELL_FOR_BREAK, 0), SHELL_ASK_PASSWORD);
+	assert_int_equal(shell_decide(&a.rescue, SHELL_FOR_FAILURE, -ENOENT), SHELL_REFUSED_CMDLINE);
+	assert_int_equal(shell_decide(&a.rescue, SHELL_FOR_ACTION, -ENOENT), SHELL_REFUSED_CMDLINE);
+	assert_int_equal(shell_decide(&a.rescue, SHELL_FOR_FAILURE, 0), SHELL_REFUSED_CMDLINE);
+	assert_int_equal(shell_decide(&a.rescue, SHELL_FOR_BREAK, -ENOENT), SHELL_OPEN);
+	assert_int_equal(shell_decide(&a.rescue, SHELL_FOR_BREAK, 0), SHELL_ASK_PASSWORD);
 	boot_args_free(&a);
 }
 
@@ -42,8 +42,8 @@ static void password_asked_for_every_cause(void **state)
 	(void)state;
 	args_with(&a, "root=/dev/vda");
 	for (size_t i = 0; i < sizeof(causes) / sizeof(causes[0]); i++) {
-		assert_int_equal(shell_decide(&a, causes[i], 0), SHELL_ASK_PASSWORD);
-		assert_int_equal(shell_decide(&a, causes[i], -ENOENT), SHELL_OPEN);
+		assert_int_equal(shell_decide(&a.rescue, causes[i], 0), SHELL_ASK_PASSWORD);
+		assert_int_equal(shell_decide(&a.rescue, causes[i], -ENOENT), SHELL_OPEN);
 	}
 	boot_args_free(&a);
 }
@@ -55,9 +55,9 @@ static void unusable_password_file_fails_closed(void **state)
 
 	(void)state;
 	args_with(&a, "rd.shell");
-	assert_int_equal(shell_decide(&a, SHELL_FOR_FAILURE, -EINVAL), SHELL_REFUSED_AUTH_FILE);
-	assert_int_equal(shell_decide(&a, SHELL_FOR_ACTION, -EACCES), SHELL_REFUSED_AUTH_FILE);
-	assert_int_equal(shell_decide(&a, SHELL_FOR_BREAK, -EIO), SHELL_REFUSED_AUTH_FILE);
+	assert_int_equal(shell_decide(&a.rescue, SHELL_FOR_FAILURE, -EINVAL), SHELL_REFUSED_AUTH_FILE);
+	assert_int_equal(shell_decide(&a.rescue, SHELL_FOR_ACTION, -EACCES), SHELL_REFUSED_AUTH_FILE);
+	assert_int_equal(shell_decide(&a.rescue, SHELL_FOR_BREAK, -EIO), SHELL_REFUSED_AUTH_FILE);
 	boot_args_free(&a);
 }
 
@@ -80,9 +80,9 @@ static void enter_refused_by_rd_shell_0(void **state)
 	(void)state;
 	args_with(&a, "rd.shell=0");
 	fallback_calls = 0;
-	assert_int_equal(shell_enter(&a, &req), -EPERM);
+	assert_int_equal(shell_enter(&a.rescue, &req), -EPERM);
 	req.cause = SHELL_FOR_ACTION;
-	assert_int_equal(shell_enter(&a, &req), -EPERM);
+	assert_int_equal(shell_enter(&a.rescue, &req), -EPERM);
 	assert_int_equal(fallback_calls, 0);
 	boot_args_free(&a);
 }
