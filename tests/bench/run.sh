@@ -25,6 +25,11 @@
 #                      gen_dracut-host for why the two options)
 #   tirfs              mktirfs with the package defaults (modules of the host's
 #                      root device; it is host-only by design)
+#   lifeboat-zstd, lifeboat-xz, lifeboat-lz4, lifeboat-none
+#                      lifeboat --generic with --compress zstd|xz|lz4|none (not
+#                      in the default set; lifeboat-generic is gzip). E.g.
+#                      TOOLS="lifeboat-generic lifeboat-zstd lifeboat-xz
+#                      lifeboat-lz4 lifeboat-none" N=3 M=5 tests/bench/run.sh
 # Every image boots the same VM (boot_qemu from tests/boot/lib.sh: TCG, 512 MB,
 # virtio-blk, -snapshot so each boot sees the same pristine disk) with the same
 # kernel command line:
@@ -52,15 +57,25 @@ MKTIRFS=$BENCH/root-tiny-initramfs-core/usr/sbin/mktirfs.local
 # One row per tool: kind (the lifeboat row it is compared with) and label.
 declare -A KIND=([lifeboat-generic]=generic [lifeboat-host]=host-only
 	[itools-most]=generic [itools-dep]=host-only [dracut-generic]=generic
-	[dracut-host]=host-only [tirfs]=host-only)
+	[dracut-host]=host-only [tirfs]=host-only [lifeboat-zstd]=generic
+	[lifeboat-xz]=generic [lifeboat-lz4]=generic [lifeboat-none]=generic)
 declare -A LABEL=([lifeboat-generic]="lifeboat --generic"
 	[lifeboat-host]="lifeboat --host-only" [itools-most]="mkinitramfs MODULES=most"
 	[itools-dep]="mkinitramfs MODULES=dep" [dracut-generic]="dracut --no-hostonly"
-	[dracut-host]="dracut --hostonly" [tirfs]="tiny-initramfs (mktirfs)")
+	[dracut-host]="dracut --hostonly" [tirfs]="tiny-initramfs (mktirfs)"
+	[lifeboat-zstd]="lifeboat --generic --compress zstd"
+	[lifeboat-xz]="lifeboat --generic --compress xz"
+	[lifeboat-lz4]="lifeboat --generic --compress lz4"
+	[lifeboat-none]="lifeboat --generic --compress none")
 declare -A GEN_MED SIZE BOOT_MED UPTIME_MED RUNS BOOTS_OK
 
 # gen_ID OUT: make one image. Output goes to the caller's log.
 gen_lifeboat-generic() { "$BUILD/lifeboat" build --config /dev/null --generic --kver "$KVER" -o "$1"; }
+gen_lifeboat_compressed() { "$BUILD/lifeboat" build --config /dev/null --generic --kver "$KVER" --compress "$2" -o "$1"; }
+gen_lifeboat-zstd() { gen_lifeboat_compressed "$1" zstd; }
+gen_lifeboat-xz() { gen_lifeboat_compressed "$1" xz; }
+gen_lifeboat-lz4() { gen_lifeboat_compressed "$1" lz4; }
+gen_lifeboat-none() { gen_lifeboat_compressed "$1" none; }
 gen_lifeboat-host() { "$BUILD/lifeboat" build --config /dev/null --host-only --kver "$KVER" -o "$1"; }
 gen_itools-most() { mkinitramfs -d "$BENCH/conf-itools-most" -o "$1" "$KVER"; }
 gen_itools-dep() { mkinitramfs -d "$BENCH/conf-itools-dep" -o "$1" "$KVER"; }
@@ -90,8 +105,13 @@ check_setup() {
 	[ -r "$KERNEL" ] || { echo "no kernel at $KERNEL"; return 1; }
 	[ -x "$TEST_INIT" ] || { echo "no $TEST_INIT: make build/test-init"; return 1; }
 	[ -x "$BUILD/lifeboat" ] || { echo "no $BUILD/lifeboat: make"; return 1; }
-	[ -x "$MKTIRFS" ] && [ -d "$DRACUT_ROOT" ] || { echo "run tests/bench/fetch-tools.sh first"; return 1; }
-	command -v mkinitramfs >/dev/null || { echo "no mkinitramfs: apt-get install initramfs-tools"; return 1; }
+	# The other tools only when a row of theirs is asked for.
+	case " $TOOLS " in *" tirfs "* | *" dracut-"*)
+		[ -x "$MKTIRFS" ] && [ -d "$DRACUT_ROOT" ] || { echo "run tests/bench/fetch-tools.sh first"; return 1; }
+	esac
+	case " $TOOLS " in *" itools-"*)
+		command -v mkinitramfs >/dev/null || { echo "no mkinitramfs: apt-get install initramfs-tools"; return 1; }
+	esac
 }
 
 # Private configurations: initramfs-tools' from /etc with MODULES= set; an

@@ -1,0 +1,31 @@
+# cases-compress.sh: the generic image in each compression boots to the test
+# root by UUID, starts with that compressor's magic and is listed by
+# `lifeboat ls` (sourced by run.sh). Each case leaves "FORMAT BYTES RUN
+# UPTIME" in $CASE_DIR/times (the kernel's "Run /init" timestamp and the
+# root init's /proc/uptime) for docs/benchmarks.md.
+
+# compress_boot FORMAT MAGIC: build, check, boot, record.
+compress_boot() {
+	local fmt=$1 magic=$2 img=$CASE_DIR/$1.img head run up
+	if [ "$fmt" = gzip ]; then
+		img=$IMG_GENERIC  # run.sh's own generic image is gzip: the default
+	elif ! "$BUILD/lifeboat" build --config /dev/null --generic --kver "$KVER" \
+		--compress "$fmt" -o "$img" >"$CASE_DIR/build.log" 2>&1; then
+		echo "lifeboat build --compress $fmt failed: $(grep error "$CASE_DIR/build.log" | head -n 1)"
+		return 1
+	fi
+	head=$(head -c 4 "$img" | od -An -tx1 | tr -d ' \n')
+	[ "$head" = "$magic" ] || { echo "the $fmt image starts with $head, not $magic"; return 1; }
+	"$BUILD/lifeboat" ls "$img" >"$CASE_DIR/ls.txt" 2>&1 || { echo "lifeboat ls failed on the $fmt image"; return 1; }
+	grep -q ' init$' "$CASE_DIR/ls.txt" || { echo "lifeboat ls does not list /init in the $fmt image"; return 1; }
+	boot_ok "$img" "root=UUID=$UUID_EXT4" ext4.img virtio-blk || return 1
+	run=$(tr -d '\r' < "$CASE_DIR/console.log" | sed -n 's/^\[ *\([0-9.]*\)\] Run \/init as init process.*/\1/p' | head -n 1)
+	up=$(tr -d '\r' < "$CASE_DIR/console.log" | sed -n 's/^LIFEBOAT-TEST: uptime \([0-9.]*\) .*/\1/p' | head -n 1)
+	echo "$fmt $(stat -c %s "$img") ${run:-?} ${up:-?}" > "$CASE_DIR/times"
+}
+
+case_compress_gzip() { compress_boot gzip 1f8b0800; }
+case_compress_zstd() { compress_boot zstd 28b52ffd; }
+case_compress_xz() { compress_boot xz fd377a58; }
+case_compress_lz4() { compress_boot lz4 02214c18; }
+case_compress_none() { compress_boot none 30373037; }
