@@ -8,6 +8,7 @@
 #include "tests/unit/kdump_fixture.h"
 #include "kdump/elfcore.h"
 #include "kdump/vmcoreinfo.h"
+#include "kdump/vmcoreinfo_check.h"
 
 #define KTEXT 0xffffffff80000000ULL
 #define VMEMMAP 0xffffea0000000000ULL
@@ -96,7 +97,7 @@ static inline void synth_open(struct synth *s, struct elfcore *core, struct vmco
 	assert_true(fd >= 0);
 	assert_int_equal(elfcore_open(core, fd), 0);
 	assert_int_equal(vmcoreinfo_parse(core->vmcoreinfo, core->vmcoreinfo_size, vi), 0);
-	assert_true(vmcoreinfo_can_filter(vi));
+	assert_int_equal(vmcoreinfo_check_filter(vi, NULL, 0), 0);
 }
 
 static inline void synth_close(struct synth *s, struct elfcore *core)
