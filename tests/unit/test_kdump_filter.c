@@ -19,6 +19,25 @@
 #include "kdump/pagefilter.h"
 #include "kdump/vmcoreinfo_check.h"
 
+static void synth_open(struct synth *s, struct elfcore *core, struct vmcoreinfo *vi)
+{
+	int fd;
+
+	synth_build(s);
+	fd = fixture_memfd(s->buf, s->size);
+	assert_true(fd >= 0);
+	assert_int_equal(elfcore_open(core, fd), 0);
+	assert_int_equal(vmcoreinfo_parse(core->vmcoreinfo, core->vmcoreinfo_size, vi), 0);
+	assert_int_equal(vmcoreinfo_check_filter(vi, NULL, 0), 0);
+}
+
+static void synth_close(struct synth *s, struct elfcore *core)
+{
+	close(core->fd);
+	elfcore_close(core);
+	free(s->buf);
+}
+
 static uint64_t apply(struct elfcore *core, const struct vmcoreinfo *vi, unsigned level, uint8_t bits[PAGES / 8])
 {
 	struct pagefilter pf;

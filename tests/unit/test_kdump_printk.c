@@ -6,11 +6,13 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include <cmocka.h>
 
 #include "tests/unit/kdump_ring.h"
+#include "tests/unit/kdump_synth.h"
 #include "kdump/vmcoreinfo_check.h"
 
 struct ring_fixture {
@@ -138,6 +140,43 @@ static void hostile_offsets_refused(void **state)
 	assert_int_equal(vmcoreinfo_check_printk(&f.vi, why, sizeof(why)), 0);
 }
 
+/* The reader on a core: prb and the ring's arrays found through the
+ * crashed kernel's page tables; a ring whose header is corrupt gives no
+ * log, not a crash. */
+static void read_from_core(void **state)
+{
+	char note[4096], *text = NULL;
+	struct synth s;
+	struct elfcore core;
+	struct vmcoreinfo vi;
+	size_t len;
+	int fd;
+
+	(void)state;
+	snprintf(note, sizeof(note), "%s%s%s", info, ring_vmcoreinfo, SYNTH_PRB);
+	synth_build_info(&s, note);
+	fd = fixture_memfd(s.buf, s.size);
+	assert_int_equal(elfcore_open(&core, fd), 0);
+	assert_int_equal(vmcoreinfo_parse(core.vmcoreinfo, core.vmcoreinfo_size, &vi), 0);
+	assert_int_equal(printk_read(&core, &vi, &text, &len), 0);
+	assert_string_equal(text, SYNTH_DMESG);
+	free(text);
+	/* Offsets past SIZE(prb_desc): refused before the ring is read. */
+	vi.off_lpos_next = 2000;
+	assert_int_equal(printk_read(&core, &vi, &text, &len), -EINVAL);
+	close(fd);
+	elfcore_close(&core);
+	/* count_bits 31 in the crashed kernel's memory: an inconsistent ring. */
+	s.buf[s.mem_at + 0xc100] = 31;
+	fd = fixture_memfd(s.buf, s.size);
+	assert_int_equal(elfcore_open(&core, fd), 0);
+	assert_int_equal(vmcoreinfo_parse(core.vmcoreinfo, core.vmcoreinfo_size, &vi), 0);
+	assert_int_equal(printk_read(&core, &vi, &text, &len), -EINVAL);
+	close(fd);
+	elfcore_close(&core);
+	free(s.buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -145,6 +184,7 @@ int main(void)
 		cmocka_unit_test(stale_ids_skipped),
 		cmocka_unit_test(inconsistent_refused),
 		cmocka_unit_test(hostile_offsets_refused),
+		cmocka_unit_test(read_from_core),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
