@@ -330,3 +330,23 @@ int elfcore_pfn_valid(const struct elfcore *core, uint64_t pfn, uint64_t page_si
 			return 1;
 	return 0;
 }
+
+void elfcore_pfn_mark(const struct elfcore *core, uint64_t start, uint64_t count, uint64_t page_size,
+		      uint8_t *bits)
+{
+	for (size_t i = 0; i < core->nloads; i++) {
+		const struct core_load *l = &core->loads[i];
+		uint64_t lo = l->paddr / page_size, hi;
+
+		/* The frames the range touches; an empty range touches the one
+		 * it lies inside, unless it sits on a frame's edge. */
+		if (l->memsz)
+			hi = (l->paddr + l->memsz - 1) / page_size + 1;
+		else
+			hi = l->paddr % page_size ? lo + 1 : lo;
+		lo = lo > start ? lo : start;
+		hi = hi < start + count ? hi : start + count;
+		for (uint64_t pfn = lo; pfn < hi; pfn++)
+			bits[(pfn - start) / 8] |= (uint8_t)(1u << ((pfn - start) % 8));
+	}
+}

@@ -77,5 +77,10 @@ int elfcore_read_page(const struct elfcore *core, uint64_t paddr, void *buf, siz
 
 /* Whether the page frame pfn (of page_size bytes) is backed by a range. */
 int elfcore_pfn_valid(const struct elfcore *core, uint64_t pfn, uint64_t page_size);
+/* Set in bits (bit i is pfn start + i, LSB first) the frames among count
+ * from start that elfcore_pfn_valid calls backed, range by range: a hole
+ * costs nothing, however large. Other bits are left as they are. */
+void elfcore_pfn_mark(const struct elfcore *core, uint64_t start, uint64_t count, uint64_t page_size,
+		      uint8_t *bits);
 
 #endif

@@ -133,6 +133,34 @@ static void core_reads(void **state)
 	elfcore_close(&core);
 }
 
+/* Marking frames range by range gives what asking frame by frame gives,
+ * at any chunk's start and length, with a range of size 0 off a frame's
+ * edge and one on it. */
+static void core_pfn_mark(void **state)
+{
+	static const struct fixture_load odd[] = {
+		{ 0x1000, 0x9f000, 0x9f000 }, { 0x100000, 0x4000, 0x6000 }, { 0x200800, 0x800, 0x800 },
+		{ 0x300800, 0, 0 }, { 0x301000, 0, 0 }, { 0x302fff, 0x2, 0x2 },
+	};
+	size_t size;
+	uint8_t *buf = fixture_core(odd, 6, NULL, 0, &size), bits[0x400 / 8];
+	struct elfcore core;
+	int fd = fixture_memfd(buf, size);
+
+	(void)state;
+	assert_int_equal(elfcore_open(&core, fd), 0);
+	for (uint64_t start = 0; start < 0x310; start += 0x61) {
+		memset(bits, 0, sizeof(bits));
+		elfcore_pfn_mark(&core, start, 0x3ff, 4096, bits);
+		for (uint64_t i = 0; i < 0x3ff; i++)
+			assert_int_equal((bits[i / 8] >> (i % 8)) & 1, elfcore_pfn_valid(&core, start + i, 4096));
+		assert_int_equal(bits[0x3ff / 8] >> 7, 0);
+	}
+	close(fd);
+	elfcore_close(&core);
+	free(buf);
+}
+
 /* Every prefix of a core is either refused or read consistently. */
 static void core_truncated(void **state)
 {
@@ -279,6 +307,7 @@ int main(void)
 		cmocka_unit_test(vmcoreinfo_needs_pagesize),
 		cmocka_unit_test(core_headers_and_notes),
 		cmocka_unit_test(core_reads),
+		cmocka_unit_test(core_pfn_mark),
 		cmocka_unit_test(core_truncated),
 		cmocka_unit_test(core_refused),
 		cmocka_unit_test(core_corrupt_loads_skipped),
