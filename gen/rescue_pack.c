@@ -14,7 +14,7 @@
 #include "gen/libdeps.h"
 #include "gen/program.h"
 #include "gen/report.h"
-#include "rescue/auth.h"
+#include "bootlib/auth.h"
 #include "gen/shadow.h"
 
 #define SHADOW_DEFAULT "/etc/shadow"

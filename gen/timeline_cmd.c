@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "init/timeline.h"
+#include "bootlib/timeline.h"
 #include "gen/report.h"
 #include "gen/timeline_read.h"
 #include "gen/timeline_svg.h"
