@@ -6,7 +6,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "init/log.h"
+#include "bootlib/log.h"
 #include "kdump/capture.h"
 #include "kdump/pagefilter.h"
 #include "kdump/printk.h"
