@@ -343,7 +343,7 @@ void elfcore_pfn_mark(const struct elfcore *core, uint64_t start, uint64_t count
 		if (l->memsz)
 			hi = (l->paddr + l->memsz - 1) / page_size + 1;
 		else
-			hi = l->paddr % page_size ? lo + 1 : lo;
+			hi = (l->paddr % page_size) != 0 ? lo + 1 : lo;
 		lo = lo > start ? lo : start;
 		hi = hi < start + count ? hi : start + count;
 		for (uint64_t pfn = lo; pfn < hi; pfn++)
