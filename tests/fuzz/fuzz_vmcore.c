@@ -49,10 +49,10 @@ static void write_elf(const struct elfcore *core, const struct vmcoreinfo *vi)
 static void filter(const struct elfcore *core, const struct vmcoreinfo *vi)
 {
 	struct pagefilter pf;
-	uint8_t bits[4096];
 	int r = pagefilter_init(&pf, core, vi, 31);
 
 	if (r == 0) {
+		uint8_t bits[4096];
 		uint64_t n = pagefilter_chunk_pages(&pf);
 
 		n = n > sizeof(bits) * 8 ? sizeof(bits) * 8 : n;
