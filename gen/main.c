@@ -2,11 +2,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "gen/build.h"
-#include "gen/kdump_load.h"
-#include "gen/ls.h"
+#include "gen/cmd/build.h"
+#include "gen/cmd/kdump_load.h"
+#include "gen/cmd/ls.h"
 #include "gen/options.h"
-#include "gen/timeline_cmd.h"
+#include "gen/cmd/timeline_cmd.h"
 
 static void usage(FILE *f)
 {

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "gen/config.h"
-#include "gen/report.h"
+#include "gen/gen_report.h"
 
 typedef int (*opt_fn)(struct build_opts *o, const char *value, size_t offset);
 

@@ -4,8 +4,8 @@
 
 #include <stdbool.h>
 
-#include "gen/image.h"
-#include "gen/microcode.h"
+#include "gen/image/image.h"
+#include "gen/feature/microcode.h"
 #include "common/strv.h"
 
 enum build_mode { BUILD_HOST_ONLY, BUILD_GENERIC };
@@ -24,17 +24,17 @@ struct build_opts {
 	char *rescue;          /* --rescue busybox|none|PATH; NULL: busybox if the host has it */
 	bool rescue_auth;
 	char *rescue_shadow;   /* NULL: /etc/shadow */
-	bool net;              /* --net: NIC drivers and NFS (gen/modsets_net.c) */
-	bool iscsi;            /* --iscsi: iscsistart and the iSCSI modules (gen/iscsi_pack.c) */
-	bool block_stacks;     /* --block-stacks: lvm, mdadm, cryptsetup (gen/blockstacks.c) */
-	bool fsck;             /* --fsck: host-only images get the root's checker (gen/fsckpack.c) */
+	bool net;              /* --net: NIC drivers and NFS (gen/kmod/modsets_net.c) */
+	bool iscsi;            /* --iscsi: iscsistart and the iSCSI modules (gen/feature/iscsi_pack.c) */
+	bool block_stacks;     /* --block-stacks: lvm, mdadm, cryptsetup (gen/feature/blockstacks.c) */
+	bool fsck;             /* --fsck: host-only images get the root's checker (gen/feature/fsckpack.c) */
 	bool no_fsck;          /* --no-fsck: no filesystem checker, generic images neither */
 	/* Lists accumulate over config files and the command line. */
 	struct strv add_modules;
 	struct strv omit_modules;
 	struct strv add_files;
 	struct strv add_binaries;
-	bool kdump;                 /* --kdump: a capture image (kdump/, gen/kdump_pack.c) */
+	bool kdump;                 /* --kdump: a capture image (kdump/, gen/feature/kdump_pack.c) */
 	struct strv kdump_targets;  /* --kdump-target, tried in order */
 	struct strv kdump_options;  /* --kdump-options KEY=VALUE,... */
 };

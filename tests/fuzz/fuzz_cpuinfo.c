@@ -2,7 +2,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "gen/microcode.h"
+#include "gen/feature/microcode.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gen/resumehost.h"
+#include "gen/host/resumehost.h"
 #include "resume/mountinfo.h"
 #include "resume/swsusp.h"
 

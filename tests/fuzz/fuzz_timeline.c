@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "gen/timeline_read.h"
-#include "gen/timeline_svg.h"
+#include "gen/cmd/timeline_read.h"
+#include "gen/cmd/timeline_svg.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -11,8 +11,8 @@
 
 #include <cmocka.h>
 
-#include "gen/image_entry.h"
-#include "gen/kdump_pack.h"
+#include "gen/image/image_entry.h"
+#include "gen/feature/kdump_pack.h"
 #include "gen/options.h"
 #include "tests/unit/image_fixture.h"
 

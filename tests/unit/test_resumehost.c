@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "gen/resumehost.h"
+#include "gen/host/resumehost.h"
 
 #define HEADING "Filename\t\t\t\tType\t\tSize\t\tUsed\t\tPriority\n"
 #define SWAP_UUID "0d4c2b1a-9e8f-4a7b-8c6d-5e4f3a2b1c0d"

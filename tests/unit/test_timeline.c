@@ -9,8 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "gen/timeline_read.h"
-#include "gen/timeline_svg.h"
+#include "gen/cmd/timeline_read.h"
+#include "gen/cmd/timeline_svg.h"
 
 static int parse(const char *text, struct timeline *tl, unsigned int *bad)
 {

@@ -1,0 +1,95 @@
+/* blockstacks: choose and add the block-stack tools and their configuration. */
+#include "gen/feature/blockstacks.h"
+
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "gen/feature/fsckpack.h"
+#include "gen/host/hostonly.h"
+#include "gen/elf/libdeps.h"
+#include "gen/gen_report.h"
+#include "gen/host/stackhost.h"
+
+struct stack_tool {
+	const char *path;       /* the same path in the image (blockstack/ calls it) */
+	const char *package;    /* Debian's, for the message when it is missing */
+	const char *const markers[5]; /* host-only: root modules that mean this stack */
+};
+
+static const struct stack_tool tools[] = {
+	{ "/usr/sbin/cryptsetup", "cryptsetup-bin", { "dm_crypt", NULL } },
+	{ "/usr/sbin/lvm",        "lvm2",           { "dm_snapshot", NULL } },
+	{ "/usr/sbin/mdadm",      "mdadm",          { "raid1", "raid0", "raid10", "raid456", "linear" } },
+};
+
+static int add_tool(struct image *img, const struct stack_tool *t)
+{
+	struct strv libs = STRV_INIT;
+	int r;
+
+	if (access(t->path, X_OK) < 0) {
+		gen_error("block stacks: %s is missing; install %s (apt-get install %s)",
+			  t->path, t->package, t->package);
+		return -ENOENT;
+	}
+	r = libdeps_resolve("", t->path, &libs);
+	image_set_kind(img, IMAGE_KIND_LIBRARY);
+	for (size_t i = 0; r == 0 && i < libs.len; i++)
+		r = image_add_host_path(img, libs.items[i]);
+	image_set_kind(img, IMAGE_KIND_BINARY);
+	if (r == 0)
+		r = image_add_host_path(img, t->path);
+	image_set_kind(img, IMAGE_KIND_OTHER);
+	strv_free(&libs);
+	if (r == 0 && gen_verbose)
+		gen_info("block stacks: added %s", t->path);
+	return r;
+}
+
+static bool host_uses(const struct host_scan *h, const struct stack_tool *t)
+{
+	if (!h)
+		return false;
+	for (size_t m = 0; m < sizeof(t->markers) / sizeof(t->markers[0]) && t->markers[m]; m++)
+		for (size_t i = 0; i < h->root_modules.len; i++)
+			if (strcmp(h->root_modules.items[i], t->markers[m]) == 0)
+				return true;
+	return false;
+}
+
+bool blockstacks_host_uses(const struct host_scan *h, const char *path)
+{
+	for (size_t i = 0; i < sizeof(tools) / sizeof(tools[0]); i++)
+		if (strcmp(tools[i].path, path) == 0)
+			return host_uses(h, &tools[i]);
+	return false;
+}
+
+int blockstacks_pack(const struct build_opts *o, struct image *img)
+{
+	struct host_scan h;
+	bool wanted[sizeof(tools) / sizeof(tools[0])] = { false };
+	int r = 0;
+
+	memset(&h, 0, sizeof(h));
+	if (o->mode == BUILD_HOST_ONLY) {
+		r = hostonly_scan(&h, "/sys", "/proc/self/mountinfo");
+		if (r == 0)
+			r = stackhost_scan_resume(&h);
+	}
+	for (size_t i = 0; r == 0 && i < sizeof(tools) / sizeof(tools[0]); i++) {
+		wanted[i] = o->block_stacks || (o->mode == BUILD_HOST_ONLY && host_uses(&h, &tools[i]));
+		if (wanted[i])
+			r = add_tool(img, &tools[i]);
+	}
+	if (r == 0 && (wanted[1] || o->block_stacks))
+		r = stackhost_add_lvm_conf(img, o->mode == BUILD_HOST_ONLY);
+	if (r == 0 && o->mode == BUILD_HOST_ONLY)
+		r = stackhost_add_config(o, &h, img);
+	/* The root's checker: the same host scan tells its filesystem. */
+	if (r == 0)
+		r = fsck_pack(o, h.root_fstype, img);
+	hostonly_free(&h);
+	return r;
+}

@@ -1,0 +1,90 @@
+/* iscsi_pack: put iscsistart, its libraries, the iSCSI modules and the initiator name into the image. */
+#include "gen/feature/iscsi_pack.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "gen/elf/program.h"
+#include "common/redact.h"
+#include "gen/gen_report.h"
+
+#define ISCSISTART_DST "/sbin/iscsistart"
+#define INITIATOR_FILE "/etc/iscsi/initiatorname.iscsi"
+#define SESSION_CLASS "/sys/class/iscsi_session"
+
+/* Where distributions install it (merged /usr or not). */
+static const char *const iscsistart_paths[] = {
+	"/usr/sbin/iscsistart", "/sbin/iscsistart", "/usr/bin/iscsistart",
+};
+
+static const char *const modules[] = {
+	"iscsi_tcp", "libiscsi", "libiscsi_tcp", "scsi_transport_iscsi", "sd_mod",
+	"crc32c",   /* iscsi_tcp's connections need it (digests) */
+};
+
+static bool host_has_session(void)
+{
+	DIR *d = opendir(SESSION_CLASS);
+	const struct dirent *de;
+	bool found = false;
+
+	while (d && !found && (de = readdir(d)))
+		found = strncmp(de->d_name, "session", 7) == 0;
+	if (d)
+		closedir(d);
+	return found;
+}
+
+bool iscsi_pack_wanted(const struct build_opts *o)
+{
+	return o->iscsi || (o->mode == BUILD_HOST_ONLY && host_has_session());
+}
+
+int iscsi_pack_modules(struct kmods *k)
+{
+	int r = 0;
+
+	for (size_t i = 0; r == 0 && i < sizeof(modules) / sizeof(modules[0]); i++)
+		r = kmods_add(k, modules[i], "iSCSI root");
+	return r == 0 ? kmods_add_optional(k, "iscsi_ibft", "rd.iscsi.firmware") : r;
+}
+
+int iscsi_pack(const struct build_opts *o, struct image *img)
+{
+	const char *src = NULL;
+	int r;
+
+	if (!iscsi_pack_wanted(o))
+		return 0;
+	for (size_t i = 0; !src && i < sizeof(iscsistart_paths) / sizeof(iscsistart_paths[0]); i++)
+		if (access(iscsistart_paths[i], X_OK) == 0)
+			src = iscsistart_paths[i];
+	if (!src) {
+		gen_error("--iscsi: iscsistart is not installed (looked in /usr/sbin, /sbin, "
+			  "/usr/bin); install open-iscsi");
+		return -ENOENT;
+	}
+	r = program_add(img, src, ISCSISTART_DST);
+	/* The host's name is for the host: a generic image boots other
+	 * machines, which must not share it (the init makes one from the MAC). */
+	if (r == 0 && o->mode == BUILD_HOST_ONLY && access(INITIATOR_FILE, R_OK) == 0)
+		r = image_add_file(img, INITIATOR_FILE, INITIATOR_FILE, 0644);
+	else if (r == 0 && gen_verbose)
+		gen_info("--iscsi: no %s in the image (%s); the initiator name will be "
+			 "rd.iscsi.initiator= or one made from the MAC address", INITIATOR_FILE,
+			 o->mode == BUILD_HOST_ONLY ? "the host has none" : "a generic image");
+	return r;
+}
+
+bool iscsi_pack_has_secrets(const char *cmdline)
+{
+	return cmdline && redact_has_secrets(cmdline);
+}
+
+void iscsi_pack_redact(const char *cmdline, char *out, size_t size)
+{
+	redact_cmdline(cmdline, out, size);
+}

@@ -1,0 +1,25 @@
+/* stackhost: the host's block-stack configuration put into host-only images. */
+#ifndef LIFEBOAT_STACKHOST_H
+#define LIFEBOAT_STACKHOST_H
+
+#include "gen/host/hostonly.h"
+#include "gen/image/image.h"
+#include "gen/options.h"
+
+/* Add the block stack under the host's resume device to h (its
+ * containers and arrays, and their modules). No resume device is fine.
+ * Returns 0 or -errno. */
+int stackhost_scan_resume(struct host_scan *h);
+/* The host-only image's rd.luks.uuid=, rd.md.uuid=, rd.lvm.vg= (gen/host/stackconf.c). */
+#define STACK_CONF_PATH "/etc/cmdline.d/30-stacks.conf"
+
+/* Write /etc/crypttab and /etc/mdadm/mdadm.conf for the containers and
+ * arrays in h, from the host's /etc/crypttab and /etc/mdadm/mdadm.conf
+ * (gen/host/stackconf.c chooses the lines), and STACK_CONF_PATH. Returns 0 or
+ * -errno (reported). */
+int stackhost_add_config(const struct build_opts *o, const struct host_scan *h, struct image *img);
+/* The image's /etc/lvm/lvm.conf: lifeboat's settings, and with host_only
+ * the host's devices/filter and devices/global_filter. */
+int stackhost_add_lvm_conf(struct image *img, bool host_only);
+
+#endif
