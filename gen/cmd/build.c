@@ -10,17 +10,15 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "gen/feature/blockstacks.h"
-#include "gen/kmod/kernel.h"
-#include "gen/feature/iscsi_pack.h"
-#include "gen/feature/kdump_pack.h"
-#include "gen/kmod/kmods.h"
-#include "gen/kmod/modsets_net.h"
+#include "gen/build_ctx.h"
 #include "gen/elf/program.h"
-#include "gen/feature/microcode.h"
-#include "gen/gen_report.h"
-#include "gen/host/resumehost.h"
+#include "gen/feature/feature.h"
+#include "gen/feature/iscsi_pack.h"
 #include "gen/feature/rescue_pack.h"
+#include "gen/gen_report.h"
+#include "gen/host/hostfacts.h"
+#include "gen/kmod/kernel.h"
+#include "gen/kmod/kmods.h"
 
 /* The skeleton every image has: mount points the init uses, and a console
  * node so the kernel can give PID 1 its stdio before devtmpfs is mounted. */
@@ -65,9 +63,32 @@ static int find_init(char *out, size_t size)
 	return -ENOENT;
 }
 
-static int add_modules(const struct build_opts *o, struct image *img, const char *kver,
-		       const char *moddir, size_t *count)
+/* The modules each wanted feature of the table needs. */
+static int features_add_modules(const struct build_ctx *c, struct kmods *k)
 {
+	int r = 0;
+
+	for (const struct feature *const *f = feature_table; r == 0 && *f; f++)
+		if ((*f)->add_modules && (*f)->wanted(c))
+			r = (*f)->add_modules(c, k);
+	return r;
+}
+
+/* The files of each wanted feature of the table. */
+static int features_add_files(struct build_ctx *c)
+{
+	int r = 0;
+
+	for (const struct feature *const *f = feature_table; r == 0 && *f; f++)
+		if ((*f)->add_files && (*f)->wanted(c))
+			r = (*f)->add_files(c);
+	return r;
+}
+
+static int add_modules(const struct build_ctx *c, const char *kver, const char *moddir,
+		       size_t *count)
+{
+	const struct build_opts *o = c->opts;
 	struct kmods *k;
 	int r = kmods_open(&k, moddir, kver);
 
@@ -76,15 +97,13 @@ static int add_modules(const struct build_opts *o, struct image *img, const char
 	for (size_t i = 0; r == 0 && i < o->omit_modules.len; i++)
 		r = kmods_omit(k, o->omit_modules.items[i]);
 	if (r == 0)
-		r = o->mode == BUILD_GENERIC ? kmods_add_generic(k) : kmods_add_host(k);
-	if (r == 0 && (o->net || iscsi_pack_wanted(o) || modsets_net_host_root()))
-		r = modsets_net_add(k, o->mode == BUILD_GENERIC);
-	if (r == 0 && iscsi_pack_wanted(o))
-		r = iscsi_pack_modules(k);
+		r = c->host ? kmods_add_host(k, &c->host->stack) : kmods_add_generic(k);
+	if (r == 0)
+		r = features_add_modules(c, k);
 	for (size_t i = 0; r == 0 && i < o->add_modules.len; i++)
 		r = kmods_add(k, o->add_modules.items[i], "--add-modules");
 	if (r == 0)
-		r = kmods_emit(k, img, o->firmware_dirs);
+		r = kmods_emit(k, c->img, o->firmware_dirs);
 	*count = kmods_count(k);
 	kmods_free(k);
 	return r;
@@ -192,44 +211,46 @@ static time_t image_time(void)
 	return (time_t)v;
 }
 
-static int assemble(const struct build_opts *o, struct image *img, const char *kver,
-		    const char *moddir)
+/* --cmdline: kernel parameters the init reads before /proc/cmdline's. */
+static int add_cmdline(const struct build_opts *o, struct image *img)
+{
+	char line[4096];
+
+	if (!o->cmdline)
+		return 0;
+	snprintf(line, sizeof(line), "%s\n", o->cmdline);
+	/* CHAP secrets: readable by root only, also once unpacked. */
+	return image_add_data(img, CMDLINE_CONF_PATH, line, strlen(line),
+			      iscsi_pack_has_secrets(o->cmdline) ? 0600 : 0644);
+}
+
+/* The image's core (skeleton, /init, modules, what the user named), then
+ * each wanted feature of the table, then what was built with. */
+static int assemble(struct build_ctx *c, const char *kver, const char *moddir)
 {
 	char init[PATH_MAX];
 	size_t n_modules = 0;
 	int r;
 
-	r = add_skeleton(img);
+	r = add_skeleton(c->img);
 	if (r == 0)
 		r = find_init(init, sizeof(init));
+	c->init = init;
 	if (r == 0)
-		r = program_add(img, init, "/init");
+		r = program_add(c->img, init, "/init");
 	if (r == 0)
-		r = add_modules(o, img, kver, moddir, &n_modules);
+		r = add_modules(c, kver, moddir, &n_modules);
 	if (r == 0)
-		r = add_binaries(o, img);
+		r = add_binaries(c->opts, c->img);
 	if (r == 0)
-		r = rescue_pack(o, img, init);
+		r = features_add_files(c);
 	if (r == 0)
-		r = blockstacks_pack(o, img);
+		r = add_files(c->opts, c->img);
 	if (r == 0)
-		r = add_files(o, img);
+		r = add_cmdline(c->opts, c->img);
 	if (r == 0)
-		r = kdump_pack(o, img, init);
-	if (r == 0)
-		r = iscsi_pack(o, img);
-	if (r == 0 && o->cmdline) {
-		char line[4096];
-
-		snprintf(line, sizeof(line), "%s\n", o->cmdline);
-		/* CHAP secrets: readable by root only, also once unpacked. */
-		r = image_add_data(img, CMDLINE_CONF_PATH, line, strlen(line),
-				   iscsi_pack_has_secrets(o->cmdline) ? 0600 : 0644);
-	}
-	if (r == 0 && o->mode == BUILD_HOST_ONLY)
-		r = resume_host_add(img);
-	if (r == 0)
-		r = add_build_conf(o, img, kver, n_modules);
+		r = add_build_conf(c->opts, c->img, kver, n_modules);
+	c->init = NULL;
 	return r;
 }
 
@@ -245,30 +266,65 @@ static void sizes_report(const struct image *img, const char *output, const char
 		gen_info("  %-10s %10llu bytes", image_kind_name((enum image_kind)k), bytes[k]);
 }
 
+static int build_with_host(const struct build_opts *o, const struct host_facts *host,
+			   const char *kver, const char *moddir)
+{
+	struct build_ctx c = { .opts = o, .host = host };
+	int r;
+
+	c.img = image_new();
+	if (!c.img)
+		return -ENOMEM;
+	r = assemble(&c, kver, moddir);
+	if (c.early)
+		image_set_early(c.img, c.early);
+	if (r == 0)
+		r = image_write(c.img, o->output, o->compress, image_time());
+	if (r == 0)
+		sizes_report(c.img, o->output, kver);
+	image_free(c.img);
+	image_free(c.early);
+	return r;
+}
+
 int build_image(const struct build_opts *o)
 {
 	char kver[256], moddir[PATH_MAX];
-	struct image *img, *early = NULL;
+	struct host_facts host;
 	int r;
 
 	gen_verbose = o->verbose;
 	r = kernel_find(o->kver, o->kmoddir, kver, sizeof(kver), moddir, sizeof(moddir));
 	if (r < 0)
 		return r;
-	img = image_new();
-	if (!img)
-		return -ENOMEM;
-	r = assemble(o, img, kver, moddir);
-	if (r == 0)
-		r = microcode_early(o->microcode, o->mode == BUILD_HOST_ONLY, o->firmware_dirs,
-				    "/proc/cpuinfo", &early);
-	if (early)
-		image_set_early(img, early);
-	if (r == 0)
-		r = image_write(img, o->output, o->compress, image_time());
-	if (r == 0)
-		sizes_report(img, o->output, kver);
-	image_free(img);
-	image_free(early);
+	if (o->mode == BUILD_GENERIC)
+		return build_with_host(o, NULL, kver, moddir);
+	/* The host is read once; every step of a host-only build decides from it. */
+	r = hostfacts_read(&host);
+	if (r < 0)
+		return r;
+	r = build_with_host(o, &host, kver, moddir);
+	hostfacts_free(&host);
 	return r;
+}
+
+int build_main(int argc, char **argv)
+{
+	struct build_opts o;
+	int r;
+
+	for (int i = 1; i < argc; i++)
+		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+			build_usage();
+			return 0;
+		}
+	build_opts_init(&o);
+	r = build_opts_parse(&o, argc, argv);
+	if (r < 0) {
+		build_opts_free(&o);
+		return 2;
+	}
+	r = build_image(&o);
+	build_opts_free(&o);
+	return r < 0 ? 1 : 0;
 }

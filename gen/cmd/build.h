@@ -9,5 +9,8 @@
 
 /* Returns 0 or -errno (the reason was reported). */
 int build_image(const struct build_opts *o);
+/* `lifeboat build [options]` (argv[0] is "build"): 0 built, 1 the build
+ * failed, 2 a usage error. */
+int build_main(int argc, char **argv);
 
 #endif

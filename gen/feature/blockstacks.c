@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "gen/feature/fsckpack.h"
+#include "gen/feature/feature.h"
 #include "gen/host/hostonly.h"
 #include "gen/elf/libdeps.h"
 #include "gen/gen_report.h"
@@ -66,30 +66,38 @@ bool blockstacks_host_uses(const struct host_scan *h, const char *path)
 	return false;
 }
 
-int blockstacks_pack(const struct build_opts *o, struct image *img)
+int blockstacks_pack(const struct build_ctx *c)
 {
-	struct host_scan h;
+	const struct build_opts *o = c->opts;
+	const struct host_scan *h = c->host ? &c->host->stack : NULL;
 	bool wanted[sizeof(tools) / sizeof(tools[0])] = { false };
 	int r = 0;
 
-	memset(&h, 0, sizeof(h));
-	if (o->mode == BUILD_HOST_ONLY) {
-		r = hostonly_scan(&h, "/sys", "/proc/self/mountinfo");
-		if (r == 0)
-			r = stackhost_scan_resume(&h);
-	}
 	for (size_t i = 0; r == 0 && i < sizeof(tools) / sizeof(tools[0]); i++) {
-		wanted[i] = o->block_stacks || (o->mode == BUILD_HOST_ONLY && host_uses(&h, &tools[i]));
+		wanted[i] = o->block_stacks || host_uses(h, &tools[i]);
 		if (wanted[i])
-			r = add_tool(img, &tools[i]);
+			r = add_tool(c->img, &tools[i]);
 	}
 	if (r == 0 && (wanted[1] || o->block_stacks))
-		r = stackhost_add_lvm_conf(img, o->mode == BUILD_HOST_ONLY);
-	if (r == 0 && o->mode == BUILD_HOST_ONLY)
-		r = stackhost_add_config(o, &h, img);
-	/* The root's checker: the same host scan tells its filesystem. */
-	if (r == 0)
-		r = fsck_pack(o, h.root_fstype, img);
-	hostonly_free(&h);
+		r = stackhost_add_lvm_conf(c->img, h != NULL);
+	if (r == 0 && h)
+		r = stackhost_add_config(o, h, c->img);
 	return r;
 }
+
+/* --block-stacks, or a host-only image: the host's root stack decides. */
+static bool blockstacks_wanted(const struct build_ctx *c)
+{
+	return c->opts->block_stacks || c->host;
+}
+
+static int blockstacks_add_files(struct build_ctx *c)
+{
+	return blockstacks_pack(c);
+}
+
+const struct feature blockstacks_feature = {
+	.name = "block stacks",
+	.wanted = blockstacks_wanted,
+	.add_files = blockstacks_add_files,
+};

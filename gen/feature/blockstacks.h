@@ -2,9 +2,8 @@
 #ifndef LIFEBOAT_BLOCKSTACKS_H
 #define LIFEBOAT_BLOCKSTACKS_H
 
+#include "gen/build_ctx.h"
 #include "gen/host/hostonly.h"
-#include "gen/image/image.h"
-#include "gen/options.h"
 
 /* Whether a host-only image of the host h scanned needs the tool at path
  * ("/usr/sbin/cryptsetup", "/usr/sbin/lvm", "/usr/sbin/mdadm"). */
@@ -15,8 +14,7 @@ bool blockstacks_host_uses(const struct host_scan *h, const char *path);
  * image those the host's root stack uses (dm-crypt, LVM, md under "/"),
  * else none. A tool the host lacks is an error naming its package.
  * Host-only images also get the configuration of the host's stack
- * (gen/host/stackhost.c); every image the filesystem checker (gen/feature/fsckpack.c).
- * Returns 0 or -errno (reported). */
-int blockstacks_pack(const struct build_opts *o, struct image *img);
+ * (gen/host/stackhost.c). Returns 0 or -errno (reported). */
+int blockstacks_pack(const struct build_ctx *c);
 
 #endif

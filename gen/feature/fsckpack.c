@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "common/fsckcheck.h"
+#include "gen/feature/feature.h"
 #include "gen/elf/program.h"
 #include "gen/gen_report.h"
 
@@ -56,3 +57,20 @@ int fsck_pack(const struct build_opts *o, const char *root_fstype, struct image 
 		return add_host_only(o, root_fstype, img);
 	return add_generic(img);
 }
+
+/* The host-only scan tells the root's filesystem; a generic image has none. */
+static bool fsckpack_wanted(const struct build_ctx *c)
+{
+	return !c->opts->no_fsck;
+}
+
+static int fsckpack_add_files(struct build_ctx *c)
+{
+	return fsck_pack(c->opts, c->host ? c->host->stack.root_fstype : NULL, c->img);
+}
+
+const struct feature fsckpack_feature = {
+	.name = "fsck",
+	.wanted = fsckpack_wanted,
+	.add_files = fsckpack_add_files,
+};

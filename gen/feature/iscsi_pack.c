@@ -1,19 +1,18 @@
 /* iscsi_pack: put iscsistart, its libraries, the iSCSI modules and the initiator name into the image. */
 #include "gen/feature/iscsi_pack.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "gen/elf/program.h"
+#include "gen/feature/feature.h"
 #include "common/redact.h"
 #include "gen/gen_report.h"
 
 #define ISCSISTART_DST "/sbin/iscsistart"
 #define INITIATOR_FILE "/etc/iscsi/initiatorname.iscsi"
-#define SESSION_CLASS "/sys/class/iscsi_session"
 
 /* Where distributions install it (merged /usr or not). */
 static const char *const iscsistart_paths[] = {
@@ -25,26 +24,16 @@ static const char *const modules[] = {
 	"crc32c",   /* iscsi_tcp's connections need it (digests) */
 };
 
-static bool host_has_session(void)
+bool iscsi_pack_wanted(const struct build_ctx *c)
 {
-	DIR *d = opendir(SESSION_CLASS);
-	const struct dirent *de;
-	bool found = false;
-
-	while (d && !found && (de = readdir(d)))
-		found = strncmp(de->d_name, "session", 7) == 0;
-	if (d)
-		closedir(d);
-	return found;
+	return c->opts->iscsi || (c->host && c->host->iscsi_session);
 }
 
-bool iscsi_pack_wanted(const struct build_opts *o)
+/* iscsi_tcp, libiscsi, scsi_transport_iscsi, sd_mod, and iscsi_ibft when
+ * the kernel has it (rd.iscsi.firmware). */
+static int iscsi_pack_modules(const struct build_ctx *c, struct kmods *k)
 {
-	return o->iscsi || (o->mode == BUILD_HOST_ONLY && host_has_session());
-}
-
-int iscsi_pack_modules(struct kmods *k)
-{
+	(void)c;
 	int r = 0;
 
 	for (size_t i = 0; r == 0 && i < sizeof(modules) / sizeof(modules[0]); i++)
@@ -52,13 +41,15 @@ int iscsi_pack_modules(struct kmods *k)
 	return r == 0 ? kmods_add_optional(k, "iscsi_ibft", "rd.iscsi.firmware") : r;
 }
 
-int iscsi_pack(const struct build_opts *o, struct image *img)
+/* iscsistart at /sbin/iscsistart with its libraries, and the host's
+ * /etc/iscsi/initiatorname.iscsi when there is one. */
+static int iscsi_pack_add_files(struct build_ctx *c)
 {
+	const struct build_opts *o = c->opts;
+	struct image *img = c->img;
 	const char *src = NULL;
 	int r;
 
-	if (!iscsi_pack_wanted(o))
-		return 0;
 	for (size_t i = 0; !src && i < sizeof(iscsistart_paths) / sizeof(iscsistart_paths[0]); i++)
 		if (access(iscsistart_paths[i], X_OK) == 0)
 			src = iscsistart_paths[i];
@@ -88,3 +79,10 @@ void iscsi_pack_redact(const char *cmdline, char *out, size_t size)
 {
 	redact_cmdline(cmdline, out, size);
 }
+
+const struct feature iscsi_pack_feature = {
+	.name = "iSCSI",
+	.wanted = iscsi_pack_wanted,
+	.add_modules = iscsi_pack_modules,
+	.add_files = iscsi_pack_add_files,
+};

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "common/kdumpconf.h"
+#include "gen/feature/feature.h"
 #include "gen/elf/program.h"
 #include "gen/gen_report.h"
 
@@ -191,3 +192,19 @@ int kdump_pack(const struct build_opts *o, struct image *img, const char *init)
 	/* URLs may carry credentials: only root may read the settings. */
 	return r < 0 ? r : image_add_data(img, KDUMP_CONF_PATH, p.conf, strlen(p.conf), 0600);
 }
+
+static bool kdump_pack_wanted(const struct build_ctx *c)
+{
+	return c->opts->kdump;
+}
+
+static int kdump_pack_add_files(struct build_ctx *c)
+{
+	return kdump_pack(c->opts, c->img, c->init);
+}
+
+const struct feature kdump_pack_feature = {
+	.name = "kdump",
+	.wanted = kdump_pack_wanted,
+	.add_files = kdump_pack_add_files,
+};

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "gen/feature/feature.h"
 #include "gen/gen_report.h"
 #include "common/strv.h"
 
@@ -286,3 +287,21 @@ int microcode_early(enum microcode_mode mode, bool host_only, const char *fwdirs
 	*out = early;
 	return 0;
 }
+
+static bool microcode_wanted(const struct build_ctx *c)
+{
+	return c->opts->microcode != MICROCODE_NONE;
+}
+
+/* Host-only images in auto mode take this CPU's, read from /proc/cpuinfo. */
+static int microcode_add_files(struct build_ctx *c)
+{
+	return microcode_early(c->opts->microcode, c->host != NULL, c->opts->firmware_dirs,
+			       "/proc/cpuinfo", &c->early);
+}
+
+const struct feature microcode_feature = {
+	.name = "microcode",
+	.wanted = microcode_wanted,
+	.add_files = microcode_add_files,
+};

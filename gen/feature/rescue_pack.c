@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "gen/elf/applets.h"
+#include "gen/feature/feature.h"
 #include "gen/elf/libdeps.h"
 #include "gen/elf/program.h"
 #include "gen/gen_report.h"
@@ -152,3 +153,21 @@ int rescue_pack(const struct build_opts *o, struct image *img, const char *init)
 		r = add_libcrypt(img, init);
 	return r;
 }
+
+/* Always: without a busybox the choice is said (-v), the init's prompt is the rescue. */
+static bool rescue_pack_wanted(const struct build_ctx *c)
+{
+	(void)c;
+	return true;
+}
+
+static int rescue_pack_add_files(struct build_ctx *c)
+{
+	return rescue_pack(c->opts, c->img, c->init);
+}
+
+const struct feature rescue_pack_feature = {
+	.name = "rescue",
+	.wanted = rescue_pack_wanted,
+	.add_files = rescue_pack_add_files,
+};

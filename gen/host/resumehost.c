@@ -1,4 +1,4 @@
-/* resumehost: the host's resume device, recorded in host-only images.
+/* resumehost: find the host's resume device (gen/feature/resume_pack.c records it).
  *
  * A host-only image is built for this machine, so the swap it hibernates
  * to is known at build time: the kernel's own setting (/sys/power/resume,
@@ -16,7 +16,6 @@
 #include <string.h>
 #include <sys/sysmacros.h>
 
-#include "gen/gen_report.h"
 
 /* /proc/swaps escapes blanks in paths as \040 (octal), like /proc/mounts. */
 static void unescape(char *s)
@@ -70,8 +69,11 @@ static int read_small(const char *root, const char *name, char *buf, size_t size
 		return -errno;
 	ok = fgets(buf, (int)size, f) != NULL;
 	fclose(f);
+	/* fgets leaves buf as it was when it reads nothing: not a string then. */
+	if (!ok)
+		return -ENODATA;
 	buf[strcspn(buf, "\n")] = '\0';
-	return ok ? 0 : -ENODATA;
+	return 0;
 }
 
 /* UUID=... of a swap (or hibernated swap) at path; -ENOENT when it has none. */
@@ -133,29 +135,4 @@ int resume_host_detect(const char *root, struct resume_host *out)
 		return -ENOENT;
 	snprintf(out->from, sizeof(out->from), "/proc/swaps");
 	return swap_uuid(path, out->spec, sizeof(out->spec));
-}
-
-int resume_host_add(struct image *img)
-{
-	struct resume_host host;
-	char line[400];
-	int r = resume_host_detect("", &host);
-
-	if (r == -ENOENT) {
-		gen_info("no resume device on this host (no /sys/power/resume, no swap "
-			 "partition in use): the image resumes only with resume= on the command line");
-		return 0;
-	}
-	if (r < 0) {
-		gen_warn("finding the host's resume device failed (%s); the image resumes only "
-			 "with resume= on the command line", strerror(-r));
-		return 0;
-	}
-	if (host.offset)
-		snprintf(line, sizeof(line), "resume=%s resume_offset=%llu\n", host.spec, host.offset);
-	else
-		snprintf(line, sizeof(line), "resume=%s\n", host.spec);
-	gen_info("resume device (from %s): %.*s; noresume on the command line turns it off",
-		 host.from, (int)strcspn(line, "\n"), line);
-	return image_add_data(img, RESUME_CONF_PATH, line, strlen(line), 0644);
 }

@@ -1,12 +1,9 @@
-/* resumehost: the host's resume device, recorded in host-only images. */
+/* resumehost: the host's resume device (gen/feature/resume_pack.c records it). */
 #ifndef LIFEBOAT_RESUMEHOST_H
 #define LIFEBOAT_RESUMEHOST_H
 
 #include <stddef.h>
 
-#include "gen/image/image.h"
-
-#define RESUME_CONF_PATH "/etc/cmdline.d/40-resume.conf"
 
 struct resume_host {
 	char spec[320];              /* "UUID=...", or "MAJ:MIN" when it has none */
@@ -23,9 +20,5 @@ int swaps_pick_largest(const char *text, char *path, size_t size);
  * resume_offset) first, then ROOT/proc/swaps (root "" is the host).
  * Returns 0, -ENOENT when the host has none, or another -errno. */
 int resume_host_detect(const char *root, struct resume_host *out);
-/* Record the host's resume device as resume= in RESUME_CONF_PATH, so the
- * image resumes from it (a command line's resume= or noresume wins). No
- * resume device is not an error. Returns 0 or -errno (reported). */
-int resume_host_add(struct image *img);
 
 #endif

@@ -13,7 +13,6 @@
 #include "common/fileread.h"
 #include "gen/host/lvmfilter.h"
 #include "gen/gen_report.h"
-#include "gen/host/resumehost.h"
 #include "gen/host/stackconf.h"
 
 #define HOST_CONF_MAX (1024 * 1024)
@@ -25,30 +24,6 @@ static char *host_text(const char *path)
 	size_t len;
 
 	return file_read_all(path, HOST_CONF_MAX, &text, &len) == 0 ? text : NULL;
-}
-
-int stackhost_scan_resume(struct host_scan *h)
-{
-	struct resume_host rh;
-	char majmin[sizeof(rh.spec)];
-	char *dev = NULL;
-	struct stat st;
-
-	if (resume_host_detect("", &rh) < 0)
-		return 0;
-	if (strchr(rh.spec, '=')) {
-		dev = blkid_evaluate_tag(rh.spec, NULL, NULL);
-		if (!dev || stat(dev, &st) < 0 || !S_ISBLK(st.st_mode)) {
-			free(dev);
-			return 0;
-		}
-		snprintf(majmin, sizeof(majmin), "%u:%u", major(st.st_rdev), minor(st.st_rdev));
-		free(dev);
-	} else {
-		snprintf(majmin, sizeof(majmin), "%s", rh.spec);
-	}
-	/* A resume device sysfs cannot follow has no stack to add. */
-	return hostonly_scan_device(h, "/sys", majmin) == -ENOMEM ? -ENOMEM : 0;
 }
 
 /* The block device a crypttab source (PARTUUID=, LABEL=, /dev/disk/by-id/...) is now. */

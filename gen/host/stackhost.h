@@ -6,10 +6,6 @@
 #include "gen/image/image.h"
 #include "gen/options.h"
 
-/* Add the block stack under the host's resume device to h (its
- * containers and arrays, and their modules). No resume device is fine.
- * Returns 0 or -errno. */
-int stackhost_scan_resume(struct host_scan *h);
 /* The host-only image's rd.luks.uuid=, rd.md.uuid=, rd.lvm.vg= (gen/host/stackconf.c). */
 #define STACK_CONF_PATH "/etc/cmdline.d/30-stacks.conf"
 

@@ -3,7 +3,6 @@
 #include "gen/kmod/kmods.h"
 #include "gen/kmod/kmods_int.h"
 #include "gen/host/hostonly.h"
-#include "gen/host/stackhost.h"
 #include "gen/kmod/modsets.h"
 #include "gen/gen_report.h"
 
@@ -430,26 +429,19 @@ static int host_root_add(struct kmods *k, const struct host_scan *h)
 	return r;
 }
 
-int kmods_add_host(struct kmods *k)
+int kmods_add_host(struct kmods *k, const struct host_scan *h)
 {
-	struct host_scan h;
-	int r = hostonly_scan(&h, "/sys", "/proc/self/mountinfo");
+	int r = 0;
 
-	if (r < 0)
-		return r;
-	if (!h.root_seen) {
+	if (!h->root_seen) {
 		gen_warn("host-only: cannot see the block device under / (%s root, a container?); "
-			 "including the generic module set instead", h.root_fstype ? h.root_fstype : "no");
-		hostonly_free(&h);
+			 "including the generic module set instead", h->root_fstype ? h->root_fstype : "no");
 		return kmods_add_generic(k);
 	}
-	/* The resume device's stack (dm-crypt under an encrypted swap) too. */
-	r = stackhost_scan_resume(&h);
-	for (size_t i = 0; r == 0 && i < h.modaliases.len; i++)
-		r = kmods_resolve(k, h.modaliases.items[i], "device present (host-only)",
+	for (size_t i = 0; r == 0 && i < h->modaliases.len; i++)
+		r = kmods_resolve(k, h->modaliases.items[i], "device present (host-only)",
 				  RESOLVE_MISSING_OK | RESOLVE_NO_BLACKLISTED, true);
 	if (r == 0)
-		r = host_root_add(k, &h);
-	hostonly_free(&h);
+		r = host_root_add(k, h);
 	return r;
 }

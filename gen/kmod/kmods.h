@@ -8,6 +8,7 @@
 #ifndef LIFEBOAT_KMODS_H
 #define LIFEBOAT_KMODS_H
 
+#include "gen/host/hostonly.h"
 #include "gen/image/image.h"
 
 struct kmods;
@@ -41,8 +42,9 @@ int kmods_add_modalias(struct kmods *k, const char *modalias, const char *why);
 int kmods_add_generic(struct kmods *k);
 /* Host-only: the drivers of the devices present (from /sys modalias, limited
  * to the kinds in the generic set), the drivers on the root device's sysfs
- * path, the root filesystem's module and its block stack. */
-int kmods_add_host(struct kmods *k);
+ * path, the root filesystem's module and its block stack (and the resume
+ * device's), as h (gen/host/hostonly.h) found them. */
+int kmods_add_host(struct kmods *k, const struct host_scan *h);
 /* Never include this module (--omit-modules); also drops it as a dependency. */
 int kmods_omit(struct kmods *k, const char *name);
 

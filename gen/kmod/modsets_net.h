@@ -2,15 +2,12 @@
 #ifndef LIFEBOAT_MODSETS_NET_H
 #define LIFEBOAT_MODSETS_NET_H
 
-#include <stdbool.h>
-
+#include "common/strv.h"
 #include "gen/kmod/kmods.h"
 
-/* The NFS client, and NIC drivers: the common ones for a generic image, the
- * drivers of this machine's network devices for a host-only one. */
-int modsets_net_add(struct kmods *k, bool generic);
-/* Whether this machine's root filesystem is NFS: a host-only image then
- * needs the network without being asked. */
-bool modsets_net_host_root(void);
+/* The NFS client, and NIC drivers: the common ones for a generic image
+ * (host_nics NULL), else host_nics, the modules of this machine's network
+ * devices' drivers (gen/host/hostfacts.h). */
+int modsets_net_add(struct kmods *k, const struct strv *host_nics);
 
 #endif

@@ -1,0 +1,139 @@
+/* hostfacts: read the build host once for a host-only image. */
+#include "gen/host/hostfacts.h"
+
+#include <blkid/blkid.h>
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <mntent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "gen/gen_report.h"
+
+/* Add the block stack under the resume device (dm-crypt under an
+ * encrypted swap) to the scan: its containers, arrays and modules. */
+static int resume_stack_scan(struct host_scan *h, const struct resume_host *rh)
+{
+	char majmin[sizeof(rh->spec)];
+	char *dev;
+	struct stat st;
+
+	if (strchr(rh->spec, '=')) {
+		dev = blkid_evaluate_tag(rh->spec, NULL, NULL);
+		if (!dev || stat(dev, &st) < 0 || !S_ISBLK(st.st_mode)) {
+			free(dev);
+			return 0;
+		}
+		snprintf(majmin, sizeof(majmin), "%u:%u", major(st.st_rdev), minor(st.st_rdev));
+		free(dev);
+	} else {
+		snprintf(majmin, sizeof(majmin), "%s", rh->spec);
+	}
+	/* A resume device sysfs cannot follow has no stack to add. */
+	return hostonly_scan_device(h, "/sys", majmin) == -ENOMEM ? -ENOMEM : 0;
+}
+
+/* Whether this machine's root filesystem is NFS: a host-only image then
+ * needs the network without being asked. */
+static bool root_is_nfs(void)
+{
+	FILE *f = setmntent("/proc/mounts", "re");
+	struct mntent *m;
+	bool nfs = false;
+
+	while (f && (m = getmntent(f)))
+		if (strcmp(m->mnt_dir, "/") == 0)
+			nfs = strncmp(m->mnt_type, "nfs", 3) == 0;
+	if (f)
+		endmntent(f);
+	return nfs;
+}
+
+static bool has_iscsi_session(void)
+{
+	DIR *d = opendir("/sys/class/iscsi_session");
+	const struct dirent *de;
+	bool found = false;
+
+	while (d && !found && (de = readdir(d)))
+		found = strncmp(de->d_name, "session", 7) == 0;
+	if (d)
+		closedir(d);
+	return found;
+}
+
+/* The module of one network device's driver; for a driver built into the
+ * running kernel, its name, which is also the module's in most kernels that
+ * have it as a module (an image for another kernel version). "" for a
+ * virtual device (lo, bridges, ifb). */
+static void nic_driver(const char *ifname, char *out, size_t size)
+{
+	char link[PATH_MAX], target[PATH_MAX];
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/sys/class/net/%s/device/driver/module", ifname);
+	n = readlink(link, target, sizeof(target) - 1);
+	if (n <= 0) {
+		snprintf(link, sizeof(link), "/sys/class/net/%s/device/driver", ifname);
+		n = readlink(link, target, sizeof(target) - 1);
+	}
+	out[0] = '\0';
+	if (n <= 0)
+		return;
+	target[n] = '\0';
+	snprintf(out, size, "%s", strrchr(target, '/') ? strrchr(target, '/') + 1 : target);
+}
+
+/* Not being able to list the NICs is said where they are needed (--net). */
+static int nic_drivers_read(struct host_facts *h)
+{
+	DIR *d = opendir("/sys/class/net");
+	const struct dirent *e;
+	int r = 0;
+
+	if (!d)
+		return 0;
+	h->nics_listed = true;
+	while (r == 0 && (e = readdir(d))) {
+		char driver[PATH_MAX];
+
+		if (e->d_name[0] == '.')
+			continue;
+		nic_driver(e->d_name, driver, sizeof(driver));
+		if (driver[0])
+			r = strv_push(&h->nic_drivers, driver);
+	}
+	closedir(d);
+	return r;
+}
+
+int hostfacts_read(struct host_facts *h)
+{
+	int r;
+
+	memset(h, 0, sizeof(*h));
+	r = hostonly_scan(&h->stack, "/sys", "/proc/self/mountinfo");
+	if (r < 0)
+		return r;
+	h->resume_status = resume_host_detect("", &h->resume);
+	if (h->resume_status == 0)
+		r = resume_stack_scan(&h->stack, &h->resume);
+	h->root_nfs = root_is_nfs();
+	h->iscsi_session = has_iscsi_session();
+	if (r == 0)
+		r = nic_drivers_read(h);
+	if (r < 0)
+		hostfacts_free(h);
+	return r;
+}
+
+void hostfacts_free(struct host_facts *h)
+{
+	hostonly_free(&h->stack);
+	strv_free(&h->nic_drivers);
+}
