@@ -21,7 +21,7 @@ GEN_LIBS  := -lkmod -lz -llzma -lzstd -lblkid -pthread
 INIT_LIBS := -lblkid -lz
 
 GEN_SRCS    := $(filter-out gen/main.c,$(sort $(shell find gen -name '*.c')))
-INIT_SRCS   := $(filter-out init/main.c,$(wildcard init/*.c resume/*.c kdump/*.c net/*.c rescue/*.c blockstack/*.c fsck/*.c))
+INIT_SRCS   := $(filter-out init/boot.c,$(wildcard init/*.c bootlib/*.c resume/*.c kdump/*.c net/*.c rescue/*.c blockstack/*.c fsck/*.c))
 COMMON_SRCS := $(wildcard common/*.c)
 UNIT_SRCS   := $(wildcard tests/unit/test_*.c)
 FUZZ_SRCS   := $(wildcard tests/fuzz/fuzz_*.c)
@@ -53,7 +53,7 @@ $(BUILD)/%.a:
 $(BUILD)/lifeboat: $(BUILD)/obj/gen/main.o $(BUILD)/libgen.a $(BUILD)/libcommon.a
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(GEN_LIBS)
 
-$(BUILD)/lifeboat-init: $(BUILD)/obj/init/main.o $(BUILD)/libinit.a $(BUILD)/libcommon.a
+$(BUILD)/lifeboat-init: $(BUILD)/obj/init/boot.o $(BUILD)/libinit.a $(BUILD)/libcommon.a
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(INIT_LIBS)
 
 # Each unit test links against all three archives; only what it uses is pulled in.
@@ -103,7 +103,12 @@ asan-unit:
 cppcheck:
 	cppcheck --quiet --error-exitcode=1 --enable=warning,style,performance,portability \
 		--inline-suppr --std=c11 -D_GNU_SOURCE -I. \
-		--suppress=missingIncludeSystem gen init common resume kdump net rescue blockstack fsck
+		--suppress=missingIncludeSystem gen init common bootlib resume kdump net rescue blockstack fsck
+
+# The include rules of docs/architecture.md, and proof that the check fails.
+check-layers:
+	python3 tests/layers/check-layers.py
+	tests/layers/selftest.sh
 
 deps:
 	tests/install-deps.sh
@@ -128,6 +133,6 @@ clean:
 
 include dist/install.mk
 
-.PHONY: all unit unit-build test fuzz fuzz-build asan-unit cppcheck deps demo bench install uninstall clean
+.PHONY: all check-layers unit unit-build test fuzz fuzz-build asan-unit cppcheck deps demo bench install uninstall clean
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

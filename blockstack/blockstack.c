@@ -7,15 +7,15 @@
 #include <sys/stat.h>
 
 #include "common/dmname.h"
-#include "init/blkprobe.h"
-#include "init/log.h"
-#include "init/modload.h"
-#include "init/rootwait.h"
+#include "bootlib/blkprobe.h"
+#include "bootlib/log.h"
+#include "bootlib/modload.h"
+#include "bootlib/devwait.h"
 #include "blockstack/luks.h"
 #include "blockstack/lukscfg.h"
 #include "blockstack/lukskey.h"
 #include "blockstack/params.h"
-#include "blockstack/run.h"
+#include "bootlib/run.h"
 
 #define LVM "/usr/sbin/lvm"
 #define MDADM "/usr/sbin/mdadm"
@@ -36,15 +36,22 @@ struct pending_luks {
 static struct pending_luks pending[STACK_LIST_MAX];
 static size_t n_pending;
 
-void blockstack_setup(const struct boot_args *args)
+/* The device waits offer every block device they see, and say when it is quiet. */
+static const struct devwait_observer stack_observer = {
+	.added = blockstack_device_added,
+	.settled = blockstack_settled,
+};
+
+void blockstack_setup(const struct strv *words)
 {
 	stack_params_init(&params);
-	for (size_t i = 0; i < args->stack_params.len; i++)
-		if (stack_params_apply(&params, args->stack_params.items[i]) < 0)
+	for (size_t i = 0; i < words->len; i++)
+		if (stack_params_apply(&params, words->items[i]) < 0)
 			log_warn("%s: malformed; it is ignored (see lifeboat.cmdline(7))",
-				 args->stack_params.items[i]);
+				 words->items[i]);
 	luks_config_load(&params);
 	configured = true;
+	devwait_observe(&stack_observer);
 }
 
 /* The kernel cannot load modules itself here (no modprobe in the image):
@@ -283,14 +290,4 @@ void blockstack_settled(void)
 	if (n_pending)
 		retry_pending(true);
 	md_start_degraded();
-}
-
-bool blockstack_path_matches(const char *path, const char *devname)
-{
-	char want[STACK_NAME_MAX], have[STACK_NAME_MAX];
-
-	if (strncmp(devname, "dm-", 3) != 0 || dmname_from_path(path, want, sizeof(want)) < 0)
-		return false;
-	return block_attr_read(devname, "dm/name", have, sizeof(have)) == 0 &&
-	       strcmp(have, want) == 0;
 }

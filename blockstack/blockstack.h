@@ -1,6 +1,6 @@
 /* blockstack: assemble LUKS, LVM and md RAID stacks as their members appear.
  *
- * The device wait (init/rootwait.c) offers every block device it sees;
+ * The device wait (bootlib/devwait.c, through its observer) offers every block device it sees;
  * a LUKS container is opened (passphrase on the console), an LVM physical
  * volume activates its volume group, an md member is added with mdadm
  * --incremental. What they create appears as a new block device and is
@@ -11,10 +11,10 @@
 
 #include <stdbool.h>
 
-#include "init/cmdline.h"
+#include "common/strv.h"
 
-/* Read rd.luks*, rd.lvm*, rd.md* from args (a malformed one is logged). */
-void blockstack_setup(const struct boot_args *args);
+/* Read the rd.luks*, rd.lvm*, rd.md* words (a malformed one is logged). */
+void blockstack_setup(const struct strv *words);
 /* A block device appeared or changed: assemble what it is a member of.
  * Safe to call again for the same device. */
 void blockstack_device_added(const char *devname);
@@ -25,8 +25,5 @@ void blockstack_resume_decided(void);
  * members (degraded), as their other members may never come; containers
  * still waiting for a key device fall back to the passphrase. */
 void blockstack_settled(void);
-/* Whether the root= path below /dev (path: "mapper/NAME" or "VG/LV") is
- * the device-mapper device devname ("dm-0"). */
-bool blockstack_path_matches(const char *path, const char *devname);
 
 #endif

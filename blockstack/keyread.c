@@ -10,9 +10,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "init/blkprobe.h"
-#include "init/modload.h"
-#include "init/rootwait.h"
+#include "bootlib/blockattr.h"
+#include "bootlib/blkprobe.h"
+#include "bootlib/modload.h"
+#include "bootlib/devwait.h"
 
 /* Up to want bytes of fd into buf; -errno on a read error. */
 static ssize_t read_full(int fd, char *buf, size_t want)
@@ -76,7 +77,7 @@ const char *key_read_strerror(int r)
 	return strerror(-r);
 }
 
-int keydev_find(const struct root_spec *spec, char *devname, size_t size)
+int keydev_find(const struct dev_spec *spec, char *devname, size_t size)
 {
 	DIR *dir = opendir("/sys/class/block");
 	struct dirent *de;
@@ -88,12 +89,12 @@ int keydev_find(const struct root_spec *spec, char *devname, size_t size)
 		struct blk_info info;
 		unsigned int major, minor;
 
-		if (de->d_name[0] == '.' || block_devnum(de->d_name, &major, &minor) < 0)
+		if (de->d_name[0] == '.' || blockattr_devnum(de->d_name, &major, &minor) < 0)
 			continue;
-		if (root_spec_needs_probe(spec) && blk_probe(de->d_name, &info) < 0)
+		if (devspec_needs_probe(spec) && blk_probe(de->d_name, &info) < 0)
 			continue;
-		if (root_spec_matches(spec, de->d_name, major, minor,
-				      root_spec_needs_probe(spec) ? &info : NULL)) {
+		if (devspec_matches(spec, de->d_name, major, minor,
+				      devspec_needs_probe(spec) ? &info : NULL)) {
 			snprintf(devname, size, "%s", de->d_name);
 			r = 0;
 		}

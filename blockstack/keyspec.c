@@ -27,7 +27,7 @@ static int path_check(const char *path, size_t len)
 }
 
 /* One device field (without its ':' end) into spec. */
-static int dev_parse(const char *field, size_t len, struct root_spec *spec)
+static int dev_parse(const char *field, size_t len, struct dev_spec *spec)
 {
 	char buf[sizeof(spec->value) + 32];
 
@@ -35,7 +35,7 @@ static int dev_parse(const char *field, size_t len, struct root_spec *spec)
 		return -ENAMETOOLONG;
 	memcpy(buf, field, len);
 	buf[len] = '\0';
-	return root_spec_parse(buf, spec);
+	return devspec_parse(buf, spec);
 }
 
 int luks_key_parse(const char *value, struct luks_key *key)
@@ -64,7 +64,7 @@ int luks_key_parse(const char *value, struct luks_key *key)
 		key->has_luksdev = true;
 		r = dev_parse(luks + 1, strlen(luks + 1), &key->luksdev);
 		/* The container is known by its UUID and its node only. */
-		if (r == 0 && key->luksdev.kind != ROOT_UUID && key->luksdev.kind != ROOT_PATH)
+		if (r == 0 && key->luksdev.kind != DEVSPEC_UUID && key->luksdev.kind != DEVSPEC_PATH)
 			r = -EINVAL;
 	}
 	return r;
@@ -78,13 +78,13 @@ bool luks_key_applies(const struct luks_key *key, const char *devname, const cha
 		return true;
 	memset(&info, 0, sizeof(info));
 	snprintf(info.uuid, sizeof(info.uuid), "%s", uuid ? uuid : "");
-	return root_spec_matches(&key->luksdev, devname, 0, 0, &info);
+	return devspec_matches(&key->luksdev, devname, 0, 0, &info);
 }
 
-void luks_key_dev_text(const struct root_spec *spec, char *out, size_t size)
+void luks_key_dev_text(const struct dev_spec *spec, char *out, size_t size)
 {
-	if (spec->kind == ROOT_PATH)
+	if (spec->kind == DEVSPEC_PATH)
 		snprintf(out, size, "/dev/%s", spec->value);
 	else
-		snprintf(out, size, "%s=%s", root_kind_name(spec->kind), spec->value);
+		snprintf(out, size, "%s=%s", devspec_kind_name(spec->kind), spec->value);
 }

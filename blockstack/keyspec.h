@@ -5,15 +5,15 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "init/rootspec.h"
+#include "bootlib/devspec.h"
 
 #define KEY_PATH_MAX 256
 
 struct luks_key {
 	char path[KEY_PATH_MAX];     /* absolute: in the image, or on KEYDEV's filesystem */
 	bool has_keydev, has_luksdev;
-	struct root_spec keydev;     /* UUID=, LABEL=, PARTUUID=, PARTLABEL=, /dev/... */
-	struct root_spec luksdev;    /* only this container: UUID= or /dev/... */
+	struct dev_spec keydev;     /* UUID=, LABEL=, PARTUUID=, PARTLABEL=, /dev/... */
+	struct dev_spec luksdev;    /* only this container: UUID= or /dev/... */
 };
 
 /* Parse one rd.luks.key= value. An empty KEYDEV ("/k::UUID=...") means the
@@ -25,6 +25,6 @@ int luks_key_parse(const char *value, struct luks_key *key);
  * has no LUKSDEV, or its LUKSDEV names this container. */
 bool luks_key_applies(const struct luks_key *key, const char *devname, const char *uuid);
 /* "LABEL=keys" and the like, for messages. */
-void luks_key_dev_text(const struct root_spec *spec, char *out, size_t size);
+void luks_key_dev_text(const struct dev_spec *spec, char *out, size_t size);
 
 #endif

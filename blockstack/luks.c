@@ -7,9 +7,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "init/log.h"
-#include "rescue/console.h"
-#include "blockstack/run.h"
+#include "bootlib/log.h"
+#include "bootlib/console.h"
+#include "bootlib/run.h"
 
 #define CRYPTSETUP "/usr/sbin/cryptsetup"
 /* cryptsetup's exit status for a refused passphrase (cryptsetup(8)). */

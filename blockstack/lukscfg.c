@@ -4,7 +4,7 @@
 #include <errno.h>
 #include <stdio.h>
 
-#include "init/log.h"
+#include "bootlib/log.h"
 
 static void crypttab_read(struct stack_params *p)
 {

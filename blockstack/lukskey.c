@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "init/log.h"
+#include "bootlib/log.h"
 #include "blockstack/keyread.h"
 
 /* Whether a key must wait for its device to appear. Not before the resume

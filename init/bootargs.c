@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "init/log.h"
+#include "bootlib/log.h"
 
 static int apply_file(const char *path, struct boot_args *args)
 {

@@ -2,7 +2,7 @@
 #ifndef LIFEBOAT_BOOTARGS_H
 #define LIFEBOAT_BOOTARGS_H
 
-#include "init/cmdline.h"
+#include "bootlib/cmdline.h"
 
 #define CMDLINE_D "/etc/cmdline.d"
 

@@ -5,10 +5,9 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mount.h>
-#include <sys/stat.h>
 
-#include "init/log.h"
-#include "init/modload.h"
+#include "bootlib/log.h"
+#include "bootlib/modload.h"
 #include "init/mountopts.h"
 
 /* The filesystem module may be named like the type (ext4, xfs) or only be
@@ -30,17 +29,17 @@ static int try_mount(const char *src, const char *type, unsigned long flags, con
 	return -errno;
 }
 
-int mount_root(const struct boot_args *args, const struct found_dev *dev)
+int mount_root(const struct root_args *args, const struct found_dev *dev)
 {
 	unsigned long flags = args->rw == ROOT_RW_RW ? 0 : MS_RDONLY;
 	char data[CMDLINE_VALUE_MAX];
 	char src[80];
-	const char *type = args->rootfstype[0] ? args->rootfstype : dev->info.type;
+	const char *type = args->fstype[0] ? args->fstype : dev->info.type;
 	int r;
 
 	snprintf(src, sizeof(src), "/dev/%s", dev->devname);
-	if (mountopts_parse(args->rootflags, &flags, data, sizeof(data)) < 0) {
-		log_error("rootflags=%s is too long; shorten it", args->rootflags);
+	if (mountopts_parse(args->flags, &flags, data, sizeof(data)) < 0) {
+		log_error("rootflags=%s is too long; shorten it", args->flags);
 		return -ENAMETOOLONG;
 	}
 	/* ro/rw on the command line win over rootflags, as in the kernel. */
@@ -63,13 +62,4 @@ int mount_root(const struct boot_args *args, const struct found_dev *dev)
 	log_info("mounted %s (%s, %s) on %s", src, type,
 		 flags & MS_RDONLY ? "ro" : "rw", SYSROOT);
 	return 0;
-}
-
-/* A mount point lies on another device than its parent. */
-bool sysroot_is_mounted(void)
-{
-	struct stat root, sysroot;
-
-	return stat("/", &root) == 0 && stat(SYSROOT, &sysroot) == 0 &&
-	       root.st_dev != sysroot.st_dev;
 }

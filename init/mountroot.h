@@ -4,17 +4,13 @@
 
 #include <stdbool.h>
 
-#include "init/cmdline.h"
-#include "init/rootwait.h"
-
-#define SYSROOT "/sysroot"
+#include "bootlib/cmdline.h"
+#include "bootlib/devwait.h"
+#include "bootlib/sysroot.h"
 
 /* Mount dev at SYSROOT: read-only unless rw, with rootfstype= (or the type
  * libblkid found) and rootflags=, loading the filesystem's module first.
  * Returns 0 or -errno; the message for the user is logged here. */
-int mount_root(const struct boot_args *args, const struct found_dev *dev);
-/* Whether a filesystem is mounted on SYSROOT: by an earlier try, or by hand
- * in the rescue shell. */
-bool sysroot_is_mounted(void);
+int mount_root(const struct root_args *args, const struct found_dev *dev);
 
 #endif

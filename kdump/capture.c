@@ -12,14 +12,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "init/log.h"
+#include "bootlib/log.h"
 #include "kdump/capture.h"
 #include "kdump/elfdump.h"
 #include "kdump/kvmem.h"
 #include "kdump/printk.h"
 #include "net/net.h"
-#include "rescue/console.h"
-#include "rescue/shell.h"
+#include "bootlib/console.h"
+#include "bootlib/shell.h"
 
 #define VMCORE "/proc/vmcore"
 #define UTS_LEN 65
@@ -53,7 +53,7 @@ int capture_network_up(struct capture *cap)
 	if (state == 1) {
 		char why[400];
 
-		state = net_bring_up(cap->args, why, sizeof(why));
+		state = net_bring_up(cap->net, why, sizeof(why));
 		if (state < 0)
 			log_error("kdump: the network did not come up: %s", why);
 	}
@@ -180,11 +180,11 @@ static bool run_shell(void)
 {
 	char shell[64], tty[64];
 
-	if (rescue_shell_find(shell, sizeof(shell)) < 0)
+	if (shell_find(shell, sizeof(shell)) < 0)
 		return false;
 	console_tty_path(tty, sizeof(tty));
 	console_print("kdump: starting a shell; the machine reboots when it exits\n");
-	return rescue_shell_run(shell, tty) == 0;
+	return shell_run(shell, tty) == 0;
 }
 
 static void __attribute__((noreturn)) take_action(enum kdump_action action)
@@ -192,7 +192,7 @@ static void __attribute__((noreturn)) take_action(enum kdump_action action)
 	if (action == ACTION_DEFAULT) {
 		char shell[64];
 
-		action = rescue_shell_find(shell, sizeof(shell)) == 0 ? ACTION_SHELL : ACTION_REBOOT;
+		action = shell_find(shell, sizeof(shell)) == 0 ? ACTION_SHELL : ACTION_REBOOT;
 	}
 	if (action == ACTION_SHELL && !run_shell())
 		log_error("kdump: action=shell, but this image has no shell that starts; rebuild it "
@@ -240,7 +240,7 @@ static int save_anywhere(struct capture *cap)
 	return -EIO;
 }
 
-void kdump_capture_if_crashed(const struct boot_args *args)
+void kdump_capture_if_crashed(const struct net_args *net)
 {
 	static struct capture cap;
 	struct timespec t0;
@@ -248,7 +248,7 @@ void kdump_capture_if_crashed(const struct boot_args *args)
 
 	if (access(VMCORE, R_OK) < 0)
 		return;
-	cap.args = args;
+	cap.net = net;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	console_print("kdump: this is a capture kernel after a crash; saving the crashed kernel's memory\n");
 	if (conf_load(&cap.conf) < 0)

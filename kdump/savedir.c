@@ -9,7 +9,7 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
-#include "init/log.h"
+#include "bootlib/log.h"
 
 static int mkdir_p(const char *path)
 {

@@ -7,9 +7,9 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 
-#include "init/log.h"
-#include "init/modload.h"
-#include "init/rootwait.h"
+#include "bootlib/log.h"
+#include "bootlib/modload.h"
+#include "bootlib/devwait.h"
 #include "kdump/capture.h"
 #include "kdump/savedir.h"
 
@@ -57,17 +57,17 @@ int target_disk_save(struct capture *cap, const struct kdump_target *t)
 {
 	const char *spec = t->where;
 	char devspec[256], dir[512], where[400];
-	struct root_spec rs;
+	struct dev_spec rs;
 	struct found_dev dev;
 	int r;
 
 	if (split_spec(spec, devspec, sizeof(devspec), dir, sizeof(dir)) < 0 ||
-	    root_spec_parse(devspec, &rs) < 0) {
+	    devspec_parse(devspec, &rs) < 0) {
 		log_error("kdump: target '%s' names no device; use UUID=...[:/DIR], LABEL=...[:/DIR] "
 			  "or /dev/...[:/DIR]", spec);
 		return -EINVAL;
 	}
-	r = device_wait(&rs, DEVICE_TIMEOUT_SEC, &dev);
+	r = devwait_find(&rs, DEVICE_TIMEOUT_SEC, &dev);
 	if (r < 0) {
 		log_error("kdump: target device %s did not appear within %d s (%s); check the "
 			  "target, or that the image has the disk's driver", devspec, DEVICE_TIMEOUT_SEC,

@@ -13,8 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "init/log.h"
-#include "init/modload.h"
+#include "bootlib/log.h"
+#include "bootlib/modload.h"
 #include "kdump/capture.h"
 #include "kdump/savedir.h"
 #include "net/nfsspec.h"

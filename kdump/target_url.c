@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "init/log.h"
+#include "bootlib/log.h"
 #include "kdump/capture.h"
 #include "kdump/curlfn.h"
 

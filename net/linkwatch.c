@@ -14,7 +14,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "init/log.h"
+#include "bootlib/log.h"
 
 /* Larger than one RTM_NEWLINK with all its attributes (a few KiB). */
 #define LINKWATCH_BUF 16384

@@ -8,12 +8,13 @@
 #include <sys/reboot.h>
 #include <unistd.h>
 
-#include "init/log.h"
-#include "rescue/auth.h"
-#include "rescue/console.h"
+#include "bootlib/log.h"
+#include "bootlib/auth.h"
+#include "bootlib/blkprobe.h"
+#include "bootlib/console.h"
 #include "rescue/prompt.h"
 #include "rescue/report.h"
-#include "rescue/shell.h"
+#include "bootlib/shell.h"
 
 static void reboot_after_delay(const char *why)
 {
@@ -41,12 +42,12 @@ static void write_report(const char *why)
 static int check_access(int fd)
 {
 	char hash[512];
-	int r = rescue_auth_load(RESCUE_AUTH_PATH, hash, sizeof(hash));
+	int r = auth_load(RESCUE_AUTH_PATH, hash, sizeof(hash));
 
 	if (r == -ENOENT)
 		return 0;
 	if (r == 0)
-		r = rescue_auth_ask(fd, hash);
+		r = auth_ask(fd, hash);
 	explicit_bzero(hash, sizeof(hash));
 	if (r == -ENOSYS)
 		console_print("lifeboat: %s cannot be loaded, so no password can be checked; "
@@ -62,10 +63,10 @@ static int check_access(int fd)
 static void run_shell_or_prompt(int fd, const char *tty)
 {
 	char shell[64];
-	int r = rescue_shell_find(shell, sizeof(shell));
+	int r = shell_find(shell, sizeof(shell));
 
 	if (r == 0) {
-		r = rescue_shell_run(shell, tty);
+		r = shell_run(shell, tty);
 		if (r < 0)
 			log_warn("starting the shell %s failed (%s); using the built-in prompt",
 				 shell, strerror(-r));
@@ -95,17 +96,17 @@ static int interact(void)
 	return r;
 }
 
-void rescue_break(const struct boot_args *args, enum rescue_stage stage)
+void rescue_break(const struct rescue_args *args, enum boot_stage stage)
 {
 	char why[64];
 
 	/* Once a stage: a retry after a failure passes the same points again. */
 	static unsigned int stopped;
 
-	if (!(args->break_stages & RESCUE_STAGE_BIT(stage) & ~stopped))
+	if (!(args->break_stages & STAGE_BIT(stage) & ~stopped))
 		return;
-	stopped |= RESCUE_STAGE_BIT(stage);
-	snprintf(why, sizeof(why), "rd.break=%s", rescue_stage_name(stage));
+	stopped |= STAGE_BIT(stage);
+	snprintf(why, sizeof(why), "rd.break=%s", stage_name(stage));
 	write_report(why);
 	log_info("%s: stopping for a shell", why);
 	console_print("\nlifeboat: %s: the boot stops here (docs/rescue.md); type exit to go "
@@ -117,14 +118,14 @@ void rescue_break(const struct boot_args *args, enum rescue_stage stage)
 static void print_summary(const char *what)
 {
 	console_print("\nlifeboat: boot failed: %s\nlifeboat: block devices present:\n", what);
-	if (rescue_report_devices(stdout) == 0)
+	if (blk_list(stdout) == 0)
 		console_print("  (none: the disk's driver may be missing from the image; "
 			      "build it with --generic or --add-modules)\n");
 	console_print("lifeboat: the full report is %s\n", RESCUE_REPORT_PATH);
 	fflush(stdout);
 }
 
-void rescue_failure(const struct boot_args *args, const char *what)
+void rescue_failure(const struct rescue_args *args, const char *what)
 {
 	log_error("boot failed: %s", what);
 	write_report(what);

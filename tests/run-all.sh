@@ -1,6 +1,7 @@
 #!/bin/bash
 # run-all.sh: everything `make test` runs, with one closing "N passed, N failed".
-#   unit tests, the unit tests again under ASan/UBSan, cppcheck, qemu boot tests
+#   unit tests, the unit tests again under ASan/UBSan, cppcheck, the layer
+#   check, the distribution tests, qemu boot tests
 set -u
 cd "$(dirname "$0")/.."
 total_pass=0 total_fail=0
@@ -37,6 +38,10 @@ else
 	echo "0 passed, 1 failed" >> build/logs/cppcheck.log
 fi
 count "cppcheck" build/logs/cppcheck.log
+
+echo "== layers (docs/architecture.md's include rules)"
+make -s check-layers 2>&1 | tee build/logs/layers.log
+count "layers" build/logs/layers.log
 
 echo "== distribution fit (timeline, layouts, microcode, man pages, completion, kernel hooks)"
 tests/dist/run.sh 2>&1 | tee build/logs/dist.log

@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "init/timeline.h"
+#include "bootlib/timeline.h"
 #include "gen/gen_report.h"
 #include "gen/cmd/timeline_read.h"
 #include "gen/cmd/timeline_svg.h"

@@ -15,7 +15,7 @@
 #include "gen/elf/libdeps.h"
 #include "gen/elf/program.h"
 #include "gen/gen_report.h"
-#include "rescue/auth.h"
+#include "bootlib/auth.h"
 #include "gen/host/shadow.h"
 
 #define SHADOW_DEFAULT "/etc/shadow"

@@ -7,7 +7,7 @@
 #include "common/dmname.h"
 #include "blockstack/keyspec.h"
 #include "blockstack/params.h"
-#include "init/cmdline.h"
+#include "bootlib/cmdline.h"
 #include "common/luksopts.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

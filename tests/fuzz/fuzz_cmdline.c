@@ -3,15 +3,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "init/cmdline.h"
+#include "bootlib/cmdline.h"
 #include "init/mountopts.h"
-#include "init/rootspec.h"
+#include "bootlib/devspec.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *line = malloc(size + 1);
 	struct boot_args args;
-	struct root_spec spec;
+	struct dev_spec spec;
 	unsigned long flags = 0;
 	char mdata[CMDLINE_VALUE_MAX];
 
@@ -21,12 +21,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	line[size] = '\0';
 	boot_args_init(&args);
 	cmdline_parse(line, &args);
-	if (root_spec_parse(args.root, &spec) == 0) {
+	if (devspec_parse(args.root.root, &spec) == 0) {
 		struct blk_info info = { .label = "x", .uuid = "y" };
 
-		root_spec_matches(&spec, "vda", 254, 0, &info);
+		devspec_matches(&spec, "vda", 254, 0, &info);
 	}
-	mountopts_parse(args.rootflags, &flags, mdata, sizeof(mdata));
+	mountopts_parse(args.root.flags, &flags, mdata, sizeof(mdata));
 	mountopts_parse(line, &flags, mdata, sizeof(mdata));
 	boot_args_free(&args);
 	free(line);

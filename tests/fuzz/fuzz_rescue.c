@@ -8,7 +8,7 @@
 #include "gen/elf/applets.h"
 #include "gen/host/shadow.h"
 #include "rescue/prompt.h"
-#include "rescue/stage.h"
+#include "bootlib/stage.h"
 
 static void fuzz_text(const uint8_t *data, size_t size, int which)
 {
@@ -21,7 +21,7 @@ static void fuzz_text(const uint8_t *data, size_t size, int which)
 	if (which == 0)
 		prompt_parse(text);
 	else
-		rescue_stage_parse(text);
+		stage_parse(text);
 	free(text);
 }
 

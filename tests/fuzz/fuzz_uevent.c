@@ -2,7 +2,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "init/uevent.h"
+#include "bootlib/uevent.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -7,10 +7,10 @@
 #include <string.h>
 #include <sys/mount.h>
 
-#include "init/cmdline.h"
+#include "bootlib/cmdline.h"
 #include "init/mountopts.h"
-#include "init/rootspec.h"
-#include "init/uevent.h"
+#include "bootlib/devspec.h"
+#include "bootlib/uevent.h"
 
 static void split_quotes_like_the_kernel(void **state)
 {
@@ -32,21 +32,21 @@ static void parse_dracut_names(void **state)
 
 	(void)state;
 	boot_args_init(&a);
-	assert_int_equal(a.timeout_sec, CMDLINE_DEFAULT_TIMEOUT);
+	assert_int_equal(a.root.timeout_sec, CMDLINE_DEFAULT_TIMEOUT);
 	assert_int_equal(cmdline_parse("BOOT_IMAGE=/vmlinuz root=UUID=abc rootfstype=xfs "
 				       "rootflags=noatime,nouuid ro init=/bin/sh rd.timeout=7 "
 				       "rd.debug rd.driver.pre=a,b rd.driver.pre=c "
 				       "rd.driver.blacklist=nouveau quiet", &a), 0);
-	assert_string_equal(a.root, "UUID=abc");
-	assert_string_equal(a.rootfstype, "xfs");
-	assert_string_equal(a.rootflags, "noatime,nouuid");
-	assert_string_equal(a.init, "/bin/sh");
-	assert_int_equal(a.rw, ROOT_RW_RO);
-	assert_int_equal(a.timeout_sec, 7);
+	assert_string_equal(a.root.root, "UUID=abc");
+	assert_string_equal(a.root.fstype, "xfs");
+	assert_string_equal(a.root.flags, "noatime,nouuid");
+	assert_string_equal(a.root.init, "/bin/sh");
+	assert_int_equal(a.root.rw, ROOT_RW_RO);
+	assert_int_equal(a.root.timeout_sec, 7);
 	assert_true(a.debug);
-	assert_int_equal(a.driver_pre.len, 3);
-	assert_string_equal(a.driver_pre.items[2], "c");
-	assert_true(strv_contains(&a.driver_blacklist, "nouveau"));
+	assert_int_equal(a.drivers.pre.len, 3);
+	assert_string_equal(a.drivers.pre.items[2], "c");
+	assert_true(strv_contains(&a.drivers.blacklist, "nouveau"));
 	boot_args_free(&a);
 }
 
@@ -58,8 +58,8 @@ static void last_occurrence_wins(void **state)
 	boot_args_init(&a);
 	assert_int_equal(cmdline_parse("root=/dev/sda1 ro rd.debug", &a), 0);
 	assert_int_equal(cmdline_parse("root=LABEL=x rw rd.debug=0", &a), 0);
-	assert_string_equal(a.root, "LABEL=x");
-	assert_int_equal(a.rw, ROOT_RW_RW);
+	assert_string_equal(a.root.root, "LABEL=x");
+	assert_int_equal(a.root.rw, ROOT_RW_RW);
 	assert_false(a.debug);
 	boot_args_free(&a);
 }
@@ -72,66 +72,66 @@ static void bad_values_are_reported_not_fatal(void **state)
 	(void)state;
 	boot_args_init(&a);
 	assert_int_equal(cmdline_parse("rd.timeout=abc root=/dev/vda", &a), -EINVAL);
-	assert_string_equal(a.root, "/dev/vda");
-	assert_int_equal(a.timeout_sec, CMDLINE_DEFAULT_TIMEOUT);
+	assert_string_equal(a.root.root, "/dev/vda");
+	assert_int_equal(a.root.timeout_sec, CMDLINE_DEFAULT_TIMEOUT);
 	memset(longval, 'x', sizeof(longval));
 	memcpy(longval, "root=", 5);
 	longval[sizeof(longval) - 1] = '\0';
 	assert_int_equal(cmdline_parse(longval, &a), -ENAMETOOLONG);
-	assert_string_equal(a.root, "/dev/vda");
+	assert_string_equal(a.root.root, "/dev/vda");
 	boot_args_free(&a);
 }
 
 static void root_spec_forms(void **state)
 {
-	struct root_spec s;
+	struct dev_spec s;
 
 	(void)state;
-	assert_int_equal(root_spec_parse("/dev/vda1", &s), 0);
-	assert_int_equal(s.kind, ROOT_PATH);
+	assert_int_equal(devspec_parse("/dev/vda1", &s), 0);
+	assert_int_equal(s.kind, DEVSPEC_PATH);
 	assert_string_equal(s.value, "vda1");
-	assert_int_equal(root_spec_parse("LABEL=my root", &s), 0);
-	assert_int_equal(s.kind, ROOT_LABEL);
+	assert_int_equal(devspec_parse("LABEL=my root", &s), 0);
+	assert_int_equal(s.kind, DEVSPEC_LABEL);
 	assert_string_equal(s.value, "my root");
-	assert_int_equal(root_spec_parse("/dev/disk/by-uuid/1234-ABCD", &s), 0);
-	assert_int_equal(s.kind, ROOT_UUID);
+	assert_int_equal(devspec_parse("/dev/disk/by-uuid/1234-ABCD", &s), 0);
+	assert_int_equal(s.kind, DEVSPEC_UUID);
 	assert_string_equal(s.value, "1234-ABCD");
-	assert_int_equal(root_spec_parse("PARTUUID=c0ffee00-1", &s), 0);
-	assert_int_equal(s.kind, ROOT_PARTUUID);
-	assert_int_equal(root_spec_parse("/dev/disk/by-partlabel/root", &s), 0);
-	assert_int_equal(s.kind, ROOT_PARTLABEL);
-	assert_int_equal(root_spec_parse("8:2", &s), 0);
-	assert_int_equal(s.kind, ROOT_DEVNUM);
+	assert_int_equal(devspec_parse("PARTUUID=c0ffee00-1", &s), 0);
+	assert_int_equal(s.kind, DEVSPEC_PARTUUID);
+	assert_int_equal(devspec_parse("/dev/disk/by-partlabel/root", &s), 0);
+	assert_int_equal(s.kind, DEVSPEC_PARTLABEL);
+	assert_int_equal(devspec_parse("8:2", &s), 0);
+	assert_int_equal(s.kind, DEVSPEC_DEVNUM);
 	assert_int_equal(s.major, 8);
 	assert_int_equal(s.minor, 2);
-	assert_int_equal(root_spec_parse("", &s), -EINVAL);
-	assert_int_equal(root_spec_parse("UUID=", &s), -EINVAL);
-	assert_int_equal(root_spec_parse("8:", &s), -EINVAL);
-	assert_int_equal(root_spec_parse("sda1", &s), -EINVAL);
-	assert_int_equal(root_spec_parse("99999:1", &s), -EINVAL);
+	assert_int_equal(devspec_parse("", &s), -EINVAL);
+	assert_int_equal(devspec_parse("UUID=", &s), -EINVAL);
+	assert_int_equal(devspec_parse("8:", &s), -EINVAL);
+	assert_int_equal(devspec_parse("sda1", &s), -EINVAL);
+	assert_int_equal(devspec_parse("99999:1", &s), -EINVAL);
 }
 
 static void root_spec_matching(void **state)
 {
 	struct blk_info info = { .type = "ext4", .label = "root", .uuid = "abcd-ef01",
 				 .partuuid = "c0ffee00-01", .partlabel = "sys" };
-	struct root_spec s;
+	struct dev_spec s;
 
 	(void)state;
-	root_spec_parse("UUID=ABCD-EF01", &s);
-	assert_true(root_spec_matches(&s, "vda1", 254, 1, &info));
-	assert_false(root_spec_matches(&s, "vda1", 254, 1, NULL));
-	root_spec_parse("LABEL=Root", &s);
-	assert_false(root_spec_matches(&s, "vda1", 254, 1, &info));  /* labels are case-sensitive */
-	root_spec_parse("/dev/vda1", &s);
-	assert_true(root_spec_matches(&s, "vda1", 254, 1, NULL));
-	assert_false(root_spec_matches(&s, "vda", 254, 0, NULL));
-	root_spec_parse("254:1", &s);
-	assert_true(root_spec_matches(&s, "whatever", 254, 1, NULL));
-	assert_false(root_spec_matches(&s, "whatever", 254, 2, NULL));
-	root_spec_parse("PARTLABEL=sys", &s);
-	assert_true(root_spec_matches(&s, "vda1", 254, 1, &info));
-	assert_true(root_spec_needs_probe(&s));
+	devspec_parse("UUID=ABCD-EF01", &s);
+	assert_true(devspec_matches(&s, "vda1", 254, 1, &info));
+	assert_false(devspec_matches(&s, "vda1", 254, 1, NULL));
+	devspec_parse("LABEL=Root", &s);
+	assert_false(devspec_matches(&s, "vda1", 254, 1, &info));  /* labels are case-sensitive */
+	devspec_parse("/dev/vda1", &s);
+	assert_true(devspec_matches(&s, "vda1", 254, 1, NULL));
+	assert_false(devspec_matches(&s, "vda", 254, 0, NULL));
+	devspec_parse("254:1", &s);
+	assert_true(devspec_matches(&s, "whatever", 254, 1, NULL));
+	assert_false(devspec_matches(&s, "whatever", 254, 2, NULL));
+	devspec_parse("PARTLABEL=sys", &s);
+	assert_true(devspec_matches(&s, "vda1", 254, 1, &info));
+	assert_true(devspec_needs_probe(&s));
 }
 
 static void mount_options_split(void **state)

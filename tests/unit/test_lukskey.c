@@ -14,7 +14,7 @@
 #include "blockstack/keyspec.h"
 #include "blockstack/lukskey.h"
 #include "blockstack/params.h"
-#include "init/cmdline.h"
+#include "bootlib/cmdline.h"
 
 #define U1 "1b2c3d4e-0001-4a5b-8c6d-7e8f9a0b1c2d"
 #define U2 "1b2c3d4e-0004-4a5b-8c6d-7e8f9a0b1c2d"
@@ -46,20 +46,20 @@ static void key_device_forms(void **state)
 	assert_int_equal(luks_key_parse("/keys/root.key:LABEL=keys", &k), 0);
 	assert_string_equal(k.path, "/keys/root.key");
 	assert_true(k.has_keydev);
-	assert_int_equal(k.keydev.kind, ROOT_LABEL);
+	assert_int_equal(k.keydev.kind, DEVSPEC_LABEL);
 	assert_string_equal(k.keydev.value, "keys");
 	luks_key_dev_text(&k.keydev, text, sizeof(text));
 	assert_string_equal(text, "LABEL=keys");
 	assert_int_equal(luks_key_parse("/k:UUID=" U2, &k), 0);
-	assert_int_equal(k.keydev.kind, ROOT_UUID);
+	assert_int_equal(k.keydev.kind, DEVSPEC_UUID);
 	assert_int_equal(luks_key_parse("/k:PARTUUID=0a0b0c0d-01", &k), 0);
-	assert_int_equal(k.keydev.kind, ROOT_PARTUUID);
+	assert_int_equal(k.keydev.kind, DEVSPEC_PARTUUID);
 	assert_int_equal(luks_key_parse("/k:/dev/sdb1", &k), 0);
-	assert_int_equal(k.keydev.kind, ROOT_PATH);
+	assert_int_equal(k.keydev.kind, DEVSPEC_PATH);
 	luks_key_dev_text(&k.keydev, text, sizeof(text));
 	assert_string_equal(text, "/dev/sdb1");
 	assert_int_equal(luks_key_parse("/k:/dev/disk/by-label/usb", &k), 0);
-	assert_int_equal(k.keydev.kind, ROOT_LABEL);
+	assert_int_equal(k.keydev.kind, DEVSPEC_LABEL);
 }
 
 static void luks_device_limits_the_key(void **state)

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "blockstack/params.h"
-#include "init/cmdline.h"
+#include "bootlib/cmdline.h"
 #include "common/luksopts.h"
 
 #define U1 "1b2c3d4e-0001-4a5b-8c6d-7e8f9a0b1c2d"

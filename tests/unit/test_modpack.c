@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "gen/kmod/modpack.h"
-#include "init/gunzip.h"
+#include "bootlib/gunzip.h"
 
 /* A real module of the installed kernel, found at run time. */
 static int find_module(char *path, size_t size)

@@ -12,7 +12,7 @@
 
 #include "common/modtab.h"
 #include "gen/kmod/modtab_write.h"
-#include "init/modload.h"
+#include "bootlib/modload.h"
 
 static char *table_build(size_t *len)
 {

@@ -17,10 +17,10 @@
 #include "gen/options.h"
 #include "gen/feature/rescue_pack.h"
 #include "gen/host/shadow.h"
-#include "init/cmdline.h"
-#include "rescue/auth.h"
+#include "bootlib/cmdline.h"
+#include "bootlib/auth.h"
 #include "rescue/prompt.h"
-#include "rescue/stage.h"
+#include "bootlib/stage.h"
 
 static void shell_defaults_on_and_parses_off(void **state)
 {
@@ -28,14 +28,14 @@ static void shell_defaults_on_and_parses_off(void **state)
 
 	(void)state;
 	boot_args_init(&a);
-	assert_true(a.shell);
-	assert_int_equal(a.break_stages, 0);
+	assert_true(a.rescue.shell);
+	assert_int_equal(a.rescue.break_stages, 0);
 	assert_int_equal(cmdline_parse("rd.shell=0", &a), 0);
-	assert_false(a.shell);
+	assert_false(a.rescue.shell);
 	assert_int_equal(cmdline_parse("rd.shell", &a), 0);
-	assert_true(a.shell);
+	assert_true(a.rescue.shell);
 	assert_int_equal(cmdline_parse("rd.shell=no", &a), 0);
-	assert_false(a.shell);
+	assert_false(a.rescue.shell);
 	boot_args_free(&a);
 }
 
@@ -46,11 +46,11 @@ static void break_stages_accumulate(void **state)
 	(void)state;
 	boot_args_init(&a);
 	assert_int_equal(cmdline_parse("rd.break=pre-mount rd.break=cmdline", &a), 0);
-	assert_int_equal(a.break_stages, RESCUE_STAGE_BIT(RESCUE_STAGE_PRE_MOUNT) |
-			 RESCUE_STAGE_BIT(RESCUE_STAGE_CMDLINE));
+	assert_int_equal(a.rescue.break_stages, STAGE_BIT(STAGE_PRE_MOUNT) |
+			 STAGE_BIT(STAGE_CMDLINE));
 	/* rd.break alone: before switch_root, as dracut's. */
 	assert_int_equal(cmdline_parse("rd.break", &a), 0);
-	assert_true(a.break_stages & RESCUE_STAGE_BIT(RESCUE_STAGE_PRE_PIVOT));
+	assert_true(a.rescue.break_stages & STAGE_BIT(STAGE_PRE_PIVOT));
 	boot_args_free(&a);
 }
 
@@ -61,22 +61,22 @@ static void break_unknown_stage_is_an_error(void **state)
 	(void)state;
 	boot_args_init(&a);
 	assert_int_equal(cmdline_parse("rd.break=nowhere root=/dev/vda", &a), -EINVAL);
-	assert_int_equal(a.break_stages, 0);
-	assert_string_equal(a.root, "/dev/vda");
+	assert_int_equal(a.rescue.break_stages, 0);
+	assert_string_equal(a.root.root, "/dev/vda");
 	boot_args_free(&a);
 }
 
 static void stage_names_round_trip(void **state)
 {
 	(void)state;
-	for (int s = 0; s < RESCUE_STAGE_COUNT; s++)
-		assert_int_equal(rescue_stage_parse(rescue_stage_name(s)), s);
-	assert_int_equal(rescue_stage_parse("pre-trigger"), RESCUE_STAGE_PRE_UDEV);
-	assert_int_equal(rescue_stage_parse("initqueue"), RESCUE_STAGE_PRE_UDEV);
-	assert_int_equal(rescue_stage_parse("cleanup"), RESCUE_STAGE_PRE_PIVOT);
-	assert_int_equal(rescue_stage_parse(""), -EINVAL);
-	assert_int_equal(rescue_stage_parse("Pre-Mount"), -EINVAL);
-	assert_string_equal(rescue_stage_name(RESCUE_STAGE_COUNT), "?");
+	for (int s = 0; s < STAGE_COUNT; s++)
+		assert_int_equal(stage_parse(stage_name(s)), s);
+	assert_int_equal(stage_parse("pre-trigger"), STAGE_PRE_UDEV);
+	assert_int_equal(stage_parse("initqueue"), STAGE_PRE_UDEV);
+	assert_int_equal(stage_parse("cleanup"), STAGE_PRE_PIVOT);
+	assert_int_equal(stage_parse(""), -EINVAL);
+	assert_int_equal(stage_parse("Pre-Mount"), -EINVAL);
+	assert_string_equal(stage_name(STAGE_COUNT), "?");
 }
 
 static void prompt_words(void **state)
@@ -215,10 +215,10 @@ static void auth_checks_with_crypt(void **state)
 		"$6$lifeboat$vL5SyZrcyalzvkz7kLBdGPX9SY7TaJljRqQwTTX.X2G.vHBNNac.PvK1FYtMUUv0e/ndJ3MwOvnEjwph8vVwe/";
 
 	(void)state;
-	assert_int_equal(rescue_auth_check(hash, "secret"), 0);
-	assert_int_equal(rescue_auth_check(hash, "Secret"), -EACCES);
-	assert_int_equal(rescue_auth_check(hash, ""), -EACCES);
-	assert_int_equal(rescue_auth_check("!", "secret"), -EACCES);
+	assert_int_equal(auth_check(hash, "secret"), 0);
+	assert_int_equal(auth_check(hash, "Secret"), -EACCES);
+	assert_int_equal(auth_check(hash, ""), -EACCES);
+	assert_int_equal(auth_check("!", "secret"), -EACCES);
 }
 
 static void auth_file_load(void **state)
@@ -231,14 +231,14 @@ static void auth_file_load(void **state)
 	assert_true(fd >= 0);
 	assert_int_equal(write(fd, "$6$a$b\n", 7), 7);
 	close(fd);
-	assert_int_equal(rescue_auth_load(path, hash, sizeof(hash)), 0);
+	assert_int_equal(auth_load(path, hash, sizeof(hash)), 0);
 	assert_string_equal(hash, "$6$a$b");
 	fd = open(path, O_WRONLY | O_TRUNC);
 	assert_int_equal(write(fd, "a:b\n", 4), 4);
 	close(fd);
-	assert_int_equal(rescue_auth_load(path, hash, sizeof(hash)), -EINVAL);
+	assert_int_equal(auth_load(path, hash, sizeof(hash)), -EINVAL);
 	unlink(path);
-	assert_int_equal(rescue_auth_load(path, hash, sizeof(hash)), -ENOENT);
+	assert_int_equal(auth_load(path, hash, sizeof(hash)), -ENOENT);
 }
 
 int main(void)

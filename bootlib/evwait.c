@@ -4,29 +4,21 @@
  * appears before is seen by that look, what appears after is queued. It
  * then sleeps only in poll(), until an event or the deadline.
  */
-#include "net/evwait.h"
+#include "bootlib/evwait.h"
 
 #include <errno.h>
 #include <limits.h>
 #include <string.h>
 #include <time.h>
 
-#include "init/coldplug.h"
-#include "init/log.h"
-#include "init/modload.h"
+#include "bootlib/coldplug.h"
+#include "bootlib/log.h"
+#include "bootlib/modload.h"
 #include "common/modtab.h"
-
-uint64_t evwait_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
 
 int evwait_poll(struct pollfd *fds, int n, uint64_t deadline)
 {
-	uint64_t now = evwait_now_ms();
+	uint64_t now = clock_now_ms();
 	int timeout = -1, r;
 
 	if (deadline) {

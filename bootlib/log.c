@@ -1,5 +1,5 @@
 /* log: the init's messages, to /dev/kmsg (or stderr before /dev exists). */
-#include "init/log.h"
+#include "bootlib/log.h"
 
 #include <fcntl.h>
 #include <stdarg.h>

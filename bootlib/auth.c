@@ -4,7 +4,7 @@
  * with crypt(3), which knows every method /etc/shadow may use (yescrypt,
  * SHA-512, ...). The check fails closed: without libcrypt no password is
  * accepted. */
-#include "rescue/auth.h"
+#include "bootlib/auth.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -13,20 +13,15 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "rescue/console.h"
+#include "bootlib/console.h"
+#include "common/fileread.h"
 
-int rescue_auth_load(const char *path, char *hash, size_t size)
+int auth_load(const char *path, char *hash, size_t size)
 {
-	FILE *f = fopen(path, "re");
-	bool ok;
+	int r = file_read_line(path, hash, size);
 
-	if (!f)
-		return -errno;
-	ok = fgets(hash, (int)size, f) != NULL;
-	fclose(f);
-	if (!ok)
-		return -EINVAL;
-	hash[strcspn(hash, "\r\n")] = '\0';
+	if (r < 0)
+		return r == -EIO ? -EINVAL : r;
 	/* crypt(3) hashes never hold ':' and are never this short. */
 	if (strlen(hash) < 2 || strchr(hash, ':'))
 		return -EINVAL;
@@ -45,7 +40,7 @@ static bool equal_fixed_time(const char *a, const char *b)
 	return diff == 0;
 }
 
-int rescue_auth_check(const char *hash, const char *password)
+int auth_check(const char *hash, const char *password)
 {
 	static char *(*crypt_fn)(const char *, const char *);
 	const char *out;
@@ -65,7 +60,7 @@ int rescue_auth_check(const char *hash, const char *password)
 	return 0;
 }
 
-int rescue_auth_ask(int fd, const char *hash)
+int auth_ask(int fd, const char *hash)
 {
 	char password[256];
 
@@ -76,7 +71,7 @@ int rescue_auth_ask(int fd, const char *hash)
 		r = console_read_line(fd, password, sizeof(password), true);
 		if (r < 0)
 			return -EIO;
-		r = rescue_auth_check(hash, password);
+		r = auth_check(hash, password);
 		explicit_bzero(password, sizeof(password));
 		if (r == 0)
 			return 0;

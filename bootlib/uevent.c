@@ -1,5 +1,5 @@
 /* uevent: kernel device events from the netlink socket, parsed. */
-#include "init/uevent.h"
+#include "bootlib/uevent.h"
 
 #include <errno.h>
 #include <linux/netlink.h>

@@ -1,5 +1,5 @@
 /* gunzip: read a gzip-compressed file into memory (the image's modules). */
-#include "init/gunzip.h"
+#include "bootlib/gunzip.h"
 
 #include <errno.h>
 #include <stdint.h>

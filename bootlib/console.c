@@ -1,5 +1,5 @@
 /* console: the terminal behind /dev/console, for the shell and the prompts. */
-#include "rescue/console.h"
+#include "bootlib/console.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
-/* rootspec: what root= names, and whether a block device is it. */
-#include "init/rootspec.h"
+/* devspec: what a device spec (root=, resume=, a key device) names, and whether a block device is it. */
+#include "bootlib/devspec.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -7,38 +7,38 @@
 #include <string.h>
 #include <strings.h>
 
-#include "blockstack/blockstack.h"
+#include "bootlib/blockattr.h"
 
 struct root_prefix {
 	const char *prefix;
-	enum root_kind kind;
+	enum devspec_kind kind;
 };
 
 /* The tag forms and the udev symlinks that stand for them: without udev in
  * the image there are no /dev/disk links, so the link is read as its tag. */
 static const struct root_prefix prefixes[] = {
-	{ "LABEL=",                   ROOT_LABEL },
-	{ "UUID=",                    ROOT_UUID },
-	{ "PARTUUID=",                ROOT_PARTUUID },
-	{ "PARTLABEL=",               ROOT_PARTLABEL },
-	{ "/dev/disk/by-label/",      ROOT_LABEL },
-	{ "/dev/disk/by-uuid/",       ROOT_UUID },
-	{ "/dev/disk/by-partuuid/",   ROOT_PARTUUID },
-	{ "/dev/disk/by-partlabel/",  ROOT_PARTLABEL },
+	{ "LABEL=",                   DEVSPEC_LABEL },
+	{ "UUID=",                    DEVSPEC_UUID },
+	{ "PARTUUID=",                DEVSPEC_PARTUUID },
+	{ "PARTLABEL=",               DEVSPEC_PARTLABEL },
+	{ "/dev/disk/by-label/",      DEVSPEC_LABEL },
+	{ "/dev/disk/by-uuid/",       DEVSPEC_UUID },
+	{ "/dev/disk/by-partuuid/",   DEVSPEC_PARTUUID },
+	{ "/dev/disk/by-partlabel/",  DEVSPEC_PARTLABEL },
 };
 
 static const char *const kind_names[] = {
-	[ROOT_PATH] = "path", [ROOT_LABEL] = "LABEL", [ROOT_UUID] = "UUID",
-	[ROOT_PARTUUID] = "PARTUUID", [ROOT_PARTLABEL] = "PARTLABEL",
-	[ROOT_DEVNUM] = "MAJ:MIN",
+	[DEVSPEC_PATH] = "path", [DEVSPEC_LABEL] = "LABEL", [DEVSPEC_UUID] = "UUID",
+	[DEVSPEC_PARTUUID] = "PARTUUID", [DEVSPEC_PARTLABEL] = "PARTLABEL",
+	[DEVSPEC_DEVNUM] = "MAJ:MIN",
 };
 
-const char *root_kind_name(enum root_kind kind)
+const char *devspec_kind_name(enum devspec_kind kind)
 {
 	return kind_names[kind];
 }
 
-static int set_value(struct root_spec *out, enum root_kind kind, const char *v)
+static int set_value(struct dev_spec *out, enum devspec_kind kind, const char *v)
 {
 	if (!*v || strlen(v) >= sizeof(out->value))
 		return -EINVAL;
@@ -47,7 +47,7 @@ static int set_value(struct root_spec *out, enum root_kind kind, const char *v)
 	return 0;
 }
 
-static int parse_devnum(const char *root, struct root_spec *out)
+static int parse_devnum(const char *root, struct dev_spec *out)
 {
 	const char *p = root;
 	char *end;
@@ -62,10 +62,10 @@ static int parse_devnum(const char *root, struct root_spec *out)
 		return -EINVAL;
 	out->major = (unsigned int)maj;
 	out->minor = (unsigned int)min;
-	return set_value(out, ROOT_DEVNUM, root);
+	return set_value(out, DEVSPEC_DEVNUM, root);
 }
 
-int root_spec_parse(const char *root, struct root_spec *out)
+int devspec_parse(const char *root, struct dev_spec *out)
 {
 	memset(out, 0, sizeof(*out));
 	if (!root || !*root)
@@ -77,32 +77,32 @@ int root_spec_parse(const char *root, struct root_spec *out)
 			return set_value(out, prefixes[i].kind, root + n);
 	}
 	if (strncmp(root, "/dev/", 5) == 0)
-		return set_value(out, ROOT_PATH, root + 5);
+		return set_value(out, DEVSPEC_PATH, root + 5);
 	return parse_devnum(root, out);
 }
 
-bool root_spec_needs_probe(const struct root_spec *spec)
+bool devspec_needs_probe(const struct dev_spec *spec)
 {
-	return spec->kind != ROOT_PATH && spec->kind != ROOT_DEVNUM;
+	return spec->kind != DEVSPEC_PATH && spec->kind != DEVSPEC_DEVNUM;
 }
 
-bool root_spec_matches(const struct root_spec *spec, const char *devname,
+bool devspec_matches(const struct dev_spec *spec, const char *devname,
 		       unsigned int major, unsigned int minor, const struct blk_info *info)
 {
 	switch (spec->kind) {
-	case ROOT_PATH:
+	case DEVSPEC_PATH:
 		return strcmp(spec->value, devname) == 0 ||
-		       blockstack_path_matches(spec->value, devname);
-	case ROOT_DEVNUM:
+		       blockattr_dm_path_matches(spec->value, devname);
+	case DEVSPEC_DEVNUM:
 		return spec->major == major && spec->minor == minor;
-	case ROOT_LABEL:
+	case DEVSPEC_LABEL:
 		return info && strcmp(spec->value, info->label) == 0;
-	case ROOT_PARTLABEL:
+	case DEVSPEC_PARTLABEL:
 		return info && strcmp(spec->value, info->partlabel) == 0;
 	/* UUIDs are hex: users and tools differ in case. */
-	case ROOT_UUID:
+	case DEVSPEC_UUID:
 		return info && strcasecmp(spec->value, info->uuid) == 0;
-	case ROOT_PARTUUID:
+	case DEVSPEC_PARTUUID:
 		return info && strcasecmp(spec->value, info->partuuid) == 0;
 	}
 	return false;

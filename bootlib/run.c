@@ -1,5 +1,5 @@
 /* run: fork/exec a tool with a pipe on stdin and one on stdout+stderr. */
-#include "blockstack/run.h"
+#include "bootlib/run.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,5 +1,5 @@
 /* shell: run the image's shell on the console, with job control. */
-#include "rescue/shell.h"
+#include "bootlib/shell.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -10,11 +10,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "rescue/console.h"
+#include "bootlib/console.h"
 
 static const char *const shell_paths[] = { "/bin/sh", "/usr/bin/sh", "/sbin/sh" };
 
-int rescue_shell_find(char *out, size_t size)
+int shell_find(char *out, size_t size)
 {
 	for (size_t i = 0; i < sizeof(shell_paths) / sizeof(shell_paths[0]); i++)
 		if (access(shell_paths[i], X_OK) == 0) {
@@ -68,7 +68,7 @@ static void exec_shell(const char *shell, const char *tty)
 	_exit(127);
 }
 
-int rescue_shell_run(const char *shell, const char *tty)
+int shell_run(const char *shell, const char *tty)
 {
 	pid_t pid = fork();
 

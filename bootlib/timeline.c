@@ -1,5 +1,5 @@
 /* timeline: record boot phases with their monotonic time. */
-#include "init/timeline.h"
+#include "bootlib/timeline.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -5,10 +5,10 @@
  * the kernel already has (EEXIST) counts as loaded. A failure is reported
  * here, where the module's name is known, and does not stop other modules.
  */
-#include "init/modload.h"
+#include "bootlib/modload.h"
 #include "common/fileread.h"
-#include "init/gunzip.h"
-#include "init/log.h"
+#include "bootlib/gunzip.h"
+#include "bootlib/log.h"
 #include "common/modtab.h"
 #include "common/strv.h"
 

@@ -1,5 +1,5 @@
 /* coldplug: load the drivers of devices that exist before the init listens. */
-#include "init/coldplug.h"
+#include "bootlib/coldplug.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -7,8 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "init/log.h"
-#include "init/modload.h"
+#include "bootlib/log.h"
+#include "bootlib/modload.h"
 #include "common/modtab.h"
 
 /* Read a small sysfs attribute at dirfd/name into buf, without the newline. */

@@ -1,10 +1,10 @@
-/* rootwait: load drivers as devices appear until the root device shows up.
+/* devwait: load drivers as devices appear until a wanted block device shows up.
  *
  * Event-driven, with no fixed sleeps: the uevent socket is opened before the
  * coldplug pass so no device is missed between the two, and the wait is a
  * poll() on that socket bounded by the deadline.
  */
-#include "init/rootwait.h"
+#include "bootlib/devwait.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -16,66 +16,39 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "blockstack/blockstack.h"
-#include "init/coldplug.h"
-#include "init/log.h"
-#include "init/modload.h"
+#include "bootlib/blockattr.h"
+#include "bootlib/clock.h"
+#include "bootlib/coldplug.h"
+#include "bootlib/log.h"
+#include "bootlib/modload.h"
 #include "common/modtab.h"
-#include "init/timeline.h"
-#include "init/uevent.h"
+#include "bootlib/timeline.h"
+#include "bootlib/uevent.h"
 
-static long long now_ms(void)
+static const struct devwait_observer *observer;
+
+void devwait_observe(const struct devwait_observer *obs)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	observer = obs;
 }
 
-int block_attr_read(const char *name, const char *attr, char *buf, size_t size)
-{
-	char path[192];
-	FILE *f;
-	int r = 0;
-
-	snprintf(path, sizeof(path), "/sys/class/block/%s/%s", name, attr);
-	f = fopen(path, "re");
-	if (!f)
-		return -errno;
-	if (fgets(buf, (int)size, f))
-		buf[strcspn(buf, "\n")] = '\0';
-	else
-		r = -EIO;
-	fclose(f);
-	return r;
-}
-
-int block_devnum(const char *name, unsigned int *major, unsigned int *minor)
-{
-	char buf[32];
-	int r = block_attr_read(name, "dev", buf, sizeof(buf));
-
-	if (r < 0 && r != -EIO)
-		return r;
-	return r == 0 && sscanf(buf, "%u:%u", major, minor) == 2 ? 0 : -EINVAL;
-}
-
-static bool check_block(const struct root_spec *spec, const char *name, struct found_dev *found)
+static bool check_block(const struct dev_spec *spec, const char *name, struct found_dev *found)
 {
 	struct blk_info info;
 	unsigned int major, minor;
 	bool probed = false;
 
-	if (block_devnum(name, &major, &minor) < 0)
+	if (blockattr_devnum(name, &major, &minor) < 0)
 		return false;
 	/* A LUKS, LVM or md member: what it assembles is offered in turn. */
-	blockstack_device_added(name);
-	if (root_spec_needs_probe(spec)) {
+	if (observer && observer->added)
+		observer->added(name);
+	if (devspec_needs_probe(spec)) {
 		if (blk_probe(name, &info) < 0)
 			return false;
 		probed = true;
 	}
-	if (!root_spec_matches(spec, name, major, minor, probed ? &info : NULL))
+	if (!devspec_matches(spec, name, major, minor, probed ? &info : NULL))
 		return false;
 	snprintf(found->devname, sizeof(found->devname), "%s", name);
 	found->major = major;
@@ -87,7 +60,7 @@ static bool check_block(const struct root_spec *spec, const char *name, struct f
 }
 
 /* Block devices that already exist: built-in drivers, or coldplug's work. */
-static bool scan_existing(const struct root_spec *spec, struct found_dev *found)
+static bool scan_existing(const struct dev_spec *spec, struct found_dev *found)
 {
 	DIR *dir = opendir("/sys/class/block");
 	struct dirent *de;
@@ -103,7 +76,7 @@ static bool scan_existing(const struct root_spec *spec, struct found_dev *found)
 }
 
 /* Handle every queued event; true when the root device appeared. */
-static bool drain_events(int fd, const struct root_spec *spec, struct found_dev *found)
+static bool drain_events(int fd, const struct dev_spec *spec, struct found_dev *found)
 {
 	char buf[UEVENT_BUFFER];
 	struct uevent ev;
@@ -163,9 +136,9 @@ static int settle_timeout(long long left)
 	return left > 0 && left < STACK_SETTLE_MS ? (int)left : STACK_SETTLE_MS;
 }
 
-int device_wait(const struct root_spec *spec, unsigned int timeout_sec, struct found_dev *found)
+int devwait_find(const struct dev_spec *spec, unsigned int timeout_sec, struct found_dev *found)
 {
-	long long deadline = timeout_sec ? now_ms() + timeout_sec * 1000LL : 0;
+	long long deadline = timeout_sec ? (long long)clock_now_ms() + timeout_sec * 1000LL : 0;
 	int fd = events_start();
 
 	if (fd < 0)
@@ -174,7 +147,7 @@ int device_wait(const struct root_spec *spec, unsigned int timeout_sec, struct f
 		return 0;
 	for (;;) {
 		struct pollfd pfd = { .fd = fd, .events = POLLIN };
-		long long left = deadline ? deadline - now_ms() : -1;
+		long long left = deadline ? deadline - (long long)clock_now_ms() : -1;
 		int n;
 
 		if (deadline && left <= 0)
@@ -183,15 +156,10 @@ int device_wait(const struct root_spec *spec, unsigned int timeout_sec, struct f
 		if (n < 0 && errno != EINTR)
 			break;
 		/* Quiet for a while: md arrays still missing members start degraded. */
-		if (n == 0 && (!deadline || now_ms() < deadline))
-			blockstack_settled();
+		if (n == 0 && (!deadline || (long long)clock_now_ms() < deadline) && observer && observer->settled)
+			observer->settled();
 		if (drain_events(fd, spec, found))
 			return 0;
 	}
 	return -ETIMEDOUT;
-}
-
-int rootwait(const struct root_spec *spec, unsigned int timeout_sec, struct found_dev *found)
-{
-	return device_wait(spec, timeout_sec, found);
 }

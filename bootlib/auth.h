@@ -15,13 +15,13 @@
 /* Read the hash from path into hash. Returns 0, -ENOENT when the image has
  * no password (access is open), -EINVAL for an empty or malformed file, or
  * -errno. */
-int rescue_auth_load(const char *path, char *hash, size_t size);
+int auth_load(const char *path, char *hash, size_t size);
 /* Whether password hashes to hash with crypt(3). Returns 0 on a match,
  * -EACCES on a mismatch, -ENOSYS when libcrypt cannot be loaded. */
-int rescue_auth_check(const char *hash, const char *password);
+int auth_check(const char *hash, const char *password);
 /* Ask for the root password on the terminal fd, up to RESCUE_AUTH_TRIES
  * times. Returns 0 when one is right, -EACCES after the last wrong one,
  * -ENOSYS without libcrypt, -EIO when the console gave out. */
-int rescue_auth_ask(int fd, const char *hash);
+int auth_ask(int fd, const char *hash);
 
 #endif

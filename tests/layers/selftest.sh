@@ -1,0 +1,61 @@
+#!/bin/bash
+# selftest.sh: check-layers must fail on each kind of break it exists for.
+# Plants one break at a time in a scratch copy of the tree and expects
+# check-layers.py to refuse it with the right words; prints "N passed, N failed".
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+check=$top/tests/layers/check-layers.py
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+passed=0 failed=0
+
+fresh() {   # a copy of the sources and the rules, without build/ and .git
+	rm -rf "$scratch/t" && mkdir "$scratch/t"
+	(cd "$top" && tar --exclude=./build --exclude=./.git -cf - .) | tar -C "$scratch/t" -xf -
+}
+
+expect() {   # expect NAME WORDS: check-layers fails on the copy and says WORDS
+	local out
+	if out=$("$check" "$scratch/t" 2>&1); then
+		echo "FAIL $1: check-layers passed"; failed=$((failed + 1))
+	elif ! grep -qF -- "$2" <<<"$out"; then
+		echo "FAIL $1: no '$2' in: $out"; failed=$((failed + 1))
+	else
+		echo "PASS $1"; passed=$((passed + 1))
+	fi
+}
+
+fresh
+if "$check" "$scratch/t" >/dev/null; then
+	echo "PASS the tree as it is"; passed=$((passed + 1))
+else
+	echo "FAIL the tree as it is: $("$check" "$scratch/t" | tail -n 3)"; failed=$((failed + 1))
+fi
+
+fresh   # a component including init/ (upward)
+echo '#include "init/mountroot.h"' >> "$scratch/t/net/dhcp.c"
+expect upward 'net/dhcp.c: #include "init/mountroot.h": net/ may not use init/'
+
+fresh   # a component including another it may not (across)
+echo '#include "kdump/capture.h"' >> "$scratch/t/resume/resume.c"
+expect across 'resume/ may not use kdump/'
+
+fresh   # the library including a component
+echo '#include "blockstack/blockstack.h"' >> "$scratch/t/bootlib/devwait.c"
+expect library 'bootlib/ may not use blockstack/'
+
+fresh   # an include that does not name its folder
+echo '#include "log.h"' >> "$scratch/t/bootlib/devwait.c"
+expect unprefixed '#include "log.h" does not name a file'
+
+fresh   # a base name used twice
+cp "$scratch/t/net/dhcp.h" "$scratch/t/blockstack/dhcp.h"
+expect basename 'base name dhcp.h used 2 times'
+
+fresh   # rules that allow a cycle, and includes that make one
+sed -i 's/^bootlib  *may use:.*/& net/' "$scratch/t/docs/architecture.md"
+echo '#include "net/dhcp.h"' >> "$scratch/t/bootlib/log.c"
+expect cycle 'include cycle between folders'
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
