@@ -3,8 +3,9 @@
 #define LIFEBOAT_BLOCKSTACK_LUKSCFG_H
 
 #include "blockstack/params.h"
+#include "common/layout.h"
 
-#define IMAGE_CRYPTTAB "/etc/crypttab"
+#define IMAGE_CRYPTTAB LAYOUT_CRYPTTAB
 
 /* After the command line is applied to p: read the image's crypttab
  * (host-only images carry the host's lines for the root's and the resume

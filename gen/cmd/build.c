@@ -10,6 +10,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "common/layout.h"
 #include "gen/build_ctx.h"
 #include "gen/elf/program.h"
 #include "gen/feature/feature.h"
@@ -189,9 +190,9 @@ static int add_build_conf(const struct build_opts *o, struct image *img, const c
 		iscsi_pack_redact(o->cmdline, shown, sizeof(shown));
 		snprintf(buf + n, sizeof(buf) - n, "cmdline = %s\n%s", shown,
 			 iscsi_pack_has_secrets(o->cmdline) ? "secrets = iSCSI CHAP credentials in "
-			 CMDLINE_CONF_PATH "\n" : "");
+			 LAYOUT_CMDLINE_USER "\n" : "");
 	}
-	return image_add_data(img, BUILD_CONF_PATH, buf, strlen(buf), 0644);
+	return image_add_data(img, LAYOUT_BUILD_CONF, buf, strlen(buf), 0644);
 }
 
 /* SOURCE_DATE_EPOCH (reproducible-builds.org) or 0. */
@@ -220,7 +221,7 @@ static int add_cmdline(const struct build_opts *o, struct image *img)
 		return 0;
 	snprintf(line, sizeof(line), "%s\n", o->cmdline);
 	/* CHAP secrets: readable by root only, also once unpacked. */
-	return image_add_data(img, CMDLINE_CONF_PATH, line, strlen(line),
+	return image_add_data(img, LAYOUT_CMDLINE_USER, line, strlen(line),
 			      iscsi_pack_has_secrets(o->cmdline) ? 0600 : 0644);
 }
 

@@ -4,9 +4,6 @@
 
 #include "gen/options.h"
 
-#define BUILD_CONF_PATH "/etc/lifeboat/build.conf"
-#define CMDLINE_CONF_PATH "/etc/cmdline.d/50-lifeboat.conf"
-
 /* Returns 0 or -errno (the reason was reported). */
 int build_image(const struct build_opts *o);
 /* `lifeboat build [options]` (argv[0] is "build"): 0 built, 1 the build

@@ -1,6 +1,8 @@
 /* ls: list an initramfs image's entries, its build config and its modules. */
 #include "gen/cmd/ls.h"
 
+#include "common/layout.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,7 +13,7 @@
 #include "gen/gen_report.h"
 #include "common/strv.h"
 
-#define LS_CONFIG_PATH "etc/lifeboat/build.conf"
+#define LS_CONFIG_PATH (LAYOUT_BUILD_CONF + 1)   /* archive names have no leading "/" */
 
 /* The first name of a multiply-linked inode, to show later links against. */
 struct link_seen {

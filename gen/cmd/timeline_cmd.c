@@ -9,13 +9,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "bootlib/timeline.h"
+#include "common/timeline_format.h"
 #include "gen/gen_report.h"
 #include "gen/cmd/timeline_read.h"
 #include "gen/cmd/timeline_svg.h"
 
 /* Where the init leaves it; /run moves into the real root at switch_root. */
-#define TIMELINE_DEFAULT TIMELINE_PATH
+#define TIMELINE_DEFAULT TIMELINE_FORMAT_PATH
 
 static void timeline_usage(FILE *f)
 {

@@ -1,6 +1,6 @@
 /* timeline_read: parse the init's boot timeline (/run/initramfs/timeline).
  *
- * The format (init/timeline.h, docs/image-layout.md) is one line a phase:
+ * The format (common/timeline_format.h, docs/image-layout.md) is one line a phase:
  *     SECONDS PHASE [DETAIL]
  * SECONDS is decimal with up to 9 fraction digits; PHASE one word of
  * letters, digits, '_', '-', '.'; DETAIL the rest of the line. Empty lines

@@ -5,6 +5,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/featuremods.h"
+#include "common/layout.h"
 #include "gen/feature/feature.h"
 #include "gen/host/hostonly.h"
 #include "gen/elf/libdeps.h"
@@ -18,9 +20,9 @@ struct stack_tool {
 };
 
 static const struct stack_tool tools[] = {
-	{ "/usr/sbin/cryptsetup", "cryptsetup-bin", { "dm_crypt", NULL } },
-	{ "/usr/sbin/lvm",        "lvm2",           { "dm_snapshot", NULL } },
-	{ "/usr/sbin/mdadm",      "mdadm",          { "raid1", "raid0", "raid10", "raid456", "linear" } },
+	{ LAYOUT_CRYPTSETUP, "cryptsetup-bin", { "dm_crypt", NULL } },
+	{ LAYOUT_LVM,        "lvm2",           { "dm_snapshot", NULL } },
+	{ LAYOUT_MDADM,      "mdadm",          { FEATUREMODS_MD_PERSONALITIES } },
 };
 
 static int add_tool(struct image *img, const struct stack_tool *t)

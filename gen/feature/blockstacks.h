@@ -6,7 +6,7 @@
 #include "gen/host/hostonly.h"
 
 /* Whether a host-only image of the host h scanned needs the tool at path
- * ("/usr/sbin/cryptsetup", "/usr/sbin/lvm", "/usr/sbin/mdadm"). */
+ * (LAYOUT_CRYPTSETUP, LAYOUT_LVM, LAYOUT_MDADM of common/layout.h). */
 bool blockstacks_host_uses(const struct host_scan *h, const char *path);
 
 /* Add cryptsetup, lvm and mdadm with their libraries and the lvm.conf the

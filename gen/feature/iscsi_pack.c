@@ -8,11 +8,11 @@
 
 #include "gen/elf/program.h"
 #include "gen/feature/feature.h"
+#include "common/featuremods.h"
+#include "common/layout.h"
 #include "common/redact.h"
 #include "gen/gen_report.h"
 
-#define ISCSISTART_DST "/sbin/iscsistart"
-#define INITIATOR_FILE "/etc/iscsi/initiatorname.iscsi"
 
 /* Where distributions install it (merged /usr or not). */
 static const char *const iscsistart_paths[] = {
@@ -20,8 +20,8 @@ static const char *const iscsistart_paths[] = {
 };
 
 static const char *const modules[] = {
-	"iscsi_tcp", "libiscsi", "libiscsi_tcp", "scsi_transport_iscsi", "sd_mod",
-	"crc32c",   /* iscsi_tcp's connections need it (digests) */
+	FEATUREMODS_ISCSI,   /* what the init loads by name */
+	"libiscsi", "libiscsi_tcp", "scsi_transport_iscsi",
 };
 
 bool iscsi_pack_wanted(const struct build_ctx *c)
@@ -38,7 +38,7 @@ static int iscsi_pack_modules(const struct build_ctx *c, struct kmods *k)
 
 	for (size_t i = 0; r == 0 && i < sizeof(modules) / sizeof(modules[0]); i++)
 		r = kmods_add(k, modules[i], "iSCSI root");
-	return r == 0 ? kmods_add_optional(k, "iscsi_ibft", "rd.iscsi.firmware") : r;
+	return r == 0 ? kmods_add_optional(k, FEATUREMODS_ISCSI_FIRMWARE, "rd.iscsi.firmware") : r;
 }
 
 /* iscsistart at /sbin/iscsistart with its libraries, and the host's
@@ -58,14 +58,14 @@ static int iscsi_pack_add_files(struct build_ctx *c)
 			  "/usr/bin); install open-iscsi");
 		return -ENOENT;
 	}
-	r = program_add(img, src, ISCSISTART_DST);
+	r = program_add(img, src, LAYOUT_ISCSISTART);
 	/* The host's name is for the host: a generic image boots other
 	 * machines, which must not share it (the init makes one from the MAC). */
-	if (r == 0 && o->mode == BUILD_HOST_ONLY && access(INITIATOR_FILE, R_OK) == 0)
-		r = image_add_file(img, INITIATOR_FILE, INITIATOR_FILE, 0644);
+	if (r == 0 && o->mode == BUILD_HOST_ONLY && access(LAYOUT_ISCSI_INITIATOR, R_OK) == 0)
+		r = image_add_file(img, LAYOUT_ISCSI_INITIATOR, LAYOUT_ISCSI_INITIATOR, 0644);
 	else if (r == 0 && gen_verbose)
 		gen_info("--iscsi: no %s in the image (%s); the initiator name will be "
-			 "rd.iscsi.initiator= or one made from the MAC address", INITIATOR_FILE,
+			 "rd.iscsi.initiator= or one made from the MAC address", LAYOUT_ISCSI_INITIATOR,
 			 o->mode == BUILD_HOST_ONLY ? "the host has none" : "a generic image");
 	return r;
 }

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "common/kdumpconf.h"
+#include "common/layout.h"
 #include "gen/feature/feature.h"
 #include "gen/elf/program.h"
 #include "gen/gen_report.h"
@@ -15,7 +16,6 @@
 /* The name the init dlopen()s (kdump/curlfn.c). */
 #define KDUMP_LIBCURL "libcurl.so.4"
 #define CA_BUNDLE "/etc/ssl/certs/ca-certificates.crt"
-#define KDUMP_CA_PATH "/etc/lifeboat/kdump-ca.pem"
 /* Where target N's file KEY goes in the image: kdump-target1.cafile. */
 #define KDUMP_TARGET_FILE "/etc/lifeboat/kdump-target%zu.%s"
 
@@ -34,7 +34,7 @@ static int add_curl(struct image *img, const char *init)
 		gen_error("--kdump-target with a URL needs %s, which this host lacks: "
 			  "install libcurl4", KDUMP_LIBCURL);
 	if (r == 0 && access(CA_BUNDLE, R_OK) == 0)
-		r = image_add_file(img, CA_BUNDLE, KDUMP_CA_PATH, 0644);
+		r = image_add_file(img, CA_BUNDLE, LAYOUT_KDUMP_CA, 0644);
 	return r;
 }
 

@@ -10,12 +10,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/layout.h"
 #include "gen/elf/applets.h"
 #include "gen/feature/feature.h"
 #include "gen/elf/libdeps.h"
 #include "gen/elf/program.h"
 #include "gen/gen_report.h"
-#include "bootlib/auth.h"
 #include "gen/host/shadow.h"
 
 #define SHADOW_DEFAULT "/etc/shadow"
@@ -124,7 +124,7 @@ static int add_root_hash(struct image *img, const char *shadow)
 		gen_error("--rescue-auth: %s has no usable root entry (%s)", shadow, strerror(-r));
 	if (r == 0) {
 		strcat(hash, "\n");
-		r = image_add_data(img, RESCUE_AUTH_PATH, hash, strlen(hash), 0600);
+		r = image_add_data(img, LAYOUT_RESCUE_AUTH, hash, strlen(hash), 0600);
 	}
 	explicit_bzero(hash, sizeof(hash));
 	if (text)
@@ -137,7 +137,7 @@ static int add_root_hash(struct image *img, const char *shadow)
  * it, so it matches the init's machine. */
 static int add_libcrypt(struct image *img, const char *init)
 {
-	return program_add_dlopen(img, init, RESCUE_LIBCRYPT);
+	return program_add_dlopen(img, init, LAYOUT_LIBCRYPT);
 }
 
 int rescue_pack(const struct build_opts *o, struct image *img, const char *init)

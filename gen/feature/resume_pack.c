@@ -6,11 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/layout.h"
 #include "gen/gen_report.h"
-
-/* Beside the other files of /etc/cmdline.d: a command line's resume= or
- * noresume comes later and wins. */
-#define RESUME_CONF_PATH "/etc/cmdline.d/40-resume.conf"
 
 static bool resume_pack_wanted(const struct build_ctx *c)
 {
@@ -40,7 +37,7 @@ static int resume_pack_add_files(struct build_ctx *c)
 		snprintf(line, sizeof(line), "resume=%s\n", h->resume.spec);
 	gen_info("resume device (from %s): %.*s; noresume on the command line turns it off",
 		 h->resume.from, (int)strcspn(line, "\n"), line);
-	return image_add_data(c->img, RESUME_CONF_PATH, line, strlen(line), 0644);
+	return image_add_data(c->img, LAYOUT_CMDLINE_RESUME, line, strlen(line), 0644);
 }
 
 const struct feature resume_pack_feature = {

@@ -11,6 +11,7 @@
 #include <sys/sysmacros.h>
 
 #include "common/fileread.h"
+#include "common/layout.h"
 #include "gen/host/lvmfilter.h"
 #include "gen/gen_report.h"
 #include "gen/host/stackconf.h"
@@ -88,7 +89,7 @@ static int add_crypttab(const struct build_opts *o, const struct host_scan *h, s
 	if (r == 0)
 		r = stackconf_crypttab_check(text, crypttab_note, NULL);
 	if (r == 0 && text[0])
-		r = image_add_data(img, "/etc/crypttab", text, strlen(text), 0644);
+		r = image_add_data(img, LAYOUT_CRYPTTAB, text, strlen(text), 0644);
 	if (r == 0) {
 		report_left_out(left);
 		if (gen_verbose && text[0])
@@ -138,10 +139,10 @@ static int add_stack_cmdline(const struct host_scan *h, const char *const uuids[
 	int r = stackconf_cmdline(h, uuids, &text);
 
 	if (r == 0 && text[0]) {
-		r = image_add_data(img, STACK_CONF_PATH, text, strlen(text), 0644);
+		r = image_add_data(img, LAYOUT_CMDLINE_STACKS, text, strlen(text), 0644);
 		gen_info("host-only: only the root's and the resume device's stack is assembled (%s: "
 			 "%.*s); rd.luks.uuid=, rd.md.uuid=, rd.lvm.vg= on the command line add more",
-			 STACK_CONF_PATH, (int)strcspn(text, "\n"), text);
+			 LAYOUT_CMDLINE_STACKS, (int)strcspn(text, "\n"), text);
 	}
 	free(text);
 	return r;

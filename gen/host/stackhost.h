@@ -6,12 +6,10 @@
 #include "gen/image/image.h"
 #include "gen/options.h"
 
-/* The host-only image's rd.luks.uuid=, rd.md.uuid=, rd.lvm.vg= (gen/host/stackconf.c). */
-#define STACK_CONF_PATH "/etc/cmdline.d/30-stacks.conf"
 
 /* Write /etc/crypttab and /etc/mdadm/mdadm.conf for the containers and
  * arrays in h, from the host's /etc/crypttab and /etc/mdadm/mdadm.conf
- * (gen/host/stackconf.c chooses the lines), and STACK_CONF_PATH. Returns 0 or
+ * (gen/host/stackconf.c chooses the lines), and LAYOUT_CMDLINE_STACKS. Returns 0 or
  * -errno (reported). */
 int stackhost_add_config(const struct build_opts *o, const struct host_scan *h, struct image *img);
 /* The image's /etc/lvm/lvm.conf: lifeboat's settings, and with host_only

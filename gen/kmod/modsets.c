@@ -6,6 +6,8 @@
  * root needs them. Dependencies and softdeps come with libkmod. */
 #include "gen/kmod/modsets.h"
 
+#include "common/featuremods.h"
+
 #include <string.h>
 
 /* Trees included whole: a prefix of the path under the module directory. */
@@ -91,8 +93,7 @@ const char *const modsets_generic_names[] = {
 	/* checksums and ciphers filesystems and dm-crypt ask for by alias */
 	"libcrc32c", "crc32c_generic", "crc32c_intel", "crc32_pclmul",
 	"crct10dif_generic", "crct10dif_pclmul", "xxhash_generic", "blake2b_generic",
-	"sha256_generic", "sha512_generic", "aes_generic", "aesni_intel",
-	"xts", "essiv", "cbc", "ecb", "af_alg", "algif_skcipher", "algif_hash",
+	FEATUREMODS_LUKS_CRYPTO,
 	NULL,
 };
 

@@ -5,10 +5,12 @@
  * the init loads them itself. */
 #include "gen/kmod/modsets_net.h"
 
+#include "common/featuremods.h"
+
 
 
 static const char *const nfs_modules[] = {
-	"sunrpc", "nfs", "nfsv3", "nfsv4", "af_packet", NULL,
+	FEATUREMODS_NFS, FEATUREMODS_NFS_V3, FEATUREMODS_NFS_V4, "af_packet", NULL,
 };
 
 /* Virtual machines first, then the common wired NICs of PCs and servers. */
