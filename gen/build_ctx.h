@@ -6,7 +6,7 @@
 
 #include "gen/host/hostfacts.h"
 #include "gen/image/image.h"
-#include "gen/options.h"
+#include "gen/build_opts.h"
 
 struct build_ctx {
 	const struct build_opts *opts;

@@ -16,8 +16,8 @@ struct subcommand {
 static const struct subcommand subcommands[] = {
 	{ "build", build_main, "build -o IMAGE [options]   make an initramfs (--help for options)" },
 	{ "ls", ls_main, "ls IMAGE                  list an initramfs" },
-	{ "kdump", kdump_main, "kdump load|status|unload  arm the crash kernel (kdump)" },
-	{ "timeline", timeline_main, "timeline [FILE] [--svg OUT] the boot's phases, as a table or a picture" },
+	{ "kdump", kdump_load_main, "kdump load|status|unload  arm the crash kernel (kdump)" },
+	{ "timeline", timeline_cmd_main, "timeline [FILE] [--svg OUT] the boot's phases, as a table or a picture" },
 };
 
 #define N_SUBCOMMANDS (sizeof(subcommands) / sizeof(subcommands[0]))

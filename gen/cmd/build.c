@@ -316,7 +316,7 @@ int build_main(int argc, char **argv)
 
 	for (int i = 1; i < argc; i++)
 		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-			build_usage();
+			build_opts_usage();
 			return 0;
 		}
 	build_opts_init(&o);

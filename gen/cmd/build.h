@@ -2,7 +2,7 @@
 #ifndef LIFEBOAT_BUILD_H
 #define LIFEBOAT_BUILD_H
 
-#include "gen/options.h"
+#include "gen/build_opts.h"
 
 /* Returns 0 or -errno (the reason was reported). */
 int build_image(const struct build_opts *o);

@@ -220,7 +220,7 @@ static int kdump_status(void)
 	return loaded == 1 ? 0 : 3;
 }
 
-int kdump_main(int argc, char **argv)
+int kdump_load_main(int argc, char **argv)
 {
 	if (argc >= 2 && strcmp(argv[1], "load") == 0)
 		return kdump_load(argc, argv);

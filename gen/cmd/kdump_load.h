@@ -13,6 +13,6 @@
 int kdump_capture_cmdline(const char *running, const char *extra, char *out, size_t size);
 
 /* argv[0] is "kdump". Returns the exit status. */
-int kdump_main(int argc, char **argv);
+int kdump_load_main(int argc, char **argv);
 
 #endif

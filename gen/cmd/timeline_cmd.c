@@ -90,7 +90,7 @@ static int args_parse(int argc, char **argv, const char **file, const char **svg
 	return 0;
 }
 
-int timeline_main(int argc, char **argv)
+int timeline_cmd_main(int argc, char **argv)
 {
 	const char *file = NULL, *svg = NULL;
 	struct timeline tl = { 0 };
@@ -107,7 +107,7 @@ int timeline_main(int argc, char **argv)
 	}
 	if (!file)
 		file = TIMELINE_DEFAULT;
-	r = timeline_load(file, &tl, &bad);
+	r = timeline_read_load(file, &tl, &bad);
 	if (r == -EINVAL)
 		gen_error("%s:%u: not a timeline line (SECONDS PHASE [DETAIL]); is this the file "
 			  "the init wrote?", file, bad);
@@ -128,6 +128,6 @@ int timeline_main(int argc, char **argv)
 	} else if (r == 0) {
 		table_print(&tl);
 	}
-	timeline_free(&tl);
+	timeline_read_free(&tl);
 	return r < 0 ? 1 : 0;
 }

@@ -4,6 +4,6 @@
 #define LIFEBOAT_TIMELINE_CMD_H
 
 /* argv[0] is "timeline". Returns the exit status: 0, 1 (reported), 2 usage. */
-int timeline_main(int argc, char **argv);
+int timeline_cmd_main(int argc, char **argv);
 
 #endif

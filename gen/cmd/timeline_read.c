@@ -109,7 +109,7 @@ static bool line_blank(const char *s, const char *end)
 	return true;
 }
 
-int timeline_parse(const char *text, size_t len, struct timeline *tl, unsigned int *bad_line)
+int timeline_read_parse(const char *text, size_t len, struct timeline *tl, unsigned int *bad_line)
 {
 	const char *end = text + len;
 	unsigned int line = 0;
@@ -135,7 +135,7 @@ int timeline_parse(const char *text, size_t len, struct timeline *tl, unsigned i
 	return 0;
 }
 
-int timeline_load(const char *path, struct timeline *tl, unsigned int *bad_line)
+int timeline_read_load(const char *path, struct timeline *tl, unsigned int *bad_line)
 {
 	char *text = NULL;
 	size_t len = 0;
@@ -143,12 +143,12 @@ int timeline_load(const char *path, struct timeline *tl, unsigned int *bad_line)
 
 	if (r < 0)
 		return r;
-	r = timeline_parse(text, len, tl, bad_line);
+	r = timeline_read_parse(text, len, tl, bad_line);
 	free(text);
 	return r;
 }
 
-void timeline_free(struct timeline *tl)
+void timeline_read_free(struct timeline *tl)
 {
 	free(tl->marks);
 	tl->marks = NULL;

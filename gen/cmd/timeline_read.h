@@ -29,9 +29,9 @@ struct timeline {
 
 /* Parse text into tl (appending). On a malformed line returns -EINVAL and
  * sets *bad_line to its number (from 1); -E2BIG past TIMELINE_LINES_MAX. */
-int timeline_parse(const char *text, size_t len, struct timeline *tl, unsigned int *bad_line);
-/* Read and parse a file; -errno from reading, or as timeline_parse. */
-int timeline_load(const char *path, struct timeline *tl, unsigned int *bad_line);
-void timeline_free(struct timeline *tl);
+int timeline_read_parse(const char *text, size_t len, struct timeline *tl, unsigned int *bad_line);
+/* Read and parse a file; -errno from reading, or as timeline_read_parse. */
+int timeline_read_load(const char *path, struct timeline *tl, unsigned int *bad_line);
+void timeline_read_free(struct timeline *tl);
 
 #endif

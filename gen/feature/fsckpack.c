@@ -49,7 +49,7 @@ static int add_host_only(const struct build_opts *o, const char *root_fstype, st
 	return program_add(img, c->path, NULL);
 }
 
-int fsck_pack(const struct build_opts *o, const char *root_fstype, struct image *img)
+int fsckpack_add(const struct build_opts *o, const char *root_fstype, struct image *img)
 {
 	if (o->no_fsck)
 		return 0;
@@ -66,7 +66,7 @@ static bool fsckpack_wanted(const struct build_ctx *c)
 
 static int fsckpack_add_files(struct build_ctx *c)
 {
-	return fsck_pack(c->opts, c->host ? c->host->stack.root_fstype : NULL, c->img);
+	return fsckpack_add(c->opts, c->host ? c->host->stack.root_fstype : NULL, c->img);
 }
 
 const struct feature fsckpack_feature = {

@@ -3,7 +3,7 @@
 #define LIFEBOAT_FSCKPACK_H
 
 #include "gen/image/image.h"
-#include "gen/options.h"
+#include "gen/build_opts.h"
 
 /* Add the checkers of common/fsckcheck.h with their libraries: a generic
  * image gets each one the build host has; a host-only image the root
@@ -11,6 +11,6 @@
  * take it past its size target (docs/blockstacks.md); --no-fsck: none.
  * A checker missing on the host is skipped (a generic image) or an error
  * naming its package (--fsck). Returns 0 or -errno (reported). */
-int fsck_pack(const struct build_opts *o, const char *root_fstype, struct image *img);
+int fsckpack_add(const struct build_opts *o, const char *root_fstype, struct image *img);
 
 #endif

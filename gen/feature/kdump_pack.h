@@ -5,7 +5,7 @@
 #define LIFEBOAT_GEN_KDUMP_PACK_H
 
 #include "gen/image/image.h"
-#include "gen/options.h"
+#include "gen/build_opts.h"
 
 /* Nothing without --kdump. Returns 0, or -errno after reporting. */
 int kdump_pack(const struct build_opts *o, struct image *img, const char *init);

@@ -80,7 +80,7 @@ static int cpuinfo_number(const char *text, size_t len, const char *key, unsigne
 	return 0;
 }
 
-int cpuinfo_parse(const char *text, size_t len, struct cpu_id *cpu)
+int microcode_cpuinfo_parse(const char *text, size_t len, struct cpu_id *cpu)
 {
 	size_t vlen = 0;
 	const char *vendor = cpuinfo_value(text, len, "vendor_id", &vlen);
@@ -252,7 +252,7 @@ static int cpuinfo_load(const char *path, struct cpu_id *cpu)
 	int r = file_append(path, &text, &len);
 
 	if (r == 0)
-		r = cpuinfo_parse(text ? text : "", len, cpu);
+		r = microcode_cpuinfo_parse(text ? text : "", len, cpu);
 	free(text);
 	return r;
 }

@@ -25,7 +25,7 @@ struct cpu_id {
 
 /* The first processor's vendor_id, cpu family, model and stepping.
  * -ENOENT if any is missing, -EINVAL if a number is malformed. */
-int cpuinfo_parse(const char *text, size_t len, struct cpu_id *cpu);
+int microcode_cpuinfo_parse(const char *text, size_t len, struct cpu_id *cpu);
 
 /* The file name, relative to the firmware directory, of one CPU's
  * microcode: "intel-ucode/06-8e-0a", "amd-ucode/microcode_amd_fam17h.bin".

@@ -3,7 +3,7 @@
 #define LIFEBOAT_RESCUE_PACK_H
 
 #include "gen/image/image.h"
-#include "gen/options.h"
+#include "gen/build_opts.h"
 
 /* Where --rescue busybox takes busybox from: Debian's busybox-static. */
 #define RESCUE_BUSYBOX_HOST "/bin/busybox"

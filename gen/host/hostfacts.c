@@ -120,7 +120,7 @@ int hostfacts_read(struct host_facts *h)
 	r = hostonly_scan(&h->stack, "/sys", "/proc/self/mountinfo");
 	if (r < 0)
 		return r;
-	h->resume_status = resume_host_detect("", &h->resume);
+	h->resume_status = resumehost_detect("", &h->resume);
 	if (h->resume_status == 0)
 		r = resume_stack_scan(&h->stack, &h->resume);
 	h->root_nfs = root_is_nfs();

@@ -34,7 +34,7 @@ static void unescape(char *s)
 	*out = '\0';
 }
 
-int swaps_pick_largest(const char *text, char *path, size_t size)
+int resumehost_swaps_pick_largest(const char *text, char *path, size_t size)
 {
 	unsigned long long best = 0;
 	const char *line = strchr(text, '\n');   /* the first line is the heading */
@@ -115,7 +115,7 @@ static int from_sysfs(const char *root, struct resume_host *out)
 	return 0;
 }
 
-int resume_host_detect(const char *root, struct resume_host *out)
+int resumehost_detect(const char *root, struct resume_host *out)
 {
 	char text[8192], path[512], swaps[512];
 	size_t n;
@@ -131,7 +131,7 @@ int resume_host_detect(const char *root, struct resume_host *out)
 	n = fread(text, 1, sizeof(text) - 1, f);
 	fclose(f);
 	text[n] = '\0';
-	if (swaps_pick_largest(text, path, sizeof(path)) < 0)
+	if (resumehost_swaps_pick_largest(text, path, sizeof(path)) < 0)
 		return -ENOENT;
 	snprintf(out->from, sizeof(out->from), "/proc/swaps");
 	return swap_uuid(path, out->spec, sizeof(out->spec));

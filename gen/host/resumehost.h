@@ -15,10 +15,10 @@ struct resume_host {
  * initramfs-tools picks too): its path into path. Swap files are skipped:
  * resuming from one needs its offset, which only the kernel's setting
  * gives. Returns 0, or -ENOENT when there is none. */
-int swaps_pick_largest(const char *text, char *path, size_t size);
+int resumehost_swaps_pick_largest(const char *text, char *path, size_t size);
 /* The host's resume device, reading ROOT/sys/power/resume (and
  * resume_offset) first, then ROOT/proc/swaps (root "" is the host).
  * Returns 0, -ENOENT when the host has none, or another -errno. */
-int resume_host_detect(const char *root, struct resume_host *out);
+int resumehost_detect(const char *root, struct resume_host *out);
 
 #endif

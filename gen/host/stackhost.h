@@ -4,7 +4,7 @@
 
 #include "gen/host/hostonly.h"
 #include "gen/image/image.h"
-#include "gen/options.h"
+#include "gen/build_opts.h"
 
 
 /* Write /etc/crypttab and /etc/mdadm/mdadm.conf for the containers and

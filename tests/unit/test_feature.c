@@ -9,7 +9,7 @@
 #include "gen/build_ctx.h"
 #include "gen/feature/feature.h"
 #include "gen/host/hostfacts.h"
-#include "gen/options.h"
+#include "gen/build_opts.h"
 
 /* The feature called name wants this build, or fails the test if there is none. */
 static bool wants(const struct build_ctx *c, const char *name)

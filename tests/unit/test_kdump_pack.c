@@ -13,7 +13,7 @@
 
 #include "gen/image/image_entry.h"
 #include "gen/feature/kdump_pack.h"
-#include "gen/options.h"
+#include "gen/build_opts.h"
 #include "tests/unit/image_fixture.h"
 
 static const struct image_entry *entry(const struct image *img, const char *path)

@@ -14,7 +14,7 @@
 
 #include "gen/elf/applets.h"
 #include "gen/image/image.h"
-#include "gen/options.h"
+#include "gen/build_opts.h"
 #include "gen/feature/rescue_pack.h"
 #include "gen/host/shadow.h"
 #include "bootlib/cmdline.h"

@@ -1,5 +1,5 @@
-/* options: the settings of `lifeboat build`, from config files and the command line. */
-#include "gen/options.h"
+/* build_opts: the settings of `lifeboat build`, from config files and the command line. */
+#include "gen/build_opts.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -289,7 +289,7 @@ int build_opts_parse(struct build_opts *o, int argc, char **argv)
 	return r;
 }
 
-void build_usage(void)
+void build_opts_usage(void)
 {
 	printf("usage: lifeboat build -o IMAGE [options]\n\n");
 	for (size_t i = 0; i < N_OPTS; i++) {

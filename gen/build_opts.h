@@ -1,6 +1,6 @@
-/* options: the settings of `lifeboat build`, from config files and the command line. */
-#ifndef LIFEBOAT_OPTIONS_H
-#define LIFEBOAT_OPTIONS_H
+/* build_opts: the settings of `lifeboat build`, from config files and the command line. */
+#ifndef LIFEBOAT_BUILD_OPTS_H
+#define LIFEBOAT_BUILD_OPTS_H
 
 #include <stdbool.h>
 
@@ -48,6 +48,6 @@ int build_opts_set(struct build_opts *o, const char *key, const char *value, con
  * first (--config, or the system's), then the arguments over it.
  * Returns 0, or -EINVAL for a usage error (reported). */
 int build_opts_parse(struct build_opts *o, int argc, char **argv);
-void build_usage(void);
+void build_opts_usage(void);
 
 #endif
