@@ -20,11 +20,11 @@
 static int resume_stack_scan(struct host_scan *h, const struct resume_host *rh)
 {
 	char majmin[sizeof(rh->spec)];
-	char *dev;
 	struct stat st;
 
 	if (strchr(rh->spec, '=')) {
-		dev = blkid_evaluate_tag(rh->spec, NULL, NULL);
+		char *dev = blkid_evaluate_tag(rh->spec, NULL, NULL);
+
 		if (!dev || stat(dev, &st) < 0 || !S_ISBLK(st.st_mode)) {
 			free(dev);
 			return 0;
