@@ -13,7 +13,7 @@
 #include "gen/gen_report.h"
 #include "common/strv.h"
 
-#define LS_CONFIG_PATH (LAYOUT_BUILD_CONF + 1)   /* archive names have no leading "/" */
+#define LS_CONFIG_PATH (&LAYOUT_BUILD_CONF[1])   /* archive names have no leading "/" */
 
 /* The first name of a multiply-linked inode, to show later links against. */
 struct link_seen {
