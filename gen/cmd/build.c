@@ -301,7 +301,7 @@ int build_image(const struct build_opts *o)
 	if (o->mode == BUILD_GENERIC)
 		return build_with_host(o, NULL, kver, moddir);
 	/* The host is read once; every step of a host-only build decides from it. */
-	r = hostfacts_read(&host);
+	r = hostfacts_read(&host, "");
 	if (r < 0)
 		return r;
 	r = build_with_host(o, &host, kver, moddir);

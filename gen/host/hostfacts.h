@@ -25,11 +25,12 @@ struct host_facts {
 	bool nics_listed;           /* false: /sys/class/net could not be read */
 };
 
-/* Read the host: sysfs at "/sys", "/proc/self/mountinfo", /proc/mounts,
- * the resume device, /sys/class/iscsi_session and /sys/class/net.
- * Returns 0 or -errno for what made the scan impossible (reported); the
- * facts are then freed. */
-int hostfacts_read(struct host_facts *h);
+/* Read the host under root ("" for the build host itself, a directory
+ * laid out like it for tests): sysfs at ROOT/sys, ROOT/proc/self/mountinfo,
+ * ROOT/proc/mounts, the resume device (gen/host/resumehost.h),
+ * ROOT/sys/class/iscsi_session and ROOT/sys/class/net. Returns 0 or -errno
+ * for what made the scan impossible (reported); the facts are then freed. */
+int hostfacts_read(struct host_facts *h, const char *root);
 void hostfacts_free(struct host_facts *h);
 
 #endif
