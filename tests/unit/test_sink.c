@@ -1,7 +1,7 @@
 /* Tests for gen/sink's compressors: each one's output is read back by the
- * archive reader's decompressor (gen/decompress.c) and by the real tool,
+ * archive reader's decompressor (gen/archive/decompress.c) and by the real tool,
  * the same input gives the same bytes, stored stretches survive; and the
- * kernel config check (gen/kernel_rd.c). */
+ * kernel config check (gen/kmod/kernel_rd.c). */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,9 +13,9 @@
 #include <stdint.h>
 #include <unistd.h>
 
-#include "gen/decompress.h"
-#include "gen/kernel_rd.h"
-#include "gen/sink.h"
+#include "gen/archive/decompress.h"
+#include "gen/kmod/kernel_rd.h"
+#include "gen/archive/sink.h"
 #include "tests/unit/image_fixture.h"
 
 /* 9 MiB: more than one lz4 legacy chunk (8 MiB). Text that compresses, then
