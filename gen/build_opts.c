@@ -66,6 +66,7 @@ static int set_mode(struct build_opts *o, const char *value, size_t offset)
 static int set_compress(struct build_opts *o, const char *value, size_t offset)
 {
 	(void)offset;
+	o->compress_given = true;
 	return sink_format_parse(value, &o->compress);
 }
 
@@ -120,7 +121,7 @@ static const struct opt_def opt_defs[] = {
 	{ "omit-modules",  0,   true,  add_list,      F(omit_modules),  "M,...: modules never to add" },
 	{ "add-files",     0,   true,  add_list,      F(add_files),     "SRC[:DST],...: files to add" },
 	{ "add-binaries",  0,   true,  add_list,      F(add_binaries),  "PATH,...: programs to add with their libraries" },
-	{ "compress",      0,   true,  set_compress,  0,                "gzip|zstd|xz|lz4|none (default gzip)" },
+	{ "compress",      0,   true,  set_compress,  0,                "gzip|zstd|xz|lz4|none (default gzip, if the kernel has it)" },
 	{ "microcode",     0,   true,  set_microcode, 0,                "auto|all|none: early x86 microcode (auto: this CPU's if host-only)" },
 	{ "cmdline",       0,   true,  set_string,    F(cmdline),       "'...': kernel parameters built into the image" },
 	{ "firmware-dirs", 0,   true,  set_string,    F(firmware_dirs), "DIR:...: where firmware is looked up" },

@@ -19,6 +19,7 @@ struct build_opts {
 	char *firmware_dirs;
 	enum build_mode mode;
 	enum sink_format compress;
+	bool compress_given;   /* --compress or compress =; else the kernel decides (gen/kmod/kernel_rd.h) */
 	enum microcode_mode microcode;
 	bool verbose;
 	char *rescue;          /* --rescue busybox|none|PATH; NULL: busybox if the host has it */

@@ -292,15 +292,21 @@ static int build_with_host(const struct build_opts *o, const struct host_facts *
 int build_image(const struct build_opts *o)
 {
 	char kver[256], moddir[PATH_MAX];
+	struct build_opts decided = *o;  /* o, with the compression decided for the kernel */
 	struct host_facts host;
 	int r;
 
 	gen_verbose = o->verbose;
 	r = kernel_find(o->kver, o->kmoddir, kver, sizeof(kver), moddir, sizeof(moddir));
-	if (r == 0)
+	if (r == 0 && o->compress_given)
 		r = kernel_rd_check(o->compress, kver, moddir, "/boot");
+	else if (r == 0)
+		decided.compress = kernel_rd_default(kver, moddir, "/boot");
 	if (r < 0)
 		return r;
+	o = &decided;
+	gen_info("compressing the image with %s%s", sink_format_name(o->compress),
+		 o->compress_given ? "" : " (the default for this kernel)");
 	if (o->mode == BUILD_GENERIC)
 		return build_with_host(o, NULL, kver, moddir);
 	/* The host is read once; every step of a host-only build decides from it. */

@@ -22,4 +22,8 @@ int kernel_config_is_y(const char *config, const char *option);
 int kernel_rd_check(enum sink_format f, const char *kver, const char *moddir,
 		    const char *bootdir);
 
+/* The default: gzip, or when the kernel's config lacks it the next it has
+ * (zstd, lz4, else none); gzip when there is no config to ask. */
+enum sink_format kernel_rd_default(const char *kver, const char *moddir, const char *bootdir);
+
 #endif

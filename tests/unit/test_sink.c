@@ -177,6 +177,11 @@ static void test_format_names(void **state)
 	assert_string_equal(sink_format_kconfig(SINK_LZ4), "CONFIG_RD_LZ4");
 }
 
+static void config_write(const char *path, const char *text)
+{
+	fixture_write(path, text, strlen(text));
+}
+
 /* A kernel built with gzip and xz only, its config in the module tree. */
 static char *kernel_tree(void)
 {
@@ -189,46 +194,81 @@ static char *kernel_tree(void)
 	snprintf(path, sizeof(path), "%s/mods", dir);
 	assert_int_equal(mkdir(path, 0755), 0);
 	snprintf(path, sizeof(path), "%s/mods/config", dir);
-	fixture_write(path, config, strlen(config));
+	config_write(path, config);
 	return dir;
+}
+
+/* The module tree and boot directory of a kernel_tree() or an empty dir. */
+struct tree_dirs {
+	char mods[PATH_MAX];
+	char boot[PATH_MAX];
+};
+
+static void tree_dirs(const char *dir, struct tree_dirs *t)
+{
+	snprintf(t->mods, sizeof(t->mods), "%s/mods", dir);
+	snprintf(t->boot, sizeof(t->boot), "%s/boot", dir);
 }
 
 static void test_kernel_refuses(void **state)
 {
 	char *dir = kernel_tree();
-	char mods[PATH_MAX], boot[PATH_MAX], found[PATH_MAX];
+	struct tree_dirs t;
+	char found[PATH_MAX];
 
 	(void)state;
-	snprintf(mods, sizeof(mods), "%s/mods", dir);
-	snprintf(boot, sizeof(boot), "%s/boot", dir);
-	assert_int_equal(kernel_config_find("9.9", mods, boot, found, sizeof(found)), 0);
+	tree_dirs(dir, &t);
+	assert_int_equal(kernel_config_find("9.9", t.mods, t.boot, found, sizeof(found)), 0);
 	assert_int_equal(kernel_config_is_y(found, "CONFIG_RD_GZIP"), 1);
 	assert_int_equal(kernel_config_is_y(found, "CONFIG_RD_ZSTD"), 0);
-	assert_int_equal(kernel_rd_check(SINK_GZIP, "9.9", mods, boot), 0);
-	assert_int_equal(kernel_rd_check(SINK_XZ, "9.9", mods, boot), 0);
-	assert_int_equal(kernel_rd_check(SINK_NONE, "9.9", mods, boot), 0);
+	assert_int_equal(kernel_rd_check(SINK_GZIP, "9.9", t.mods, t.boot), 0);
+	assert_int_equal(kernel_rd_check(SINK_XZ, "9.9", t.mods, t.boot), 0);
+	assert_int_equal(kernel_rd_check(SINK_NONE, "9.9", t.mods, t.boot), 0);
 	/* Not set, a longer name set, and =m (a decompressor cannot be a module). */
-	assert_int_equal(kernel_rd_check(SINK_ZSTD, "9.9", mods, boot), -ENOTSUP);
-	assert_int_equal(kernel_rd_check(SINK_LZ4, "9.9", mods, boot), -ENOTSUP);
+	assert_int_equal(kernel_rd_check(SINK_ZSTD, "9.9", t.mods, t.boot), -ENOTSUP);
+	assert_int_equal(kernel_rd_check(SINK_LZ4, "9.9", t.mods, t.boot), -ENOTSUP);
 	fixture_rmrf(dir);
 }
 
-/* No config anywhere: unchecked, not refused; /boot's is found by version. */
+/* No config anywhere: unchecked, not refused; /t.boot's is found by version. */
 static void test_kernel_config_missing(void **state)
 {
 	char *dir = fixture_tmpdir();
-	char mods[PATH_MAX], boot[PATH_MAX], path[PATH_MAX + 32];
+	struct tree_dirs t;
+	char path[PATH_MAX + 32];
 
 	(void)state;
-	snprintf(mods, sizeof(mods), "%s/mods", dir);
-	snprintf(boot, sizeof(boot), "%s/boot", dir);
-	assert_int_equal(kernel_config_find("9.9", mods, boot, path, sizeof(path)), -ENOENT);
-	assert_int_equal(kernel_rd_check(SINK_ZSTD, "9.9", mods, boot), 0);
-	assert_int_equal(mkdir(boot, 0755), 0);
-	snprintf(path, sizeof(path), "%s/config-9.9", boot);
-	fixture_write(path, "CONFIG_RD_GZIP=y\n", 17);
-	assert_int_equal(kernel_rd_check(SINK_ZSTD, "9.9", mods, boot), -ENOTSUP);
-	assert_int_equal(kernel_rd_check(SINK_ZSTD, "9.8", mods, boot), 0);
+	tree_dirs(dir, &t);
+	assert_int_equal(kernel_config_find("9.9", t.mods, t.boot, path, sizeof(path)), -ENOENT);
+	assert_int_equal(kernel_rd_check(SINK_ZSTD, "9.9", t.mods, t.boot), 0);
+	assert_int_equal(mkdir(t.boot, 0755), 0);
+	snprintf(path, sizeof(path), "%s/config-9.9", t.boot);
+	config_write(path, "CONFIG_RD_GZIP=y\n");
+	assert_int_equal(kernel_rd_check(SINK_ZSTD, "9.9", t.mods, t.boot), -ENOTSUP);
+	assert_int_equal(kernel_rd_check(SINK_ZSTD, "9.8", t.mods, t.boot), 0);
+	fixture_rmrf(dir);
+}
+
+/* The default: gzip, else the next the kernel has; gzip when nothing says. */
+static void test_kernel_default(void **state)
+{
+	char *dir = kernel_tree();
+	struct tree_dirs t;
+	char path[PATH_MAX + 32];
+
+	(void)state;
+	tree_dirs(dir, &t);
+	assert_int_equal(kernel_rd_default("9.9", t.mods, t.boot), SINK_GZIP);
+	snprintf(path, sizeof(path), "%s/config", t.mods);
+	config_write(path, "# CONFIG_RD_GZIP is not set\nCONFIG_RD_XZ=y\nCONFIG_RD_LZ4=y\n");
+	assert_int_equal(kernel_rd_default("9.9", t.mods, t.boot), SINK_LZ4);
+	config_write(path, "CONFIG_RD_ZSTD=y\nCONFIG_RD_LZ4=y\n");
+	assert_int_equal(kernel_rd_default("9.9", t.mods, t.boot), SINK_ZSTD);
+	/* No decompressor but xz: uncompressed unpacks faster than xz. */
+	config_write(path, "CONFIG_BLK_DEV_INITRD=y\nCONFIG_RD_XZ=y\n");
+	assert_int_equal(kernel_rd_default("9.9", t.mods, t.boot), SINK_NONE);
+	unlink(path);
+	assert_int_equal(kernel_rd_default("9.9", t.mods, t.boot), SINK_GZIP);
 	fixture_rmrf(dir);
 }
 
@@ -241,6 +281,7 @@ int main(void)
 		cmocka_unit_test(test_format_names),
 		cmocka_unit_test(test_kernel_refuses),
 		cmocka_unit_test(test_kernel_config_missing),
+		cmocka_unit_test(test_kernel_default),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
