@@ -10,7 +10,7 @@
 #include "bootlib/blkprobe.h"
 #include "bootlib/log.h"
 #include "bootlib/modload.h"
-#include "bootlib/devwait.h"
+#include "bootlib/evloop.h"
 #include "blockstack/luks.h"
 #include "blockstack/lukscfg.h"
 #include "blockstack/lukskey.h"
@@ -35,11 +35,21 @@ struct pending_luks {
 };
 static struct pending_luks pending[STACK_LIST_MAX];
 static size_t n_pending;
+/* Containers that appeared while a prompt held the console: their
+ * passphrase is asked once it is free, in the order they came. Queued,
+ * not nested: a prompt inside a prompt inside a prompt would stack
+ * without bound and leave the person unsure which device they answer. */
+static struct pending_luks queued[STACK_LIST_MAX];
+static size_t n_queued;
 
-/* The device waits offer every block device they see, and say when it is quiet. */
-static const struct devwait_observer stack_observer = {
+static void console_free(void);
+
+/* The event loop offers every block device it sees, says when it is quiet
+ * and when the console is free again. */
+static const struct evloop_observer stack_observer = {
 	.added = blockstack_device_added,
 	.settled = blockstack_settled,
+	.console_free = console_free,
 };
 
 void blockstack_setup(const struct boot_args *args)
@@ -51,7 +61,7 @@ void blockstack_setup(const struct boot_args *args)
 				 args->stack_params.items[i]);
 	luks_config_load(&params);
 	configured = true;
-	devwait_observe(&stack_observer);
+	evloop_observe(&stack_observer);
 }
 
 /* The kernel cannot load modules itself here (no modprobe in the image):
@@ -72,14 +82,26 @@ static const char *const md_modules[] = { "md_mod", "raid1", "raid0", "raid10", 
 
 static void unmark_seen(const char *devname, const char *uuid);
 
-static bool pending_add(const char *devname, const char *uuid)
+static bool list_add(struct pending_luks *list, size_t *n, const char *devname, const char *uuid)
 {
-	if (n_pending >= STACK_LIST_MAX)
+	if (*n >= STACK_LIST_MAX)
 		return false;
-	snprintf(pending[n_pending].devname, sizeof(pending[0].devname), "%s", devname);
-	snprintf(pending[n_pending].uuid, sizeof(pending[0].uuid), "%s", uuid);
-	n_pending++;
+	snprintf(list[*n].devname, sizeof(list[0].devname), "%s", devname);
+	snprintf(list[*n].uuid, sizeof(list[0].uuid), "%s", uuid);
+	(*n)++;
 	return true;
+}
+
+/* The passphrase now, or after the prompt that holds the console. */
+static int ask_passphrase(const struct luks_container *c)
+{
+	if (!evloop_prompt_busy())
+		return luks_unlock(c);
+	if (!list_add(queued, &n_queued, c->devname, c->uuid))
+		return -ENOSPC;
+	log_info("/dev/%s (LUKS UUID=%s) appeared while another prompt waits; its passphrase "
+		 "is asked after that one", c->devname, c->uuid);
+	return 0;
 }
 
 /* The key files first (a container waits while its key device has not
@@ -90,7 +112,7 @@ static int open_luks(const struct luks_container *c, bool last_chance, bool firs
 	case KEY_OPENED:
 		return 0;
 	case KEY_WAIT:
-		if (!pending_add(c->devname, c->uuid))
+		if (!list_add(pending, &n_pending, c->devname, c->uuid))
 			break;
 		if (first)
 			console_print("lifeboat: /dev/%s (LUKS UUID=%s) waits for the device of its "
@@ -101,7 +123,7 @@ static int open_luks(const struct luks_container *c, bool last_chance, bool firs
 	case KEY_FAILED:
 		break;
 	}
-	return luks_unlock(c);
+	return ask_passphrase(c);
 }
 
 /* Why stack_params_luks_wanted said no, for the log. */
@@ -151,6 +173,24 @@ static void retry_pending(bool last_chance)
 	n_pending = 0;
 	for (size_t i = 0; i < n; i++)
 		unlock_luks(again[i].devname, again[i].uuid, last_chance, false);
+}
+
+/* The console is free: ask for the queued containers, one after the
+ * other (each prompt's end calls this again: the flag keeps it flat). */
+static void console_free(void)
+{
+	static bool asking;
+
+	if (asking)
+		return;
+	asking = true;
+	while (n_queued && !evloop_prompt_busy()) {
+		struct pending_luks next = queued[0];
+
+		memmove(queued, queued + 1, --n_queued * sizeof(queued[0]));
+		unlock_luks(next.devname, next.uuid, false, true);
+	}
+	asking = false;
 }
 
 /* Run "lvm VERB -ay --sysinit NAMES..." (no NAMES: every volume group). */

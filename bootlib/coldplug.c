@@ -76,3 +76,16 @@ int coldplug_devices(void)
 	closedir(buses);
 	return loaded;
 }
+
+int coldplug_buses(const char *const *buses)
+{
+	int busfd = open("/sys/bus", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int loaded = 0;
+
+	if (busfd < 0)
+		return 0;
+	for (; *buses; buses++)
+		loaded += coldplug_bus(busfd, *buses);
+	close(busfd);
+	return loaded;
+}

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "bootlib/console.h"
+#include "bootlib/evloop.h"
 
 static const char *const shell_paths[] = { "/bin/sh", "/usr/bin/sh", "/sbin/sh" };
 
@@ -78,10 +79,7 @@ int shell_run(const char *shell, const char *tty)
 		attach_terminal(tty);
 		exec_shell(shell, tty);
 	}
-	/* Only the shell: other components may have children of their own to
-	 * wait for. */
-	while (waitpid(pid, NULL, 0) < 0)
-		if (errno != EINTR)
-			return -errno;
-	return 0;
+	/* Only the shell (other components may have children of their own to
+	 * wait for), following kernel events meanwhile. */
+	return evloop_wait_child(pid);
 }

@@ -36,9 +36,10 @@ static void write_report(const char *why)
 			 RESCUE_REPORT_PATH, strerror(-r));
 }
 
-/* The password, when the image asks for one. Returns 0 when access is
- * granted, -EACCES otherwise (the reason printed). */
-static int check_access(int fd)
+/* The password, when the image asks for one (the shell then runs on the
+ * console it was typed on: tty). Returns 0 when access is granted,
+ * -EACCES otherwise (the reason printed). */
+static int check_access(char *tty, size_t size)
 {
 	char hash[512];
 	int r = auth_load(RESCUE_AUTH_PATH, hash, sizeof(hash));
@@ -46,7 +47,7 @@ static int check_access(int fd)
 	if (r == -ENOENT)
 		return 0;
 	if (r == 0)
-		r = auth_ask(fd, hash);
+		r = auth_ask(hash, tty, size);
 	explicit_bzero(hash, sizeof(hash));
 	if (r == -ENOSYS)
 		console_print("lifeboat: %s cannot be loaded, so no password can be checked; "
@@ -82,17 +83,18 @@ static int interact(void)
 	int fd, r;
 
 	console_tty_path(tty, sizeof(tty));
+	r = check_access(tty, sizeof(tty));
+	if (r < 0)
+		return r;
 	fd = open(tty, O_RDWR | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0)
 		fd = open("/dev/console", O_RDWR | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0)
 		return 0;   /* nobody can type: go on as if they left */
 	console_make_sane(fd);
-	r = check_access(fd);
-	if (r == 0)
-		run_shell_or_prompt(fd, tty);
+	run_shell_or_prompt(fd, tty);
 	close(fd);
-	return r;
+	return 0;
 }
 
 void rescue_break(const struct boot_args *args, enum boot_stage stage)
