@@ -109,9 +109,11 @@ static int quiet_timeout(long long left)
 int devwait_find(const struct dev_spec *spec, unsigned int timeout_sec, struct found_dev *found)
 {
 	long long deadline = timeout_sec ? now_ms() + timeout_sec * 1000LL : 0;
-	struct wanted w = { spec, found, false, evloop_offered_under_prompt() };
+	struct wanted w = { spec, NULL, false, evloop_offered_under_prompt() };
 	int fd = evloop_start();
 
+	memset(found, 0, sizeof(*found));
+	w.found = found;
 	if (fd < 0)
 		return fd;
 	/* A LUKS, LVM or md member: what it assembles is offered in turn. */

@@ -87,10 +87,10 @@ case_input_luks_hotadd() {
 		$INPUT_MACHINE $USB_KBD $(virtio_disk "$root")
 	{
 		expect "UUID=$UUID_LUKS; opens as /dev/mapper/luks-$UUID_LUKS" 90 &&
-		expect "$USB_KBD_INPUT" 60 &&
 		monitor "drive_add 0 file=$other,format=raw,if=none,id=hot0" &&
 		monitor "device_add virtio-blk-pci,drive=hot0,id=hotdisk" &&
 		expect "/dev/vdb \(LUKS UUID=$UUID_LUKS_LVM\) appeared while another prompt waits" 60 &&
+		expect "$USB_KBD_INPUT" 60 &&
 		press_line "$LUKS_PW" &&
 		expect "UUID=$UUID_LUKS_LVM; opens as /dev/mapper/luks-$UUID_LUKS_LVM" 60 &&
 		press_line "$LUKS_PW" &&
