@@ -52,13 +52,13 @@ static const struct evloop_observer stack_observer = {
 	.console_free = console_free,
 };
 
-void blockstack_setup(const struct boot_args *args)
+void blockstack_setup(const struct strv *words)
 {
 	stack_params_init(&params);
-	for (size_t i = 0; i < args->stack_params.len; i++)
-		if (stack_params_apply(&params, args->stack_params.items[i]) < 0)
+	for (size_t i = 0; i < words->len; i++)
+		if (stack_params_apply(&params, words->items[i]) < 0)
 			log_warn("%s: malformed; it is ignored (see lifeboat.cmdline(7))",
-				 args->stack_params.items[i]);
+				 words->items[i]);
 	luks_config_load(&params);
 	configured = true;
 	evloop_observe(&stack_observer);

@@ -11,10 +11,10 @@
 
 #include <stdbool.h>
 
-#include "bootlib/cmdline.h"
+#include "common/strv.h"
 
-/* Read rd.luks*, rd.lvm*, rd.md* from args (a malformed one is logged). */
-void blockstack_setup(const struct boot_args *args);
+/* Read the rd.luks*, rd.lvm*, rd.md* words (a malformed one is logged). */
+void blockstack_setup(const struct strv *words);
 /* A block device appeared or changed: assemble what it is a member of.
  * Safe to call again for the same device. */
 void blockstack_device_added(const char *devname);

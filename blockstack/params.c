@@ -1,4 +1,4 @@
-/* params: parse rd.luks*, rd.lvm*, rd.md*, rd.fsck into struct stack_params, table-driven. */
+/* params: parse rd.luks*, rd.lvm*, rd.md* into struct stack_params, table-driven. */
 #include "blockstack/params.h"
 
 #include <errno.h>
@@ -11,7 +11,6 @@ void stack_params_init(struct stack_params *p)
 {
 	memset(p, 0, sizeof(*p));
 	p->luks = p->lvm = p->md = p->crypttab = true;
-	p->fsck = FSCK_MODE_AUTO;
 	luks_opts_init(&p->all_opts);
 }
 
@@ -79,50 +78,6 @@ static int set_md(struct stack_params *p, const char *v)
 {
 	p->md = value_on(v);
 	return 0;
-}
-
-static int set_fsck(struct stack_params *p, const char *v)
-{
-	p->fsck = value_on(v) ? FSCK_MODE_AUTO : FSCK_MODE_SKIP;
-	return 0;
-}
-
-/* fastboot: the kernel's old word for "skip the filesystem check". */
-static int set_fastboot(struct stack_params *p, const char *v)
-{
-	(void)v;
-	p->fsck = FSCK_MODE_SKIP;
-	return 0;
-}
-
-/* forcefsck: the kernel's old word for "check even a clean filesystem". */
-static int set_forcefsck(struct stack_params *p, const char *v)
-{
-	(void)v;
-	p->fsck = FSCK_MODE_FORCE;
-	return 0;
-}
-
-/* rd.skipfsck: dracut's switch (a flag; rd.skipfsck=0 turns it off again). */
-static int set_skipfsck(struct stack_params *p, const char *v)
-{
-	p->fsck = value_on(v) ? FSCK_MODE_SKIP : FSCK_MODE_AUTO;
-	return 0;
-}
-
-/* fsck.mode=auto|force|skip: systemd-fsck's, which dracut's images read too. */
-static int set_fsck_mode(struct stack_params *p, const char *v)
-{
-	static const char *const modes[] = {
-		[FSCK_MODE_SKIP] = "skip", [FSCK_MODE_AUTO] = "auto", [FSCK_MODE_FORCE] = "force",
-	};
-
-	for (size_t i = 0; v && i < sizeof(modes) / sizeof(modes[0]); i++)
-		if (strcmp(v, modes[i]) == 0) {
-			p->fsck = (enum fsck_mode)i;
-			return 0;
-		}
-	return -EINVAL;
 }
 
 static int set_luks_uuid(struct stack_params *p, const char *v)
@@ -248,11 +203,6 @@ static const struct stack_param table[] = {
 	{ "rd.lvm.lv",    set_lvm_lv },
 	{ "rd.md",        set_md },
 	{ "rd.md.uuid",   set_md_uuid },
-	{ "rd.fsck",      set_fsck },
-	{ "fastboot",     set_fastboot },
-	{ "forcefsck",    set_forcefsck },
-	{ "rd.skipfsck",  set_skipfsck },
-	{ "fsck.mode",    set_fsck_mode },
 };
 
 int stack_params_apply(struct stack_params *p, const char *word)

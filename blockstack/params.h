@@ -1,4 +1,4 @@
-/* params: the block-stack and fsck parameters of the kernel command line (dracut's names). */
+/* params: the block-stack parameters of the kernel command line (dracut's names). */
 #ifndef LIFEBOAT_BLOCKSTACK_PARAMS_H
 #define LIFEBOAT_BLOCKSTACK_PARAMS_H
 
@@ -25,14 +25,8 @@ struct luks_entry {
 	struct luks_opts opts;
 };
 
-/* The check before mount. Skipped by rd.fsck=0, fastboot, rd.skipfsck
- * (dracut) and fsck.mode=skip (systemd); forcefsck and fsck.mode=force
- * check a filesystem that says it is clean too. */
-enum fsck_mode { FSCK_MODE_SKIP, FSCK_MODE_AUTO, FSCK_MODE_FORCE };
-
 struct stack_params {
 	bool luks, lvm, md;                         /* rd.luks=0, rd.lvm=0, rd.md=0 turn off */
-	enum fsck_mode fsck;
 	struct luks_name luks_names[STACK_LIST_MAX]; /* rd.luks.uuid= (name empty), rd.luks.name= */
 	size_t n_luks;
 	char lvm_vgs[STACK_LIST_MAX][STACK_NAME_MAX]; /* rd.lvm.vg= */

@@ -14,19 +14,14 @@
 #include <unistd.h>
 
 #include "bootlib/console.h"
+#include "common/fileread.h"
 
 int auth_load(const char *path, char *hash, size_t size)
 {
-	FILE *f = fopen(path, "re");
-	bool ok;
+	int r = file_read_line(path, hash, size);
 
-	if (!f)
-		return -errno;
-	ok = fgets(hash, (int)size, f) != NULL;
-	fclose(f);
-	if (!ok)
-		return -EINVAL;
-	hash[strcspn(hash, "\r\n")] = '\0';
+	if (r < 0)
+		return r == -EIO ? -EINVAL : r;
 	/* crypt(3) hashes never hold ':' and are never this short. */
 	if (strlen(hash) < 2 || strchr(hash, ':'))
 		return -EINVAL;

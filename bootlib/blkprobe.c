@@ -2,8 +2,10 @@
 #include "bootlib/blkprobe.h"
 
 #include <blkid/blkid.h>
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void copy_value(blkid_probe pr, const char *name, char *dst, size_t size)
@@ -44,4 +46,30 @@ int blk_probe(const char *devname, struct blk_info *info)
 	}
 	blkid_free_probe(pr);
 	return r < 0 && r != -2 ? -EIO : 0;
+}
+
+int blk_list(FILE *out)
+{
+	struct dirent **names;
+	int n = scandir("/sys/class/block", &names, NULL, versionsort);
+	int count = 0;
+
+	for (int i = 0; i < n; i++) {
+		struct blk_info info;
+		const char *dev = names[i]->d_name;
+
+		if (dev[0] != '.') {
+			count++;
+			if (blk_probe(dev, &info) < 0)
+				fprintf(out, "  /dev/%s (unreadable)\n", dev);
+			else
+				fprintf(out, "  /dev/%s TYPE=\"%s\" LABEL=\"%s\" UUID=\"%s\" "
+					"PARTUUID=\"%s\" PARTLABEL=\"%s\"\n", dev, info.type,
+					info.label, info.uuid, info.partuuid, info.partlabel);
+		}
+		free(names[i]);
+	}
+	if (n > 0)
+		free(names);
+	return count;
 }

@@ -2,6 +2,8 @@
 #ifndef LIFEBOAT_BLKPROBE_H
 #define LIFEBOAT_BLKPROBE_H
 
+#include <stdio.h>
+
 struct blk_info {
 	char type[32];
 	char label[128];
@@ -13,5 +15,9 @@ struct blk_info {
 /* Probe /dev/DEVNAME. Returns 0 (fields empty where unknown) or -errno when
  * the device cannot be opened or read. */
 int blk_probe(const char *devname, struct blk_info *info);
+
+/* The block devices present, one line each with TYPE, LABEL, UUID, PARTUUID
+ * and PARTLABEL as blkid reads them, for diagnoses; returns how many. */
+int blk_list(FILE *out);
 
 #endif

@@ -6,23 +6,14 @@
 #include <string.h>
 
 #include "common/dmname.h"
+#include "common/fileread.h"
 
 int blockattr_read(const char *name, const char *attr, char *buf, size_t size)
 {
 	char path[192];
-	FILE *f;
-	int r = 0;
 
 	snprintf(path, sizeof(path), "/sys/class/block/%s/%s", name, attr);
-	f = fopen(path, "re");
-	if (!f)
-		return -errno;
-	if (fgets(buf, (int)size, f))
-		buf[strcspn(buf, "\n")] = '\0';
-	else
-		r = -EIO;
-	fclose(f);
-	return r;
+	return file_read_line(path, buf, size);
 }
 
 int blockattr_devnum(const char *name, unsigned int *major, unsigned int *minor)

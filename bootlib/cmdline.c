@@ -78,7 +78,7 @@ static int set_flag(struct boot_args *a, const char *value, size_t offset)
 static int set_shell(struct boot_args *a, const char *value, size_t offset)
 {
 	(void)offset;
-	a->shell = parse_bool(value);
+	a->rescue.shell = parse_bool(value);
 	return 0;
 }
 
@@ -90,7 +90,7 @@ static int set_break(struct boot_args *a, const char *value, size_t offset)
 	(void)offset;
 	if (stage < 0)
 		return stage;
-	a->break_stages |= STAGE_BIT(stage);
+	a->rescue.break_stages |= STAGE_BIT(stage);
 	return 0;
 }
 
@@ -98,7 +98,7 @@ static int set_ro(struct boot_args *a, const char *value, size_t offset)
 {
 	(void)value;
 	(void)offset;
-	a->rw = ROOT_RW_RO;
+	a->root.rw = ROOT_RW_RO;
 	return 0;
 }
 
@@ -106,7 +106,7 @@ static int set_rw(struct boot_args *a, const char *value, size_t offset)
 {
 	(void)value;
 	(void)offset;
-	a->rw = ROOT_RW_RW;
+	a->root.rw = ROOT_RW_RW;
 	return 0;
 }
 
@@ -129,7 +129,7 @@ static int set_noresume(struct boot_args *a, const char *value, size_t offset)
 {
 	(void)value;
 	(void)offset;
-	a->noresume = true;
+	a->resume.noresume = true;
 	return 0;
 }
 
@@ -146,7 +146,7 @@ static int set_resume_offset(struct boot_args *a, const char *value, size_t offs
 	v = strtoull(value, &end, 10);
 	if (errno || *end)
 		return -EINVAL;
-	a->resume_offset = v;
+	a->resume.offset = v;
 	return 0;
 }
 
@@ -184,11 +184,56 @@ STACK_PARAM(set_rd_lvm_vg, "rd.lvm.vg")
 STACK_PARAM(set_rd_lvm_lv, "rd.lvm.lv")
 STACK_PARAM(set_rd_md, "rd.md")
 STACK_PARAM(set_rd_md_uuid, "rd.md.uuid")
-STACK_PARAM(set_rd_fsck, "rd.fsck")
-STACK_PARAM(set_fastboot, "fastboot")
-STACK_PARAM(set_forcefsck, "forcefsck")
-STACK_PARAM(set_rd_skipfsck, "rd.skipfsck")
-STACK_PARAM(set_fsck_mode, "fsck.mode")
+
+/* rd.fsck=0 skips the check; rd.fsck (or =1) asks for it again. */
+static int set_rd_fsck(struct boot_args *a, const char *value, size_t offset)
+{
+	(void)offset;
+	a->fsck = parse_bool(value) ? FSCK_MODE_AUTO : FSCK_MODE_SKIP;
+	return 0;
+}
+
+/* fastboot: the kernel's old word for "skip the filesystem check". */
+static int set_fastboot(struct boot_args *a, const char *value, size_t offset)
+{
+	(void)value;
+	(void)offset;
+	a->fsck = FSCK_MODE_SKIP;
+	return 0;
+}
+
+/* forcefsck: the kernel's old word for "check even a clean filesystem". */
+static int set_forcefsck(struct boot_args *a, const char *value, size_t offset)
+{
+	(void)value;
+	(void)offset;
+	a->fsck = FSCK_MODE_FORCE;
+	return 0;
+}
+
+/* rd.skipfsck: dracut's switch (a flag; rd.skipfsck=0 turns it off again). */
+static int set_rd_skipfsck(struct boot_args *a, const char *value, size_t offset)
+{
+	(void)offset;
+	a->fsck = parse_bool(value) ? FSCK_MODE_SKIP : FSCK_MODE_AUTO;
+	return 0;
+}
+
+/* fsck.mode=auto|force|skip: systemd-fsck's, which dracut's images read too. */
+static int set_fsck_mode(struct boot_args *a, const char *value, size_t offset)
+{
+	static const char *const modes[] = {
+		[FSCK_MODE_SKIP] = "skip", [FSCK_MODE_AUTO] = "auto", [FSCK_MODE_FORCE] = "force",
+	};
+
+	(void)offset;
+	for (size_t i = 0; value && i < sizeof(modes) / sizeof(modes[0]); i++)
+		if (strcmp(value, modes[i]) == 0) {
+			a->fsck = (enum fsck_mode)i;
+			return 0;
+		}
+	return -EINVAL;
+}
 
 struct param {
 	const char *name;
@@ -199,41 +244,41 @@ struct param {
 #define FIELD(f) offsetof(struct boot_args, f)
 
 static const struct param params[] = {
-	{ "root",               set_string,  FIELD(root) },
-	{ "rootfstype",         set_string,  FIELD(rootfstype) },
-	{ "rootflags",          set_string,  FIELD(rootflags) },
-	{ "init",               set_string,  FIELD(init) },
+	{ "root",               set_string,  FIELD(root.root) },
+	{ "rootfstype",         set_string,  FIELD(root.fstype) },
+	{ "rootflags",          set_string,  FIELD(root.flags) },
+	{ "init",               set_string,  FIELD(root.init) },
 	{ "ro",                 set_ro,      0 },
 	{ "rw",                 set_rw,      0 },
-	{ "rd.timeout",         set_timeout, FIELD(timeout_sec) },
-	{ "resume",             set_string,  FIELD(resume) },
+	{ "rd.timeout",         set_timeout, FIELD(root.timeout_sec) },
+	{ "resume",             set_string,  FIELD(resume.device) },
 	{ "resume_offset",      set_resume_offset, 0 },
 	{ "noresume",           set_noresume, 0 },
-	{ "rd.resume.timeout",  set_timeout, FIELD(resume_timeout_sec) },
+	{ "rd.resume.timeout",  set_timeout, FIELD(resume.timeout_sec) },
 	{ "rd.debug",           set_debug,   0 },
 	{ "rd.shell",           set_shell,   0 },
 	{ "rd.break",           set_break,   0 },
-	{ "ip",                 set_string,  FIELD(ip) },
-	{ "bootdev",            set_string,  FIELD(bootdev) },
-	{ "nfsroot",            set_string,  FIELD(nfsroot) },
-	{ "netroot",            set_string,  FIELD(netroot) },
-	{ "rd.neednet",         set_flag,    FIELD(neednet) },
-	{ "rd.net.timeout.dhcp", set_timeout, FIELD(net_timeout_dhcp) },
-	{ "rd.net.timeout.carrier", set_timeout, FIELD(net_timeout_carrier) },
-	{ "rd.iscsi.initiator", set_string,  FIELD(iscsi_initiator) },
-	{ "rd.iscsi.target.name", set_string, FIELD(iscsi_target_name) },
-	{ "rd.iscsi.target.ip", set_string,  FIELD(iscsi_target_ip) },
-	{ "rd.iscsi.target.port", set_string, FIELD(iscsi_target_port) },
-	{ "rd.iscsi.target.group", set_string, FIELD(iscsi_target_group) },
-	{ "rd.iscsi.username",  set_string,  FIELD(iscsi_username) },
-	{ "rd.iscsi.password",  set_string,  FIELD(iscsi_password) },
-	{ "rd.iscsi.in.username", set_string, FIELD(iscsi_in_username) },
-	{ "rd.iscsi.in.password", set_string, FIELD(iscsi_in_password) },
-	{ "rd.iscsi.firmware",  set_flag,    FIELD(iscsi_firmware) },
-	{ "rd.iscsi.ibft",      set_flag,    FIELD(iscsi_firmware) },
-	{ "rd.driver.pre",      append_list, FIELD(driver_pre) },
-	{ "rd.driver.post",     append_list, FIELD(driver_post) },
-	{ "rd.driver.blacklist", append_list, FIELD(driver_blacklist) },
+	{ "ip",                 set_string,  FIELD(net.ip) },
+	{ "bootdev",            set_string,  FIELD(net.bootdev) },
+	{ "nfsroot",            set_string,  FIELD(net.nfsroot) },
+	{ "netroot",            set_string,  FIELD(net.netroot) },
+	{ "rd.neednet",         set_flag,    FIELD(net.neednet) },
+	{ "rd.net.timeout.dhcp", set_timeout, FIELD(net.timeout_dhcp) },
+	{ "rd.net.timeout.carrier", set_timeout, FIELD(net.timeout_carrier) },
+	{ "rd.iscsi.initiator", set_string,  FIELD(iscsi.initiator) },
+	{ "rd.iscsi.target.name", set_string, FIELD(iscsi.target_name) },
+	{ "rd.iscsi.target.ip", set_string,  FIELD(iscsi.target_ip) },
+	{ "rd.iscsi.target.port", set_string, FIELD(iscsi.target_port) },
+	{ "rd.iscsi.target.group", set_string, FIELD(iscsi.target_group) },
+	{ "rd.iscsi.username",  set_string,  FIELD(iscsi.username) },
+	{ "rd.iscsi.password",  set_string,  FIELD(iscsi.password) },
+	{ "rd.iscsi.in.username", set_string, FIELD(iscsi.in_username) },
+	{ "rd.iscsi.in.password", set_string, FIELD(iscsi.in_password) },
+	{ "rd.iscsi.firmware",  set_flag,    FIELD(iscsi.firmware) },
+	{ "rd.iscsi.ibft",      set_flag,    FIELD(iscsi.firmware) },
+	{ "rd.driver.pre",      append_list, FIELD(drivers.pre) },
+	{ "rd.driver.post",     append_list, FIELD(drivers.post) },
+	{ "rd.driver.blacklist", append_list, FIELD(drivers.blacklist) },
 	{ "rd.luks",            set_rd_luks, 0 },
 	{ "rd.luks.uuid",       set_rd_luks_uuid, 0 },
 	{ "rd.luks.name",       set_rd_luks_name, 0 },
@@ -289,15 +334,16 @@ int cmdline_parse(const char *line, struct boot_args *args)
 void boot_args_init(struct boot_args *args)
 {
 	memset(args, 0, sizeof(*args));
-	args->timeout_sec = CMDLINE_DEFAULT_TIMEOUT;
-	args->shell = true;   /* dracut's default */
-	args->resume_timeout_sec = CMDLINE_DEFAULT_RESUME_TIMEOUT;
+	args->root.timeout_sec = CMDLINE_DEFAULT_TIMEOUT;
+	args->rescue.shell = true;   /* dracut's default */
+	args->fsck = FSCK_MODE_AUTO;
+	args->resume.timeout_sec = CMDLINE_DEFAULT_RESUME_TIMEOUT;
 }
 
 void boot_args_free(struct boot_args *args)
 {
-	strv_free(&args->driver_pre);
-	strv_free(&args->driver_post);
-	strv_free(&args->driver_blacklist);
+	strv_free(&args->drivers.pre);
+	strv_free(&args->drivers.post);
+	strv_free(&args->drivers.blacklist);
 	strv_free(&args->stack_params);
 }

@@ -21,45 +21,81 @@
 
 enum root_rw { ROOT_RW_DEFAULT, ROOT_RW_RO, ROOT_RW_RW };
 
-struct boot_args {
+/* Each component is given only its own part of the command line: the
+ * iSCSI credentials reach net/'s login and nothing else. */
+
+/* The root filesystem (init/): root=, rootfstype=, rootflags=, ro/rw,
+ * init=, rd.timeout=. net/ reads it too for an NFS or iSCSI root. */
+struct root_args {
 	char root[CMDLINE_VALUE_MAX];
-	char rootfstype[CMDLINE_VALUE_MAX];
-	char rootflags[CMDLINE_VALUE_MAX];
+	char fstype[CMDLINE_VALUE_MAX];
+	char flags[CMDLINE_VALUE_MAX];
 	char init[CMDLINE_VALUE_MAX];
 	enum root_rw rw;
 	unsigned int timeout_sec;     /* 0: wait forever */
-	bool debug;
-	bool shell;                   /* rd.shell: a shell on failure (default on) */
-	unsigned int break_stages;    /* rd.break[=STAGE]: STAGE_BIT()s */
-	/* Resume from hibernation (docs/resume.md): */
-	char resume[CMDLINE_VALUE_MAX];       /* resume=: the swap device */
-	unsigned long long resume_offset;     /* resume_offset=: pages into it (swap file) */
+};
+
+/* Resume from hibernation (resume/, docs/resume.md). */
+struct resume_args {
+	char device[CMDLINE_VALUE_MAX];       /* resume=: the swap device */
+	unsigned long long offset;            /* resume_offset=: pages into it (swap file) */
 	bool noresume;
-	unsigned int resume_timeout_sec;      /* rd.resume.timeout= */
-	/* Network and NFS root (docs/network.md): */
+	unsigned int timeout_sec;             /* rd.resume.timeout= */
+};
+
+/* Rescue (rescue/, bootlib/shell.c): rd.shell, rd.break[=STAGE]. */
+struct rescue_args {
+	bool shell;                   /* a shell on failure (default on) */
+	unsigned int break_stages;    /* STAGE_BIT()s */
+};
+
+/* The network (net/, docs/network.md). */
+struct net_args {
 	char ip[CMDLINE_VALUE_MAX];           /* ip=: the last one given */
 	char bootdev[CMDLINE_VALUE_MAX];      /* bootdev=: the interface to use */
 	char nfsroot[CMDLINE_VALUE_MAX];      /* nfsroot=, with root=/dev/nfs */
-	char netroot[CMDLINE_VALUE_MAX];      /* netroot=nfs:... */
+	char netroot[CMDLINE_VALUE_MAX];      /* netroot=nfs:..., netroot=iscsi:... */
 	bool neednet;                         /* rd.neednet */
-	unsigned int net_timeout_dhcp;        /* rd.net.timeout.dhcp=, seconds */
-	unsigned int net_timeout_carrier;     /* rd.net.timeout.carrier=, seconds */
-	/* iSCSI root (docs/network.md, net/iscsi.h); credentials stay out of logs: */
-	char iscsi_initiator[CMDLINE_VALUE_MAX];    /* rd.iscsi.initiator= */
-	char iscsi_target_name[CMDLINE_VALUE_MAX];  /* rd.iscsi.target.name= */
-	char iscsi_target_ip[CMDLINE_VALUE_MAX];    /* rd.iscsi.target.ip= */
-	char iscsi_target_port[CMDLINE_VALUE_MAX];  /* rd.iscsi.target.port= */
-	char iscsi_target_group[CMDLINE_VALUE_MAX]; /* rd.iscsi.target.group= */
-	char iscsi_username[CMDLINE_VALUE_MAX];     /* rd.iscsi.username= */
-	char iscsi_password[CMDLINE_VALUE_MAX];     /* rd.iscsi.password= */
-	char iscsi_in_username[CMDLINE_VALUE_MAX];  /* rd.iscsi.in.username= */
-	char iscsi_in_password[CMDLINE_VALUE_MAX];  /* rd.iscsi.in.password= */
-	bool iscsi_firmware;                        /* rd.iscsi.firmware, rd.iscsi.ibft */
-	struct strv driver_pre;
-	struct strv driver_post;
-	struct strv driver_blacklist;
-	/* rd.luks*, rd.lvm*, rd.md*, rd.fsck, fastboot, forcefsck, rd.skipfsck, fsck.mode
-	 * words as given, for blockstack/params.c */
+	unsigned int timeout_dhcp;            /* rd.net.timeout.dhcp=, seconds */
+	unsigned int timeout_carrier;         /* rd.net.timeout.carrier=, seconds */
+};
+
+/* An iSCSI root (net/iscsi.h, docs/iscsi.md); the credentials stay out of logs. */
+struct iscsi_args {
+	char initiator[CMDLINE_VALUE_MAX];    /* rd.iscsi.initiator= */
+	char target_name[CMDLINE_VALUE_MAX];  /* rd.iscsi.target.name= */
+	char target_ip[CMDLINE_VALUE_MAX];    /* rd.iscsi.target.ip= */
+	char target_port[CMDLINE_VALUE_MAX];  /* rd.iscsi.target.port= */
+	char target_group[CMDLINE_VALUE_MAX]; /* rd.iscsi.target.group= */
+	char username[CMDLINE_VALUE_MAX];     /* rd.iscsi.username= */
+	char password[CMDLINE_VALUE_MAX];     /* rd.iscsi.password= */
+	char in_username[CMDLINE_VALUE_MAX];  /* rd.iscsi.in.username= */
+	char in_password[CMDLINE_VALUE_MAX];  /* rd.iscsi.in.password= */
+	bool firmware;                        /* rd.iscsi.firmware, rd.iscsi.ibft */
+};
+
+/* The check before mount (fsck/). Skipped by rd.fsck=0, fastboot,
+ * rd.skipfsck (dracut) and fsck.mode=skip (systemd); forcefsck and
+ * fsck.mode=force check a filesystem that says it is clean too. */
+enum fsck_mode { FSCK_MODE_SKIP, FSCK_MODE_AUTO, FSCK_MODE_FORCE };
+
+/* rd.driver.pre=, rd.driver.post=, rd.driver.blacklist= (init/). */
+struct driver_args {
+	struct strv pre;
+	struct strv post;
+	struct strv blacklist;
+};
+
+struct boot_args {
+	struct root_args root;
+	struct resume_args resume;
+	struct rescue_args rescue;
+	struct net_args net;
+	struct iscsi_args iscsi;
+	struct driver_args drivers;
+	enum fsck_mode fsck;
+	bool debug;                   /* rd.debug */
+	/* rd.luks*, rd.lvm*, rd.md* words as given, for blockstack/params.c */
 	struct strv stack_params;
 };
 

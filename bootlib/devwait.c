@@ -12,18 +12,10 @@
 #include <poll.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "bootlib/blockattr.h"
+#include "bootlib/clock.h"
 #include "bootlib/evloop.h"
-
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static bool check_block(const struct dev_spec *spec, const char *name, struct found_dev *found)
 {
@@ -108,7 +100,7 @@ static int quiet_timeout(long long left)
 
 int devwait_find(const struct dev_spec *spec, unsigned int timeout_sec, struct found_dev *found)
 {
-	long long deadline = timeout_sec ? now_ms() + timeout_sec * 1000LL : 0;
+	long long deadline = timeout_sec ? (long long)clock_now_ms() + timeout_sec * 1000LL : 0;
 	struct wanted w = { spec, NULL, false, evloop_offered_under_prompt() };
 	int fd = evloop_start();
 
@@ -122,7 +114,7 @@ int devwait_find(const struct dev_spec *spec, unsigned int timeout_sec, struct f
 		return 0;
 	for (;;) {
 		struct pollfd pfd = { .fd = fd, .events = POLLIN };
-		long long left = deadline ? deadline - now_ms() : -1;
+		long long left = deadline ? deadline - (long long)clock_now_ms() : -1;
 		int n;
 
 		if (deadline && left <= 0)
@@ -131,7 +123,7 @@ int devwait_find(const struct dev_spec *spec, unsigned int timeout_sec, struct f
 		if (n < 0 && errno != EINTR)
 			break;
 		/* Quiet for a while: md arrays still missing members start degraded. */
-		if (n == 0 && (!deadline || now_ms() < deadline))
+		if (n == 0 && (!deadline || (long long)clock_now_ms() < deadline))
 			evloop_quiet();
 		if (drain_events(fd, &w))
 			return 0;

@@ -10,21 +10,12 @@
 
 #include <errno.h>
 #include <limits.h>
-#include <time.h>
 
 #include "bootlib/evloop.h"
 
-uint64_t evwait_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
 int evwait_poll(struct pollfd *fds, int n, uint64_t deadline)
 {
-	uint64_t now = evwait_now_ms();
+	uint64_t now = clock_now_ms();
 	int timeout = -1, r;
 
 	if (deadline) {

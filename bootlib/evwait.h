@@ -6,11 +6,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "bootlib/clock.h"
 #include "bootlib/uevent.h"
 
-/* The monotonic clock in milliseconds, for deadlines. */
-uint64_t evwait_now_ms(void);
-/* Wait until one of fds is readable or the deadline (evwait_now_ms() time;
+/* Wait until one of fds is readable or the deadline (clock_now_ms() time;
  * 0: none) passes. Returns > 0 when something is readable (or a signal
  * interrupted: look again), 0 when the time is up, or -errno. */
 int evwait_poll(struct pollfd *fds, int n, uint64_t deadline);

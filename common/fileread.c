@@ -3,7 +3,10 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -66,5 +69,22 @@ int file_read_all(const char *path, size_t max, char **data, size_t *len)
 	buf[used] = '\0';
 	*data = buf;
 	*len = used;
+	return 0;
+}
+
+int file_read_line(const char *path, char *buf, size_t size)
+{
+	FILE *f = fopen(path, "re");
+	bool ok;
+
+	if (!f)
+		return -errno;
+	ok = fgets(buf, (int)size, f) != NULL;
+	fclose(f);
+	if (!ok) {
+		buf[0] = '\0';
+		return -EIO;
+	}
+	buf[strcspn(buf, "\r\n")] = '\0';
 	return 0;
 }

@@ -1,12 +1,12 @@
 /* fsck: run the filesystem's checker in preen mode and read its verdict. */
 #include "fsck/fsck.h"
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "blockstack/params.h"
 #include "bootlib/blockattr.h"
 #include "bootlib/run.h"
 #include "bootlib/log.h"
@@ -48,16 +48,6 @@ enum fsck_result fsck_root(const char *devname, const char *fstype, enum fsck_mo
 	return fsck_status_meaning(status);
 }
 
-static enum fsck_mode fsck_mode_asked(const struct boot_args *args)
-{
-	struct stack_params p;
-
-	stack_params_init(&p);
-	for (size_t i = 0; i < args->stack_params.len; i++)
-		stack_params_apply(&p, args->stack_params.items[i]);
-	return p.fsck;
-}
-
 /* A read-only device (a LUKS root opened with crypttab's readonly) cannot
  * be repaired: the checker would fail to open it for writing. */
 static bool device_read_only(const char *devname)
@@ -67,32 +57,29 @@ static bool device_read_only(const char *devname)
 	return blockattr_read(devname, "ro", ro, sizeof(ro)) == 0 && strcmp(ro, "1") == 0;
 }
 
-const char *fsck_before_mount(const struct boot_args *args, const char *devname,
-			      const char *fstype)
+int fsck_before_mount(enum fsck_mode mode, const char *devname, const char *type,
+		      char *why, size_t why_size)
 {
-	static char what[512];
 	char out[4096];
-	const char *type = args->rootfstype[0] ? args->rootfstype : fstype;
-	enum fsck_mode mode = fsck_mode_asked(args);
 
 	if (mode != FSCK_MODE_SKIP && device_read_only(devname)) {
 		log_info("/dev/%s is read-only: the filesystem check is skipped", devname);
-		return NULL;
+		return 0;
 	}
 	switch (fsck_root(devname, type, mode, out, sizeof(out))) {
 	case FSCK_CLEAN:
-		return NULL;
+		return 0;
 	case FSCK_REPAIRED:
 		console_print("lifeboat: the filesystem check repaired /dev/%s (%s):\n%s\n",
 			      devname, type, out);
-		return NULL;
+		return 0;
 	case FSCK_FAILED:
 		break;
 	}
 	console_print("lifeboat: the filesystem check of /dev/%s (%s) said:\n%s\n", devname, type, out);
-	snprintf(what, sizeof(what), "the filesystem on /dev/%s (%s) has errors the automatic "
+	snprintf(why, why_size, "the filesystem on /dev/%s (%s) has errors the automatic "
 		 "check could not repair (its output is above); repair it here with "
 		 "fsck /dev/%s (or e2fsck), then exit to retry; rd.fsck=0 skips the check",
 		 devname, type, devname);
-	return what;
+	return -EUCLEAN;
 }

@@ -5,7 +5,6 @@
 #include <stddef.h>
 
 #include "common/fsckcheck.h"
-#include "blockstack/params.h"
 #include "bootlib/cmdline.h"
 
 enum fsck_result {
@@ -19,17 +18,17 @@ enum fsck_result fsck_status_meaning(int status);
 
 /* Check /dev/DEVNAME (fstype) in preen mode when the image has its checker
  * and mode is not FSCK_MODE_SKIP; FSCK_MODE_FORCE checks a clean
- * filesystem too (blockstack/params.h says which words set which). The
+ * filesystem too (bootlib/cmdline.h says which words set which). The
  * checker's output goes to out. Must run after the resume decision: it
  * writes to the device. Returns the result; a missing checker is FSCK_CLEAN. */
 enum fsck_result fsck_root(const char *devname, const char *fstype, enum fsck_mode mode,
 			   char *out, size_t size);
 
-/* The boot's step: check the root device before it is mounted (unless
- * the command line skips it), report a repair on the console, and return NULL,
- * or what failed (with the checker's output printed above it) for the
- * rescue shell. */
-const char *fsck_before_mount(const struct boot_args *args, const char *devname,
-			      const char *fstype);
+/* The boot's step: check the root device (of filesystem type) before it
+ * is mounted, unless mode skips it, and report a repair on the console.
+ * Returns 0, or -EUCLEAN with what failed in why (the checker's output is
+ * printed above it) for the rescue shell. */
+int fsck_before_mount(enum fsck_mode mode, const char *devname, const char *type,
+		      char *why, size_t why_size);
 
 #endif

@@ -1,40 +1,52 @@
 /* lifeboat-init: PID 1 of the initramfs. main() reads as the boot does. */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "blockstack/blockstack.h"
-#include "init/bootargs.h"
 #include "bootlib/cmdline.h"
-#include "init/early.h"
-#include "init/failure.h"
-#include "fsck/fsck.h"
-#include "kdump/kdump.h"
+#include "bootlib/devwait.h"
 #include "bootlib/log.h"
 #include "bootlib/modload.h"
+#include "bootlib/stage.h"
+#include "bootlib/sysroot.h"
+#include "bootlib/timeline.h"
 #include "common/modtab.h"
+#include "fsck/fsck.h"
+#include "init/bootargs.h"
+#include "init/early.h"
+#include "init/failure.h"
 #include "init/mountroot.h"
+#include "init/plan.h"
+#include "init/switchroot.h"
+#include "kdump/kdump.h"
 #include "net/iscsi.h"
 #include "net/net.h"
 #include "rescue/rescue.h"
 #include "resume/resume.h"
-#include "bootlib/devspec.h"
-#include "bootlib/devwait.h"
-#include "init/switchroot.h"
-#include "bootlib/timeline.h"
 
 #define DEFAULT_INIT "/sbin/init"
 /* After the rescue shell the devices are usually there already (the person
  * added or fixed them): a retry waits this long, not rd.timeout again. */
 #define RETRY_TIMEOUT_SEC 10
 
-static char failure_text[512];
+/* Every step that can fail returns 0 or -errno and says in a why buffer
+ * what failed, on which device or file, and what the user can do; the
+ * flow hands that text to rescue/ once. */
+#define WHY_MAX 512
 
-static const char *fail_text(const char *fmt, const char *a, const char *b)
+static int failed(char *why, int err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static int failed(char *why, int err, const char *fmt, ...)
 {
-	snprintf(failure_text, sizeof(failure_text), fmt, a, b);
-	return failure_text;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, WHY_MAX, fmt, ap);
+	va_end(ap);
+	return err;
 }
 
 static void load_driver_list(const struct strv *names, const char *param)
@@ -45,148 +57,140 @@ static void load_driver_list(const struct strv *names, const char *param)
 				 "and that the image has it (lifeboat ls)", param, names->items[i]);
 }
 
-static void setup_drivers(const struct boot_args *args)
+static void setup_drivers(const struct driver_args *drivers)
 {
 	int r = modload_open(MODTAB_PATH);
 
 	if (r < 0)
 		log_error("reading the module table %s failed (%s); no driver will be "
 			  "loaded: rebuild the image", MODTAB_PATH, strerror(-r));
-	for (size_t i = 0; i < args->driver_blacklist.len; i++)
-		modload_blacklist(args->driver_blacklist.items[i]);
-	load_driver_list(&args->driver_pre, "rd.driver.pre");
+	for (size_t i = 0; i < drivers->blacklist.len; i++)
+		modload_blacklist(drivers->blacklist.items[i]);
+	load_driver_list(&drivers->pre, "rd.driver.pre");
 }
 
 /* The network root: net/ configures the network and mounts NFS on /sysroot. */
-static const char *mount_net_root(const struct boot_args *args)
+static int mount_nfs_root(const struct boot_plan *plan, char *why)
 {
-	char why[400];
+	char text[WHY_MAX - 16];
+	int r = net_root_mount(&plan->net, text, sizeof(text));
 
-	if (net_root_mount(args, why, sizeof(why)) < 0)
-		return fail_text("network root: %s%s", why, "");
-	load_driver_list(&args->driver_post, "rd.driver.post");
-	return NULL;
-}
-
-/* rd.neednet=1 with a local root: the network is up before the real init,
- * which may need it; a failure is reported and the boot goes on. */
-static void bring_up_network(const struct boot_args *args)
-{
-	char why[400];
-
-	if (args->neednet && net_bring_up(args, why, sizeof(why)) < 0)
-		log_warn("rd.neednet: %s; the real root starts without the network", why);
+	return r < 0 ? failed(why, r, "network root: %s", text) : 0;
 }
 
 /* The network part of a disk root: an iSCSI login, whose LUN then appears
- * as a local disk, or rd.neednet's setup. root gets what names the root
- * device (the LUN's disk when root= names no filesystem). */
-static const char *attach_network_disk(const struct boot_args *args, char *root, size_t size)
+ * as a local disk, or rd.neednet's setup (a failure is reported and the
+ * boot goes on). root gets what names the root device (the LUN's disk
+ * when root= names no filesystem). */
+static int attach_network_disk(const struct boot_plan *plan, char *root, size_t size, char *why)
 {
-	char why[400];
+	char text[WHY_MAX - 16];
 
-	snprintf(root, size, "%s", args->root);
-	if (!iscsi_root_wanted(args))
-		bring_up_network(args);
-	else if (iscsi_root_attach(args, root, size, why, sizeof(why)) < 0)
-		return fail_text("iSCSI root: %s%s", why, "");
-	return NULL;
+	snprintf(root, size, "%s", plan->net.root->root);
+	if (plan->root_kind == ROOT_KIND_ISCSI) {
+		int r = iscsi_root_attach(&plan->net, root, size, text, sizeof(text));
+		return r < 0 ? failed(why, r, "iSCSI root: %s", text) : 0;
+	}
+	if (plan->neednet && net_bring_up(plan->net.net, text, sizeof(text)) < 0)
+		log_warn("rd.neednet: %s; the real root starts without the network", text);
+	return 0;
 }
 
-/* Find the root device and mount it on /sysroot; returns what failed. */
-static const char *mount_disk_root(const struct boot_args *args)
+/* Find the root device, check it and mount it on /sysroot. */
+static int mount_disk_root(const struct boot_args *args, const struct boot_plan *plan, char *why)
 {
 	struct dev_spec spec;
 	struct found_dev dev;
 	char root[CMDLINE_VALUE_MAX];
-	const char *what;
-	int r;
+	const char *type;
+	int r = attach_network_disk(plan, root, sizeof(root), why);
 
-	if (net_root_wanted(args) && !iscsi_root_wanted(args))
-		return mount_net_root(args);
-	what = attach_network_disk(args, root, sizeof(root));
-	if (what)
-		return what;
-	if (devspec_parse(root, &spec) < 0)
-		return fail_text("root=%s%s names no device; use root=/dev/..., LABEL=, UUID=, "
-				 "PARTUUID=, PARTLABEL= or MAJ:MIN", root,
-				 root[0] ? "" : " (empty)");
-	r = devwait_find(&spec, args->timeout_sec, &dev);
-	if (r == -ETIMEDOUT)
-		return fail_text("root device root=%s did not appear within rd.timeout%s; "
-				 "check root= against the devices below", root, "");
 	if (r < 0)
-		return fail_text("waiting for root=%s failed: %s", root, strerror(-r));
+		return r;
+	if (devspec_parse(root, &spec) < 0)
+		return failed(why, -EINVAL, "root=%s%s names no device; use root=/dev/..., LABEL=, "
+			      "UUID=, PARTUUID=, PARTLABEL= or MAJ:MIN", root, root[0] ? "" : " (empty)");
+	r = devwait_find(&spec, args->root.timeout_sec, &dev);
+	if (r == -ETIMEDOUT)
+		return failed(why, r, "root device root=%s did not appear within rd.timeout; "
+			      "check root= against the devices below", root);
+	if (r < 0)
+		return failed(why, r, "waiting for root=%s failed: %s", root, strerror(-r));
 	timeline_mark("rootdev", "/dev/%s", dev.devname);
-	rescue_break(args, STAGE_PRE_MOUNT);
-	rescue_break(args, STAGE_MOUNT);
+	rescue_break(&args->rescue, STAGE_PRE_MOUNT);
+	rescue_break(&args->rescue, STAGE_MOUNT);
+	type = args->root.fstype[0] ? args->root.fstype : dev.info.type;
 	/* After the resume decision, before the mount: the checker may write. */
-	const char *unrepaired = fsck_before_mount(args, dev.devname, dev.info.type);
-	if (unrepaired)
-		return unrepaired;
-	if (mount_root(args, &dev) < 0)
-		return fail_text("mounting the root filesystem /dev/%s failed%s; see the "
-				 "message above", dev.devname, "");
-	timeline_mark("mounted", "/dev/%s %s", dev.devname, args->rootfstype[0] ? args->rootfstype : dev.info.type);
-	load_driver_list(&args->driver_post, "rd.driver.post");
-	return NULL;
+	r = fsck_before_mount(args->fsck, dev.devname, type, why, WHY_MAX);
+	if (r < 0)
+		return r;
+	if (mount_root(&args->root, &dev) < 0)
+		return failed(why, -EIO, "mounting the root filesystem /dev/%s failed; see the "
+			      "message above", dev.devname);
+	timeline_mark("mounted", "/dev/%s %s", dev.devname, type);
+	return 0;
 }
 
-/* Mount (unless a previous try or the rescue shell did) and enter the real
- * root; returns only on failure. */
-static const char *boot_disk_root(const struct boot_args *args, char **argv)
+/* Mount the root (unless a previous try or the rescue shell did) as the
+ * plan says, and enter it; returns only on failure. */
+static int boot_root(const struct boot_args *args, const struct boot_plan *plan,
+		     char **argv, char *why)
 {
-	const char *init = args->init[0] ? args->init : DEFAULT_INIT;
-	const char *what = sysroot_is_mounted() ? NULL : mount_disk_root(args);
-	const char *step;
-	int r;
+	const char *init = args->root.init[0] ? args->root.init : DEFAULT_INIT;
 
-	if (what)
-		return what;
-	rescue_break(args, STAGE_PRE_PIVOT);
+	if (!sysroot_is_mounted()) {
+		int r = plan->root_kind == ROOT_KIND_NFS ? mount_nfs_root(plan, why) :
+						       mount_disk_root(args, plan, why);
+		if (r < 0)
+			return r;
+		load_driver_list(&args->drivers.post, "rd.driver.post");
+	}
+	rescue_break(&args->rescue, STAGE_PRE_PIVOT);
 	if (switch_root_check_init(SYSROOT, init) < 0)
-		return fail_text("init=%s is missing or not executable on the root filesystem "
-				 "%s; give init= the path of the real init", init, "");
+		return failed(why, -ENOENT, "init=%s is missing or not executable on the root "
+			      "filesystem; give init= the path of the real init", init);
 	timeline_mark("exec", "%s", init);
 	argv[0] = (char *)init;
-	r = switch_root(SYSROOT, init, argv, &step);
-	return fail_text("switch_root failed while %s: %s", step, strerror(-r));
+	return switch_root(SYSROOT, init, argv, why, WHY_MAX);
 }
 
-/* The boot, step by step. Each step that can fail returns a description of
- * what failed; rescue (rescue/rescue.h) reports it, gives the shell, and the
- * step is tried again when the person leaves it. */
+/* The boot, step by step. Each step that can fail says what failed;
+ * rescue (rescue/rescue.h) reports it, gives the shell, and the step is
+ * tried again when the person leaves it. */
 int main(int argc, char **argv)
 {
-	struct boot_args args;
-	const char *what;
+	static struct boot_args args;
+	struct boot_plan plan;
+	char why[WHY_MAX];
 	int r;
 
 	(void)argc;
 	timeline_mark("start", NULL);
-	r = early_mounts(&what);
+	r = early_mounts(why, sizeof(why));
 	early_console();
 	if (r < 0)
-		failure_poweroff(fail_text("mounting %s failed: %s", what, strerror(-r)));
+		failure_poweroff(why);
 	timeline_flush();
 	boot_args_init(&args);
 	bootargs_load(&args);
 	log_set_debug(args.debug);
-	log_info("starting; root=%s", args.root);
-	rescue_break(&args, STAGE_CMDLINE);
-	setup_drivers(&args);
-	rescue_break(&args, STAGE_PRE_UDEV);
+	boot_plan_make(&args, &plan);
+	log_info("starting; the root is on %s", boot_plan_root_kind_name(plan.root_kind));
+	rescue_break(&args.rescue, STAGE_CMDLINE);
+	setup_drivers(&args.drivers);
+	rescue_break(&args.rescue, STAGE_PRE_UDEV);
 	/* A kernel started by a crash saves the dump and goes no further. */
-	kdump_capture_if_crashed(&args);
+	kdump_capture_if_crashed(&args.net);
 	/* LUKS, LVM and md are assembled as their members appear, in the
 	 * device waits of the resume decision and of the root. */
-	blockstack_setup(&args);
+	blockstack_setup(&args.stack_params);
 	/* Before anything mounts a disk: see resume/resume.c. */
-	resume_from_hibernation(&args);
+	resume_from_hibernation(&args.resume);
 	blockstack_resume_decided();
 	for (;;) {
-		rescue_failure(&args, boot_disk_root(&args, argv));
-		if (args.timeout_sec == 0 || args.timeout_sec > RETRY_TIMEOUT_SEC)
-			args.timeout_sec = RETRY_TIMEOUT_SEC;
+		boot_root(&args, &plan, argv, why);
+		rescue_failure(&args.rescue, why);
+		if (args.root.timeout_sec == 0 || args.root.timeout_sec > RETRY_TIMEOUT_SEC)
+			args.root.timeout_sec = RETRY_TIMEOUT_SEC;
 	}
 }

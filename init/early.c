@@ -1,12 +1,15 @@
 /* early: the API filesystems and the console, before anything else. */
 #include "init/early.h"
-#include "bootlib/sysroot.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "bootlib/sysroot.h"
 
 struct early_mount {
 	const char *source, *target, *type;
@@ -22,15 +25,18 @@ static const struct early_mount early_mount_table[] = {
 	{ "tmpfs",    "/run",  "tmpfs",    MS_NOSUID | MS_NODEV,             "mode=0755" },
 };
 
-int early_mounts(const char **what)
+int early_mounts(char *why, size_t why_size)
 {
 	for (size_t i = 0; i < sizeof(early_mount_table) / sizeof(early_mount_table[0]); i++) {
 		const struct early_mount *m = &early_mount_table[i];
 
 		mkdir(m->target, 0755);
 		if (mount(m->source, m->target, m->type, m->flags, m->data) < 0 && errno != EBUSY) {
-			*what = m->target;
-			return -errno;
+			int r = -errno;
+
+			snprintf(why, why_size, "mounting %s failed: %s; the kernel needs %s support",
+				 m->target, strerror(-r), m->type);
+			return r;
 		}
 	}
 	mkdir(SYSROOT, 0755);

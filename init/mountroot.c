@@ -29,17 +29,17 @@ static int try_mount(const char *src, const char *type, unsigned long flags, con
 	return -errno;
 }
 
-int mount_root(const struct boot_args *args, const struct found_dev *dev)
+int mount_root(const struct root_args *args, const struct found_dev *dev)
 {
 	unsigned long flags = args->rw == ROOT_RW_RW ? 0 : MS_RDONLY;
 	char data[CMDLINE_VALUE_MAX];
 	char src[80];
-	const char *type = args->rootfstype[0] ? args->rootfstype : dev->info.type;
+	const char *type = args->fstype[0] ? args->fstype : dev->info.type;
 	int r;
 
 	snprintf(src, sizeof(src), "/dev/%s", dev->devname);
-	if (mountopts_parse(args->rootflags, &flags, data, sizeof(data)) < 0) {
-		log_error("rootflags=%s is too long; shorten it", args->rootflags);
+	if (mountopts_parse(args->flags, &flags, data, sizeof(data)) < 0) {
+		log_error("rootflags=%s is too long; shorten it", args->flags);
 		return -ENAMETOOLONG;
 	}
 	/* ro/rw on the command line win over rootflags, as in the kernel. */

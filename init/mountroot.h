@@ -11,6 +11,6 @@
 /* Mount dev at SYSROOT: read-only unless rw, with rootfstype= (or the type
  * libblkid found) and rootflags=, loading the filesystem's module first.
  * Returns 0 or -errno; the message for the user is logged here. */
-int mount_root(const struct boot_args *args, const struct found_dev *dev);
+int mount_root(const struct root_args *args, const struct found_dev *dev);
 
 #endif

@@ -91,7 +91,7 @@ static int move_mounts(const char *newroot, const char **step)
 		 * cannot be moved is detached so nothing keeps the initramfs
 		 * busy. */
 		if (errno != ENOENT) {
-			*step = moved_mounts[i];
+			*step = "moving the API filesystems into the new root";
 			return -errno;
 		}
 		umount2(moved_mounts[i], MNT_DETACH);
@@ -129,7 +129,9 @@ static void delete_contents(int dirfd, dev_t dev)
 	closedir(dir);
 }
 
-int switch_root(const char *newroot, const char *init, char *const argv[], const char **step)
+/* The contract's steps; *step names the one that failed. */
+static int switch_root_steps(const char *newroot, const char *init, char *const argv[],
+			     const char **step)
 {
 	struct stat root_st;
 	int r;
@@ -158,4 +160,14 @@ int switch_root(const char *newroot, const char *init, char *const argv[], const
 	*step = "executing init";
 	execv(init, argv);
 	return -errno;
+}
+
+int switch_root(const char *newroot, const char *init, char *const argv[],
+		char *why, size_t why_size)
+{
+	const char *step = "starting";
+	int r = switch_root_steps(newroot, init, argv, &step);
+
+	snprintf(why, why_size, "switch_root failed while %s: %s", step, strerror(-r));
+	return r;
 }

@@ -2,10 +2,12 @@
 #ifndef LIFEBOAT_SWITCHROOT_H
 #define LIFEBOAT_SWITCHROOT_H
 
-/* Only returns on failure: -errno, with *step naming what failed
- * ("moving /dev", "deleting the initramfs", ...). argv[0] is replaced by
- * init. */
-int switch_root(const char *newroot, const char *init, char *const argv[], const char **step);
+#include <stddef.h>
+
+/* Only returns on failure: -errno, with why saying which step failed
+ * ("moving the new root over /", ...). argv[0] is replaced by init. */
+int switch_root(const char *newroot, const char *init, char *const argv[],
+		char *why, size_t why_size);
 /* Whether init (a path inside newroot) is an executable file there. */
 int switch_root_check_init(const char *newroot, const char *init);
 

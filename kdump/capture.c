@@ -53,7 +53,7 @@ int capture_network_up(struct capture *cap)
 	if (state == 1) {
 		char why[400];
 
-		state = net_bring_up(cap->args, why, sizeof(why));
+		state = net_bring_up(cap->net, why, sizeof(why));
 		if (state < 0)
 			log_error("kdump: the network did not come up: %s", why);
 	}
@@ -240,7 +240,7 @@ static int save_anywhere(struct capture *cap)
 	return -EIO;
 }
 
-void kdump_capture_if_crashed(const struct boot_args *args)
+void kdump_capture_if_crashed(const struct net_args *net)
 {
 	static struct capture cap;
 	struct timespec t0;
@@ -248,7 +248,7 @@ void kdump_capture_if_crashed(const struct boot_args *args)
 
 	if (access(VMCORE, R_OK) < 0)
 		return;
-	cap.args = args;
+	cap.net = net;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	console_print("kdump: this is a capture kernel after a crash; saving the crashed kernel's memory\n");
 	if (conf_load(&cap.conf) < 0)

@@ -18,7 +18,7 @@ struct capture {
 	struct vmcoreinfo vi;
 	bool have_vi;
 	struct kdump_conf conf;
-	const struct boot_args *args;
+	const struct net_args *net;     /* ip= and the rest, for a network target */
 	char host[65];               /* the crashed kernel's node name */
 	char name[128];              /* HOST-YYYYmmdd-HHMMSS: the dump's directory */
 	char *dmesg;                 /* the crashed kernel's log, or NULL */

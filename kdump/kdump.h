@@ -8,6 +8,6 @@
 
 /* Returns at once when this is no capture kernel; otherwise saves the dump
  * and takes the configured action, and does not return. */
-void kdump_capture_if_crashed(const struct boot_args *args);
+void kdump_capture_if_crashed(const struct net_args *net);
 
 #endif

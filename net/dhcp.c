@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bootlib/clock.h"
 #include "bootlib/log.h"
 
 #define BACKOFF_FIRST_MS 1000
@@ -33,14 +34,6 @@ struct client {
 	struct dhcp_request req;
 	unsigned int attempt;
 };
-
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
 
 /* xorshift64: the jitter and xids need variety, not secrecy. Seeded from
  * getrandom without blocking (early boot may not have entropy yet), mixed
@@ -61,7 +54,7 @@ static void client_seed(struct client *c)
 		seed = 0;
 	for (int i = 0; i < 6; i++)
 		seed = seed * 131 + c->link->mac[i];
-	seed ^= now_ms() * 0x9e3779b97f4a7c15ull;
+	seed ^= clock_now_ms() * 0x9e3779b97f4a7c15ull;
 	c->rand_state = seed ? seed : 0x2545f4914f6cdd1dull;
 }
 
@@ -99,7 +92,7 @@ static int client_send(struct client *c)
 		.sll_addr = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff },
 	};
 	uint8_t buf[DHCP_PACKET_MAX];
-	uint64_t secs = (now_ms() - c->start_ms) / 1000;
+	uint64_t secs = (clock_now_ms() - c->start_ms) / 1000;
 	int len;
 
 	c->req.secs = (uint16_t)(secs > 0xffff ? 0xffff : secs);
@@ -188,11 +181,11 @@ static int client_handle(struct client *c, const struct dhcp_lease *lease)
 
 static int client_loop(struct client *c, uint64_t deadline, struct dhcp_lease *out)
 {
-	uint64_t next = now_ms() + backoff_ms(c);
+	uint64_t next = clock_now_ms() + backoff_ms(c);
 	int r = client_send(c);
 
 	while (r == 0) {
-		uint64_t now = now_ms();
+		uint64_t now = clock_now_ms();
 		uint64_t until = next < deadline ? next : deadline;
 		struct pollfd pfd = { .fd = c->fd, .events = POLLIN };
 
@@ -225,7 +218,7 @@ static int client_loop(struct client *c, uint64_t deadline, struct dhcp_lease *o
 int dhcp_run(const struct link_info *link, const char *hostname, unsigned int timeout_ms,
 	     struct dhcp_lease *out)
 {
-	struct client c = { .link = link, .start_ms = now_ms() };
+	struct client c = { .link = link, .start_ms = clock_now_ms() };
 	int r;
 
 	c.fd = socket_open(link);

@@ -30,14 +30,14 @@
 /* Milliseconds left before deadline (0: none), at most cap. */
 static unsigned int time_left(uint64_t deadline, unsigned int cap)
 {
-	uint64_t now = evwait_now_ms();
+	uint64_t now = clock_now_ms();
 
 	if (!deadline)
 		return cap;
 	return now >= deadline ? 0 : (unsigned int)(deadline - now < cap ? deadline - now : cap);
 }
 
-bool iscsi_root_wanted(const struct boot_args *args)
+bool iscsi_root_wanted(const struct net_request *args)
 {
 	return iscsi_conf_wanted(args);
 }
@@ -66,14 +66,14 @@ static int modules_load(char *why, size_t n)
 }
 
 /* The target from the firmware (rd.iscsi.firmware) or the command line and DHCP. */
-static int target_choose(const struct boot_args *a, const struct net_state *st,
+static int target_choose(const struct net_request *a, const struct net_state *st,
 			 struct iscsi_target *t, char *fw_initiator, size_t fw_size,
 			 char *why, size_t n)
 {
 	int r;
 
 	fw_initiator[0] = '\0';
-	if (!a->iscsi_firmware)
+	if (!a->iscsi->firmware)
 		return iscsi_conf_target(a, st->conf.root_path, t, why, n);
 	modload_name("iscsi_ibft");
 	r = ibft_read(IBFT_SYSFS, t, fw_initiator, fw_size);
@@ -109,13 +109,13 @@ static int server_fill(struct iscsi_target *t, const struct net_state *st, char 
 	return 0;
 }
 
-static int login(const struct boot_args *a, const struct iscsi_target *t,
+static int login(const struct net_request *a, const struct iscsi_target *t,
 		 const char *initiator, char *why, size_t n)
 {
-	uint64_t deadline = a->timeout_sec ? evwait_now_ms() + (uint64_t)a->timeout_sec * 1000 : 0;
+	uint64_t deadline = a->root->timeout_sec ? clock_now_ms() + (uint64_t)a->root->timeout_sec * 1000 : 0;
 	bool chap = t->chap.username[0] != '\0';
-	unsigned int share = a->timeout_sec * 1000 / LOGIN_TRIES;
-	unsigned int cap = !a->timeout_sec || share > LOGIN_ATTEMPT_MS ? LOGIN_ATTEMPT_MS :
+	unsigned int share = a->root->timeout_sec * 1000 / LOGIN_TRIES;
+	unsigned int cap = !a->root->timeout_sec || share > LOGIN_ATTEMPT_MS ? LOGIN_ATTEMPT_MS :
 			   share < LOGIN_ATTEMPT_MIN_MS ? LOGIN_ATTEMPT_MIN_MS : share;
 	int status = 0, r = -ETIMEDOUT;
 
@@ -141,7 +141,7 @@ static int login(const struct boot_args *a, const struct iscsi_target *t,
 		snprintf(why, n, "logging in to the iSCSI target %s at %s:%u did not succeed within "
 			 "%d tries and rd.timeout=%u; check that the target runs and is reachable "
 			 "(iscsistart's messages above say why)", t->name, t->server, t->port,
-			 LOGIN_TRIES, a->timeout_sec);
+			 LOGIN_TRIES, a->root->timeout_sec);
 	else if (r < 0)
 		snprintf(why, n, "logging in to the iSCSI target %s at %s:%u failed (iscsistart "
 			 "exit status %d): %s", t->name, t->server, t->port, status,
@@ -176,10 +176,10 @@ static bool sd_disk_added(const struct uevent *ev)
 /* With no filesystem named by root=, the root is the LUN's disk itself;
  * sd_mod attaches it shortly after the login. The uevent socket is opened
  * before the first look, so a disk added after that look is queued. */
-static int lun_wait(const struct boot_args *a, const struct iscsi_target *t,
+static int lun_wait(const struct net_request *a, const struct iscsi_target *t,
 		    char *root, size_t size, char *why, size_t n)
 {
-	uint64_t deadline = a->timeout_sec ? evwait_now_ms() + (uint64_t)a->timeout_sec * 1000 : 0;
+	uint64_t deadline = a->root->timeout_sec ? clock_now_ms() + (uint64_t)a->root->timeout_sec * 1000 : 0;
 	struct pollfd pfd = { .fd = uevent_open(), .events = POLLIN };
 	bool look = true, found = false;
 
@@ -201,13 +201,13 @@ static int lun_wait(const struct boot_args *a, const struct iscsi_target *t,
 	return -ETIMEDOUT;
 }
 
-int iscsi_root_attach(const struct boot_args *a, char *root, size_t root_size,
+int iscsi_root_attach(const struct net_request *a, char *root, size_t root_size,
 		      char *why, size_t n)
 {
 	struct net_state st;
 	struct iscsi_target t;
 	char fw_initiator[ISCSI_NAME_MAX], initiator[ISCSI_NAME_MAX], session[64];
-	int r = net_bring_up_state(a, &st, why, n);
+	int r = net_bring_up_state(a->net, &st, why, n);
 
 	if (r == 0)
 		r = target_choose(a, &st, &t, fw_initiator, sizeof(fw_initiator), why, n);
@@ -223,9 +223,9 @@ int iscsi_root_attach(const struct boot_args *a, char *root, size_t root_size,
 		r = login(a, &t, initiator, why, n);
 	/* The kernel keeps the session's secrets; PID 1 need not. */
 	explicit_bzero(&t.chap, sizeof(t.chap));
-	if (r == 0 && iscsi_conf_root_is_lun(a->root))
+	if (r == 0 && iscsi_conf_root_is_lun(a->root->root))
 		return lun_wait(a, &t, root, root_size, why, n);
 	if (r == 0)
-		snprintf(root, root_size, "%s", a->root);
+		snprintf(root, root_size, "%s", a->root->root);
 	return r;
 }

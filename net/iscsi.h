@@ -8,15 +8,16 @@
 #include <stddef.h>
 
 #include "bootlib/cmdline.h"
+#include "net/net.h"
 
 /* Whether the command line puts the root on iSCSI (net/iscsi_conf.h says when). */
-bool iscsi_root_wanted(const struct boot_args *args);
+bool iscsi_root_wanted(const struct net_request *args);
 /* Configure the network, log in to the target (bounded retries within
- * rd.timeout), and leave in root what the root device is: args->root when
+ * rd.timeout), and leave in root what the root device is: args->root->root when
  * it names a filesystem, else /dev/DISK of the target's LUN once it is
  * there. Returns 0, or -errno with what failed and what the user can do in
  * why (never a secret). */
-int iscsi_root_attach(const struct boot_args *args, char *root, size_t root_size,
+int iscsi_root_attach(const struct net_request *args, char *root, size_t root_size,
 		      char *why, size_t why_size);
 
 #endif

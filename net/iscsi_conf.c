@@ -16,21 +16,21 @@ bool iscsi_conf_root_is_lun(const char *root)
 	       strcmp(root, "/dev/root") == 0;
 }
 
-bool iscsi_conf_wanted(const struct boot_args *a)
+bool iscsi_conf_wanted(const struct net_request *a)
 {
 	struct dev_spec spec;
 
-	if (strncmp(a->netroot, "iscsi", 5) == 0 || rfc4173_is_iscsi(a->root) ||
-	    a->iscsi_target_name[0] || a->iscsi_firmware)
+	if (strncmp(a->net->netroot, "iscsi", 5) == 0 || rfc4173_is_iscsi(a->root->root) ||
+	    a->iscsi->target_name[0] || a->iscsi->firmware)
 		return true;
-	return strcmp(a->netroot, "dhcp") == 0 && !iscsi_conf_root_is_lun(a->root) &&
-	       devspec_parse(a->root, &spec) == 0;
+	return strcmp(a->net->netroot, "dhcp") == 0 && !iscsi_conf_root_is_lun(a->root->root) &&
+	       devspec_parse(a->root->root, &spec) == 0;
 }
 
-bool iscsi_conf_from_dhcp(const struct boot_args *a)
+bool iscsi_conf_from_dhcp(const struct net_request *a)
 {
-	return !rfc4173_is_iscsi(a->netroot) && !rfc4173_is_iscsi(a->root) &&
-	       !a->iscsi_target_name[0] && !a->iscsi_firmware;
+	return !rfc4173_is_iscsi(a->net->netroot) && !rfc4173_is_iscsi(a->root->root) &&
+	       !a->iscsi->target_name[0] && !a->iscsi->firmware;
 }
 
 /* rd.iscsi.username=, .password=, .in.username=, .in.password= */
@@ -38,16 +38,16 @@ static const struct {
 	size_t arg;
 	size_t chap;
 } chap_params[] = {
-	{ offsetof(struct boot_args, iscsi_username),    offsetof(struct iscsi_chap, username) },
-	{ offsetof(struct boot_args, iscsi_password),    offsetof(struct iscsi_chap, password) },
-	{ offsetof(struct boot_args, iscsi_in_username), offsetof(struct iscsi_chap, in_username) },
-	{ offsetof(struct boot_args, iscsi_in_password), offsetof(struct iscsi_chap, in_password) },
+	{ offsetof(struct iscsi_args, username),    offsetof(struct iscsi_chap, username) },
+	{ offsetof(struct iscsi_args, password),    offsetof(struct iscsi_chap, password) },
+	{ offsetof(struct iscsi_args, in_username), offsetof(struct iscsi_chap, in_username) },
+	{ offsetof(struct iscsi_args, in_password), offsetof(struct iscsi_chap, in_password) },
 };
 
-void iscsi_conf_chap(const struct boot_args *a, struct iscsi_target *t)
+void iscsi_conf_chap(const struct net_request *a, struct iscsi_target *t)
 {
 	for (size_t i = 0; i < sizeof(chap_params) / sizeof(chap_params[0]); i++) {
-		const char *v = (const char *)a + chap_params[i].arg;
+		const char *v = (const char *)a->iscsi + chap_params[i].arg;
 
 		/* Both are CMDLINE_VALUE_MAX == ISCSI_SECRET_MAX bytes. */
 		if (v[0])
@@ -74,20 +74,20 @@ static int number_parse(const char *s, unsigned long max, unsigned int *out)
 }
 
 /* rd.iscsi.target.name=, .ip=, .port=, .group= */
-static int target_from_params(const struct boot_args *a, struct iscsi_target *t,
+static int target_from_params(const struct net_request *a, struct iscsi_target *t,
 			      char *why, size_t n)
 {
 	memset(t, 0, sizeof(*t));
-	if (strlen(a->iscsi_target_name) >= sizeof(t->name) ||
-	    strlen(a->iscsi_target_ip) >= sizeof(t->server)) {
+	if (strlen(a->iscsi->target_name) >= sizeof(t->name) ||
+	    strlen(a->iscsi->target_ip) >= sizeof(t->server)) {
 		snprintf(why, n, "rd.iscsi.target.name= or rd.iscsi.target.ip= is too long");
 		return -ENAMETOOLONG;
 	}
-	strcpy(t->name, a->iscsi_target_name);
-	strcpy(t->server, a->iscsi_target_ip);
-	if (number_parse(a->iscsi_target_port, 65535, &t->port) < 0) {
+	strcpy(t->name, a->iscsi->target_name);
+	strcpy(t->server, a->iscsi->target_ip);
+	if (number_parse(a->iscsi->target_port, 65535, &t->port) < 0) {
 		snprintf(why, n, "rd.iscsi.target.port=%s is not a port number (1-65535)",
-			 a->iscsi_target_port);
+			 a->iscsi->target_port);
 		return -EINVAL;
 	}
 	return 0;
@@ -108,16 +108,16 @@ static int target_from_path(const char *param, const char *text, struct iscsi_ta
 	return r;
 }
 
-int iscsi_conf_target(const struct boot_args *a, const char *root_path,
+int iscsi_conf_target(const struct net_request *a, const char *root_path,
 		      struct iscsi_target *t, char *why, size_t n)
 {
 	int r;
 
-	if (rfc4173_is_iscsi(a->netroot))
-		r = target_from_path("netroot=", a->netroot, t, why, n);
-	else if (rfc4173_is_iscsi(a->root))
-		r = target_from_path("root=", a->root, t, why, n);
-	else if (a->iscsi_target_name[0])
+	if (rfc4173_is_iscsi(a->net->netroot))
+		r = target_from_path("netroot=", a->net->netroot, t, why, n);
+	else if (rfc4173_is_iscsi(a->root->root))
+		r = target_from_path("root=", a->root->root, t, why, n);
+	else if (a->iscsi->target_name[0])
 		r = target_from_params(a, t, why, n);
 	else if (root_path && rfc4173_is_iscsi(root_path))
 		r = target_from_path("DHCP's root-path (option 17)", root_path, t, why, n);
@@ -130,9 +130,9 @@ int iscsi_conf_target(const struct boot_args *a, const char *root_path,
 	}
 	if (r < 0)
 		return r;
-	if (number_parse(a->iscsi_target_group, 65535, &t->group) < 0) {
+	if (number_parse(a->iscsi->target_group, 65535, &t->group) < 0) {
 		snprintf(why, n, "rd.iscsi.target.group=%s is not a portal group tag (1-65535)",
-			 a->iscsi_target_group);
+			 a->iscsi->target_group);
 		return -EINVAL;
 	}
 	iscsi_conf_chap(a, t);
@@ -168,11 +168,11 @@ static int initiator_file_read(const char *file, char *out, size_t size)
 	return r;
 }
 
-void iscsi_conf_initiator(const struct boot_args *a, const char *firmware, const char *file,
+void iscsi_conf_initiator(const struct net_request *a, const char *firmware, const char *file,
 			  const uint8_t mac[6], char *out, size_t size)
 {
-	if (a->iscsi_initiator[0])
-		snprintf(out, size, "%s", a->iscsi_initiator);
+	if (a->iscsi->initiator[0])
+		snprintf(out, size, "%s", a->iscsi->initiator);
 	else if (firmware && firmware[0])
 		snprintf(out, size, "%s", firmware);
 	else if (!file || initiator_file_read(file, out, size) < 0)

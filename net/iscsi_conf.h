@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "bootlib/cmdline.h"
+#include "net/net.h"
 #include "net/rfc4173.h"
 
 /* The host's initiator name, put into the image by `lifeboat build --iscsi`. */
@@ -20,24 +21,24 @@
  * root=iscsi:..., rd.iscsi.target.name=, rd.iscsi.firmware, or
  * netroot=dhcp with a root= that names a filesystem (UUID=, LABEL=, /dev/...):
  * a disk that comes over the network is an iSCSI LUN, whose location is DHCP's root-path. */
-bool iscsi_conf_wanted(const struct boot_args *a);
+bool iscsi_conf_wanted(const struct net_request *a);
 /* Whether the target comes from DHCP's root-path (rather than the command
  * line or the firmware). */
-bool iscsi_conf_from_dhcp(const struct boot_args *a);
+bool iscsi_conf_from_dhcp(const struct net_request *a);
 /* The target from the command line (netroot=, root=, rd.iscsi.target.*) or,
  * when those name none, from root_path (DHCP option 17; may be NULL), with
  * rd.iscsi.username= and the other CHAP parameters over what the root path
  * says. Defaults filled in: port 3260, portal group 1. The server may stay
  * empty (the caller knows DHCP's). Returns 0, or -errno with what is wrong
  * and what to write instead in why (never a secret). */
-int iscsi_conf_target(const struct boot_args *a, const char *root_path,
+int iscsi_conf_target(const struct net_request *a, const char *root_path,
 		      struct iscsi_target *t, char *why, size_t why_size);
 /* Apply rd.iscsi.username= and the other CHAP parameters over t's. */
-void iscsi_conf_chap(const struct boot_args *a, struct iscsi_target *t);
+void iscsi_conf_chap(const struct net_request *a, struct iscsi_target *t);
 /* The initiator name: rd.iscsi.initiator=, else the firmware's (may be
  * NULL or empty), else the InitiatorName= of file, else one made from mac
  * (stable across boots, so the target's ACL can name it). */
-void iscsi_conf_initiator(const struct boot_args *a, const char *firmware, const char *file,
+void iscsi_conf_initiator(const struct net_request *a, const char *firmware, const char *file,
 			  const uint8_t mac[6], char *out, size_t size);
 /* Whether the root= value names no filesystem and the LUN's disk is meant. */
 bool iscsi_conf_root_is_lun(const char *root);

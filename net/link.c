@@ -12,6 +12,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "common/fileread.h"
+
 #define NL_BUF 8192
 
 struct nl_msg {
@@ -127,19 +129,9 @@ int link_add_default_route(int index, struct in_addr gateway)
 static int sysfs_read(const char *ifname, const char *attr, char *buf, size_t size)
 {
 	char path[96];
-	FILE *f;
-	bool ok;
 
 	snprintf(path, sizeof(path), "/sys/class/net/%s/%s", ifname, attr);
-	f = fopen(path, "re");
-	if (!f)
-		return -errno;
-	ok = fgets(buf, (int)size, f) != NULL;
-	fclose(f);
-	if (!ok)
-		return -EIO;
-	buf[strcspn(buf, "\n")] = '\0';
-	return 0;
+	return file_read_line(path, buf, size);
 }
 
 static int sysfs_number(const char *ifname, const char *attr, long *out)

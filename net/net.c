@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bootlib/clock.h"
 #include "bootlib/log.h"
 #include "bootlib/modload.h"
 #include "bootlib/sysroot.h"
@@ -30,28 +31,28 @@
 /* Where the root's location comes from. */
 enum root_source { FROM_SPEC, FROM_NFSROOT, FROM_DHCP };
 
-bool net_root_wanted(const struct boot_args *a)
+bool net_root_wanted(const struct net_request *a)
 {
-	if (strncmp(a->netroot, "nfs", 3) == 0 || strcmp(a->netroot, "dhcp") == 0 ||
-	    strcmp(a->root, "/dev/nfs") == 0 ||
-	    strcmp(a->root, "dhcp") == 0 || nfs_spec_is_nfs_root(a->root))
+	if (strncmp(a->net->netroot, "nfs", 3) == 0 || strcmp(a->net->netroot, "dhcp") == 0 ||
+	    strcmp(a->root->root, "/dev/nfs") == 0 ||
+	    strcmp(a->root->root, "dhcp") == 0 || nfs_spec_is_nfs_root(a->root->root))
 		return true;
-	return !a->root[0] && (a->neednet || strncmp(a->ip, "dhcp", 4) == 0 ||
-			       strstr(a->ip, ":dhcp") != NULL);
+	return !a->root->root[0] && (a->net->neednet || strncmp(a->net->ip, "dhcp", 4) == 0 ||
+			       strstr(a->net->ip, ":dhcp") != NULL);
 }
 
-static enum root_source root_source(const struct boot_args *a, const char **text)
+static enum root_source root_source(const struct net_request *a, const char **text)
 {
 	*text = NULL;
-	if (nfs_spec_is_nfs_root(a->root))
-		*text = a->root;
-	else if (strncmp(a->netroot, "nfs", 3) == 0 && strcmp(a->netroot, "nfs") != 0 &&
-		 strcmp(a->netroot, "nfs4") != 0)
-		*text = a->netroot;
+	if (nfs_spec_is_nfs_root(a->root->root))
+		*text = a->root->root;
+	else if (strncmp(a->net->netroot, "nfs", 3) == 0 && strcmp(a->net->netroot, "nfs") != 0 &&
+		 strcmp(a->net->netroot, "nfs4") != 0)
+		*text = a->net->netroot;
 	if (*text)
 		return FROM_SPEC;
-	if (strcmp(a->root, "/dev/nfs") == 0 && a->nfsroot[0]) {
-		*text = a->nfsroot;
+	if (strcmp(a->root->root, "/dev/nfs") == 0 && a->net->nfsroot[0]) {
+		*text = a->net->nfsroot;
 		return FROM_NFSROOT;
 	}
 	return FROM_DHCP;
@@ -60,14 +61,14 @@ static enum root_source root_source(const struct boot_args *a, const char **text
 /* The root's location, once the network says what DHCP gave. Without a
  * server named, the one ip= names, then DHCP's next server, then the
  * DHCP server itself are used, as the kernel and dracut do. */
-static int spec_resolve(const struct boot_args *a, const struct ip_conf *ipc,
+static int spec_resolve(const struct net_request *a, const struct ip_conf *ipc,
 			const struct net_state *st, struct nfs_spec *spec, char *why, size_t n)
 {
 	const char *text;
 	enum root_source src = root_source(a, &text);
 	int r;
 
-	if (src == FROM_DHCP && !st->conf.root_path[0] && strcmp(a->root, "/dev/nfs") == 0)
+	if (src == FROM_DHCP && !st->conf.root_path[0] && strcmp(a->root->root, "/dev/nfs") == 0)
 		text = KERNEL_NFSROOT_DEFAULT;
 	else if (src == FROM_DHCP)
 		text = st->conf.root_path;
@@ -91,7 +92,7 @@ static int spec_resolve(const struct boot_args *a, const struct ip_conf *ipc,
 			 "malformed");
 		return r;
 	}
-	if (strncmp(a->root, "nfs4", 4) == 0 || strncmp(a->netroot, "nfs4", 4) == 0)
+	if (strncmp(a->root->root, "nfs4", 4) == 0 || strncmp(a->net->netroot, "nfs4", 4) == 0)
 		spec->v4 = true;
 	if (!spec->server.s_addr)
 		spec->server = ipc->server.s_addr ? ipc->server :
@@ -116,25 +117,17 @@ static bool mount_error_transient(int err)
 	return false;
 }
 
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
 /* The kernel's NFS client takes text options, so no mount.nfs is needed;
  * it asks for nfsv3/nfsv4 by request_module, which has no modprobe to run
  * here, so they are loaded first. */
-static int nfs_mount(const struct boot_args *a, const struct net_state *st,
+static int nfs_mount(const struct net_request *a, const struct net_state *st,
 		     struct nfs_spec *spec, char *why, size_t n)
 {
 	static const char *const mods[] = { "sunrpc", "nfs" };
 	char data[CMDLINE_VALUE_MAX * 2], path[NFS_PATH_MAX + 32], src[NFS_PATH_MAX + 64];
 	char server[INET_ADDRSTRLEN];
-	unsigned long flags = a->rw == ROOT_RW_RW ? 0 : MS_RDONLY;
-	uint64_t deadline = now_ms() + (uint64_t)a->timeout_sec * 1000;
+	unsigned long flags = a->root->rw == ROOT_RW_RW ? 0 : MS_RDONLY;
+	uint64_t deadline = clock_now_ms() + (uint64_t)a->root->timeout_sec * 1000;
 	int r;
 
 	for (size_t i = 0; i < sizeof(mods) / sizeof(mods[0]); i++)
@@ -155,7 +148,7 @@ static int nfs_mount(const struct boot_args *a, const struct net_state *st,
 			log_info("the server has no NFSv4.%d; trying %s", spec->v4_minor + 1, data);
 			continue;
 		}
-		if (!mount_error_transient(-r) || (a->timeout_sec && now_ms() >= deadline))
+		if (!mount_error_transient(-r) || (a->root->timeout_sec && clock_now_ms() >= deadline))
 			break;
 		log_warn("mounting %s failed: %s; trying again", src, strerror(-r));
 		usleep(NFS_RETRY_MS * 1000);
@@ -173,12 +166,12 @@ static int nfs_mount(const struct boot_args *a, const struct net_state *st,
 	return r;
 }
 
-static int net_configure(const struct boot_args *a, struct ip_conf *ipc, struct net_state *st,
+static int net_configure(const struct net_args *a, struct ip_conf *ipc, struct net_state *st,
 			 char *why, size_t n)
 {
 	struct netup_limits lim = {
-		.link_ms = (a->net_timeout_carrier ? a->net_timeout_carrier : LINK_TIMEOUT_SEC) * 1000,
-		.dhcp_ms = (a->net_timeout_dhcp ? a->net_timeout_dhcp : DHCP_TIMEOUT_SEC) * 1000,
+		.link_ms = (a->timeout_carrier ? a->timeout_carrier : LINK_TIMEOUT_SEC) * 1000,
+		.dhcp_ms = (a->timeout_dhcp ? a->timeout_dhcp : DHCP_TIMEOUT_SEC) * 1000,
 	};
 	int r = a->ip[0] ? ip_conf_parse(a->ip, ipc) : 0;
 
@@ -209,7 +202,7 @@ static int net_configure(const struct boot_args *a, struct ip_conf *ipc, struct 
 	return r;
 }
 
-int net_bring_up(const struct boot_args *args, char *why, size_t why_size)
+int net_bring_up(const struct net_args *args, char *why, size_t why_size)
 {
 	struct ip_conf ipc;
 	struct net_state st;
@@ -217,7 +210,7 @@ int net_bring_up(const struct boot_args *args, char *why, size_t why_size)
 	return net_configure(args, &ipc, &st, why, why_size);
 }
 
-int net_bring_up_state(const struct boot_args *args, struct net_state *st,
+int net_bring_up_state(const struct net_args *args, struct net_state *st,
 		       char *why, size_t why_size)
 {
 	struct ip_conf ipc;
@@ -225,12 +218,12 @@ int net_bring_up_state(const struct boot_args *args, struct net_state *st,
 	return net_configure(args, &ipc, st, why, why_size);
 }
 
-int net_root_mount(const struct boot_args *args, char *why, size_t why_size)
+int net_root_mount(const struct net_request *args, char *why, size_t why_size)
 {
 	struct ip_conf ipc;
 	struct net_state st;
 	struct nfs_spec spec;
-	int r = net_configure(args, &ipc, &st, why, why_size);
+	int r = net_configure(args->net, &ipc, &st, why, why_size);
 
 	if (r == 0)
 		r = spec_resolve(args, &ipc, &st, &spec, why, why_size);

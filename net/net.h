@@ -8,20 +8,29 @@
 
 #include "bootlib/cmdline.h"
 
+/* What net/ is given of the command line: the root's words (root=, ro/rw,
+ * rd.timeout=), the network's, and the iSCSI ones (credentials included)
+ * only when the root is on iSCSI; nothing else of the boot's arguments. */
+struct net_request {
+	const struct root_args *root;
+	const struct net_args *net;
+	const struct iscsi_args *iscsi;
+};
+
 /* Whether the command line puts the root on the network: root=nfs:,
  * root=nfs4:, root=SERVER:/PATH, root=/dev/nfs, root=dhcp, netroot=nfs:, or
  * no root= at all with ip=dhcp or rd.neednet. */
-bool net_root_wanted(const struct boot_args *args);
+bool net_root_wanted(const struct net_request *args);
 /* Configure the network as ip=/bootdev= say (DHCP when they say nothing),
  * then mount the NFS root at SYSROOT. Returns 0, or -errno with what failed
  * and what the user can do in why. */
-int net_root_mount(const struct boot_args *args, char *why, size_t why_size);
+int net_root_mount(const struct net_request *args, char *why, size_t why_size);
 /* rd.neednet=1 with a local root: only configure the network. */
-int net_bring_up(const struct boot_args *args, char *why, size_t why_size);
+int net_bring_up(const struct net_args *args, char *why, size_t why_size);
 /* net_bring_up, telling what was configured (interface, DHCP lease) in
  * *st (net/netup.h): a root on iSCSI needs DHCP's root-path and the MAC. */
 struct net_state;
-int net_bring_up_state(const struct boot_args *args, struct net_state *st,
+int net_bring_up_state(const struct net_args *args, struct net_state *st,
 		       char *why, size_t why_size);
 
 #endif

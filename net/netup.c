@@ -118,7 +118,7 @@ static bool links_events(struct pollfd fds[2])
 static uint64_t links_until(const struct links *s, uint64_t deadline, uint64_t *settled)
 {
 	if (s->n_ready > 0 && !*settled)
-		*settled = evwait_now_ms() + SETTLE_MS;
+		*settled = clock_now_ms() + SETTLE_MS;
 	return *settled && *settled < deadline ? *settled : deadline;
 }
 
@@ -130,7 +130,7 @@ static uint64_t links_until(const struct links *s, uint64_t deadline, uint64_t *
  * events cannot be listened to. */
 static int links_wait(struct links *s, const char *want, unsigned int mtu, unsigned int timeout_ms)
 {
-	uint64_t deadline = evwait_now_ms() + timeout_ms, settled = 0;
+	uint64_t deadline = clock_now_ms() + timeout_ms, settled = 0;
 	struct pollfd fds[2] = { { .fd = uevent_open(), .events = POLLIN },
 				 { .fd = linkwatch_open(), .events = POLLIN } };
 	int expected = want[0] ? 1 : pci_network_count();

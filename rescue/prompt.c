@@ -8,6 +8,7 @@
 #include <sys/reboot.h>
 #include <unistd.h>
 
+#include "bootlib/blkprobe.h"
 #include "bootlib/console.h"
 #include "rescue/report.h"
 
@@ -84,7 +85,7 @@ static bool prompt_do(FILE *out, int cmd)
 		print_file(out, RESCUE_REPORT_PATH);
 		return false;
 	case PROMPT_DEVICES:
-		if (rescue_report_devices(out) == 0)
+		if (blk_list(out) == 0)
 			fprintf(out, "  (none)\n");
 		return false;
 	case PROMPT_REBOOT:

@@ -78,32 +78,6 @@ static void copy_dir_files(FILE *out, const char *dir)
 		free(names);
 }
 
-int rescue_report_devices(FILE *out)
-{
-	struct dirent **names;
-	int n = scandir("/sys/class/block", &names, NULL, versionsort);
-	int count = 0;
-
-	for (int i = 0; i < n; i++) {
-		struct blk_info info;
-		const char *dev = names[i]->d_name;
-
-		if (dev[0] != '.') {
-			count++;
-			if (blk_probe(dev, &info) < 0)
-				fprintf(out, "  /dev/%s (unreadable)\n", dev);
-			else
-				fprintf(out, "  /dev/%s TYPE=\"%s\" LABEL=\"%s\" UUID=\"%s\" "
-					"PARTUUID=\"%s\" PARTLABEL=\"%s\"\n", dev, info.type,
-					info.label, info.uuid, info.partuuid, info.partlabel);
-		}
-		free(names[i]);
-	}
-	if (n > 0)
-		free(names);
-	return count;
-}
-
 static void write_kernel_log(FILE *out)
 {
 	int size = klogctl(SYSLOG_ACTION_SIZE_BUFFER, NULL, 0);
@@ -159,7 +133,7 @@ static void write_sections(FILE *out, const char *what)
 	section(out, "timeline (/run/initramfs/timeline)");
 	copy_file(out, "/run/initramfs/timeline");
 	section(out, "block devices (blkid)");
-	if (rescue_report_devices(out) == 0)
+	if (blk_list(out) == 0)
 		fprintf(out, "  (none)\n");
 	section(out, "loaded modules (/proc/modules)");
 	copy_file(out, "/proc/modules");

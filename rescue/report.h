@@ -12,8 +12,5 @@
  * the kernel log. Written to /run only: nothing touches a disk.
  * Returns 0 or -errno. */
 int rescue_report_write(const char *what);
-/* The block devices present, one line each with TYPE, LABEL, UUID, PARTUUID
- * and PARTLABEL as blkid reads them; returns how many there are. */
-int rescue_report_devices(FILE *out);
 
 #endif

@@ -10,6 +10,7 @@
 
 #include "bootlib/log.h"
 #include "bootlib/auth.h"
+#include "bootlib/blkprobe.h"
 #include "bootlib/console.h"
 #include "rescue/prompt.h"
 #include "rescue/report.h"
@@ -97,7 +98,7 @@ static int interact(void)
 	return 0;
 }
 
-void rescue_break(const struct boot_args *args, enum boot_stage stage)
+void rescue_break(const struct rescue_args *args, enum boot_stage stage)
 {
 	char why[64];
 
@@ -119,14 +120,14 @@ void rescue_break(const struct boot_args *args, enum boot_stage stage)
 static void print_summary(const char *what)
 {
 	console_print("\nlifeboat: boot failed: %s\nlifeboat: block devices present:\n", what);
-	if (rescue_report_devices(stdout) == 0)
+	if (blk_list(stdout) == 0)
 		console_print("  (none: the disk's driver may be missing from the image; "
 			      "build it with --generic or --add-modules)\n");
 	console_print("lifeboat: the full report is %s\n", RESCUE_REPORT_PATH);
 	fflush(stdout);
 }
 
-void rescue_failure(const struct boot_args *args, const char *what)
+void rescue_failure(const struct rescue_args *args, const char *what)
 {
 	log_error("boot failed: %s", what);
 	write_report(what);

@@ -18,10 +18,10 @@
 
 /* rd.break=STAGE: stop here when args asks for it, return when the person
  * leaves the shell. Does nothing for stages not asked for. */
-void rescue_break(const struct boot_args *args, enum boot_stage stage);
+void rescue_break(const struct rescue_args *args, enum boot_stage stage);
 /* The boot failed; what says how and what to try. Returns when the person
  * leaves the shell, for the caller to retry. With rd.shell=0, or when the
  * password is refused, reboots instead and does not return. */
-void rescue_failure(const struct boot_args *args, const char *what);
+void rescue_failure(const struct rescue_args *args, const char *what);
 
 #endif

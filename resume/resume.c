@@ -45,26 +45,26 @@ static int write_sysfs(const char *path, const char *value)
 }
 
 /* Wait for resume=; false (reported) when it does not come. */
-static bool wait_device(const struct boot_args *args, struct found_dev *dev)
+static bool wait_device(const struct resume_args *args, struct found_dev *dev)
 {
 	struct dev_spec spec;
 	int r;
 
-	if (devspec_parse(args->resume, &spec) < 0) {
+	if (devspec_parse(args->device, &spec) < 0) {
 		log_warn("resume=%s names no device; use /dev/..., LABEL=, UUID=, PARTUUID=, "
-			 "PARTLABEL= or MAJ:MIN. Booting without resuming", args->resume);
+			 "PARTLABEL= or MAJ:MIN. Booting without resuming", args->device);
 		return false;
 	}
-	timeline_mark("resume-wait", "%s", args->resume);
-	r = devwait_find(&spec, args->resume_timeout_sec, dev);
+	timeline_mark("resume-wait", "%s", args->device);
+	r = devwait_find(&spec, args->timeout_sec, dev);
 	if (r == -ETIMEDOUT)
 		console_print("lifeboat: the resume device resume=%s did not appear within "
 			      "rd.resume.timeout=%u s; booting without resuming. If this machine "
 			      "was hibernated, its image stays there: check resume= or raise "
-			      "rd.resume.timeout\n", args->resume, args->resume_timeout_sec);
+			      "rd.resume.timeout\n", args->device, args->timeout_sec);
 	else if (r < 0)
 		log_error("waiting for the resume device resume=%s failed (%s); booting "
-			  "without resuming", args->resume, strerror(-r));
+			  "without resuming", args->device, strerror(-r));
 	return r == 0;
 }
 
@@ -145,19 +145,19 @@ static void report_not_restored(const struct found_dev *dev, unsigned long long 
 		      "saved before hibernating is lost." : "The image is still on the device.");
 }
 
-void resume_from_hibernation(const struct boot_args *args)
+void resume_from_hibernation(const struct resume_args *args)
 {
-	unsigned long long offset = args->resume_offset;
+	unsigned long long offset = args->offset;
 	struct resume_sig sig;
 	struct found_dev dev;
 	int r;
 
-	if (!args->resume[0])
+	if (!args->device[0])
 		return;
 	if (args->noresume) {
 		log_info("resume: noresume given; not looking at resume=%s. A hibernation "
 			 "image there is not restored and stays until swap is set up on it",
-			 args->resume);
+			 args->device);
 		timeline_mark("resume-skip", "noresume");
 		return;
 	}

@@ -11,6 +11,6 @@
  * continues); otherwise it says why on the console or in the log and
  * returns, and the normal boot goes on. Must run before any block
  * filesystem is mounted (docs/resume.md): it checks, and refuses otherwise. */
-void resume_from_hibernation(const struct boot_args *args);
+void resume_from_hibernation(const struct resume_args *args);
 
 #endif

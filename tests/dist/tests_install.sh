@@ -18,7 +18,7 @@ test_man_pages_render() {
 # lifeboat.cmdline(7) names every parameter in the init's table.
 test_man_cmdline_lists_every_parameter() {
 	local p missing=
-	for p in $(sed -n '/^static const struct param params\[\]/,/^};/s/^\t{ "\([^"]*\)".*/\1/p' "$TOP/init/cmdline.c"); do
+	for p in $(sed -n '/^static const struct param params\[\]/,/^};/s/^\t{ "\([^"]*\)".*/\1/p' "$TOP/bootlib/cmdline.c"); do
 		# An item's heading: "*name=*_VALUE_", "*name*", "*ro*, *rw*".
 		grep -Eq "^(\*[a-z._]+\*, )?\*$p[=*[]" "$TOP/docs/man/lifeboat.cmdline.7.scd" || missing="$missing $p"
 	done

@@ -21,12 +21,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	line[size] = '\0';
 	boot_args_init(&args);
 	cmdline_parse(line, &args);
-	if (devspec_parse(args.root, &spec) == 0) {
+	if (devspec_parse(args.root.root, &spec) == 0) {
 		struct blk_info info = { .label = "x", .uuid = "y" };
 
 		devspec_matches(&spec, "vda", 254, 0, &info);
 	}
-	mountopts_parse(args.rootflags, &flags, mdata, sizeof(mdata));
+	mountopts_parse(args.root.flags, &flags, mdata, sizeof(mdata));
 	mountopts_parse(line, &flags, mdata, sizeof(mdata));
 	boot_args_free(&args);
 	free(line);

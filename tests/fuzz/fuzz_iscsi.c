@@ -75,6 +75,7 @@ static void ibft_fuzz(const char *text)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct boot_args args;
+	const struct net_request rq = { .root = &args.root, .net = &args.net, .iscsi = &args.iscsi };
 	struct iscsi_target t;
 	char why[512];
 	char *text = malloc(size + 1);
@@ -86,14 +87,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	rfc4173_parse(text, &t);
 	iscsistart_reported_status(text);
 	boot_args_init(&args);
-	strcpy(args.netroot, "dhcp");
-	strcpy(args.root, "LABEL=root");
-	iscsi_conf_wanted(&args);
-	iscsi_conf_target(&args, text, &t, why, sizeof(why));
-	if (size < sizeof(args.netroot)) {
-		strcpy(args.netroot, text);
-		iscsi_conf_wanted(&args);
-		iscsi_conf_target(&args, NULL, &t, why, sizeof(why));
+	strcpy(args.net.netroot, "dhcp");
+	strcpy(args.root.root, "LABEL=root");
+	iscsi_conf_wanted(&rq);
+	iscsi_conf_target(&rq, text, &t, why, sizeof(why));
+	if (size < sizeof(args.net.netroot)) {
+		strcpy(args.net.netroot, text);
+		iscsi_conf_wanted(&rq);
+		iscsi_conf_target(&rq, NULL, &t, why, sizeof(why));
 	}
 	ibft_fuzz(text);
 	free(text);

@@ -32,21 +32,21 @@ static void parse_dracut_names(void **state)
 
 	(void)state;
 	boot_args_init(&a);
-	assert_int_equal(a.timeout_sec, CMDLINE_DEFAULT_TIMEOUT);
+	assert_int_equal(a.root.timeout_sec, CMDLINE_DEFAULT_TIMEOUT);
 	assert_int_equal(cmdline_parse("BOOT_IMAGE=/vmlinuz root=UUID=abc rootfstype=xfs "
 				       "rootflags=noatime,nouuid ro init=/bin/sh rd.timeout=7 "
 				       "rd.debug rd.driver.pre=a,b rd.driver.pre=c "
 				       "rd.driver.blacklist=nouveau quiet", &a), 0);
-	assert_string_equal(a.root, "UUID=abc");
-	assert_string_equal(a.rootfstype, "xfs");
-	assert_string_equal(a.rootflags, "noatime,nouuid");
-	assert_string_equal(a.init, "/bin/sh");
-	assert_int_equal(a.rw, ROOT_RW_RO);
-	assert_int_equal(a.timeout_sec, 7);
+	assert_string_equal(a.root.root, "UUID=abc");
+	assert_string_equal(a.root.fstype, "xfs");
+	assert_string_equal(a.root.flags, "noatime,nouuid");
+	assert_string_equal(a.root.init, "/bin/sh");
+	assert_int_equal(a.root.rw, ROOT_RW_RO);
+	assert_int_equal(a.root.timeout_sec, 7);
 	assert_true(a.debug);
-	assert_int_equal(a.driver_pre.len, 3);
-	assert_string_equal(a.driver_pre.items[2], "c");
-	assert_true(strv_contains(&a.driver_blacklist, "nouveau"));
+	assert_int_equal(a.drivers.pre.len, 3);
+	assert_string_equal(a.drivers.pre.items[2], "c");
+	assert_true(strv_contains(&a.drivers.blacklist, "nouveau"));
 	boot_args_free(&a);
 }
 
@@ -58,8 +58,8 @@ static void last_occurrence_wins(void **state)
 	boot_args_init(&a);
 	assert_int_equal(cmdline_parse("root=/dev/sda1 ro rd.debug", &a), 0);
 	assert_int_equal(cmdline_parse("root=LABEL=x rw rd.debug=0", &a), 0);
-	assert_string_equal(a.root, "LABEL=x");
-	assert_int_equal(a.rw, ROOT_RW_RW);
+	assert_string_equal(a.root.root, "LABEL=x");
+	assert_int_equal(a.root.rw, ROOT_RW_RW);
 	assert_false(a.debug);
 	boot_args_free(&a);
 }
@@ -72,13 +72,13 @@ static void bad_values_are_reported_not_fatal(void **state)
 	(void)state;
 	boot_args_init(&a);
 	assert_int_equal(cmdline_parse("rd.timeout=abc root=/dev/vda", &a), -EINVAL);
-	assert_string_equal(a.root, "/dev/vda");
-	assert_int_equal(a.timeout_sec, CMDLINE_DEFAULT_TIMEOUT);
+	assert_string_equal(a.root.root, "/dev/vda");
+	assert_int_equal(a.root.timeout_sec, CMDLINE_DEFAULT_TIMEOUT);
 	memset(longval, 'x', sizeof(longval));
 	memcpy(longval, "root=", 5);
 	longval[sizeof(longval) - 1] = '\0';
 	assert_int_equal(cmdline_parse(longval, &a), -ENAMETOOLONG);
-	assert_string_equal(a.root, "/dev/vda");
+	assert_string_equal(a.root.root, "/dev/vda");
 	boot_args_free(&a);
 }
 

@@ -45,15 +45,13 @@ static void exit_status(void **state)
 static enum fsck_mode fsck_on(const char *line)
 {
 	struct boot_args args;
-	struct stack_params p;
+	enum fsck_mode mode;
 
 	boot_args_init(&args);
 	assert_int_equal(cmdline_parse(line, &args), 0);
-	stack_params_init(&p);
-	for (size_t i = 0; i < args.stack_params.len; i++)
-		assert_int_equal(stack_params_apply(&p, args.stack_params.items[i]), 0);
+	mode = args.fsck;
 	boot_args_free(&args);
-	return p.fsck;
+	return mode;
 }
 
 static void switches(void **state)
@@ -77,14 +75,15 @@ static void switches(void **state)
 /* A value fsck.mode does not know is refused, and the mode stays. */
 static void unknown_fsck_mode(void **state)
 {
-	struct stack_params p;
+	struct boot_args args;
 
 	(void)state;
-	stack_params_init(&p);
-	assert_int_equal(stack_params_apply(&p, "fsck.mode=force"), 0);
-	assert_int_equal(stack_params_apply(&p, "fsck.mode=sometimes"), -EINVAL);
-	assert_int_equal(stack_params_apply(&p, "fsck.mode"), -EINVAL);
-	assert_int_equal(p.fsck, FSCK_MODE_FORCE);
+	boot_args_init(&args);
+	assert_int_equal(cmdline_parse("fsck.mode=force", &args), 0);
+	assert_int_equal(cmdline_parse("fsck.mode=sometimes", &args), -EINVAL);
+	assert_int_equal(cmdline_parse("fsck.mode", &args), -EINVAL);
+	assert_int_equal(args.fsck, FSCK_MODE_FORCE);
+	boot_args_free(&args);
 }
 
 static void skipped_when_off(void **state)

@@ -121,6 +121,9 @@ static void rfc4173_too_long(void **state)
 
 /* ---- rd.iscsi.* and which target ---- */
 
+/* What net/ is given of a's words (net/net.h). */
+#define RQ(a) (&(struct net_request){ .root = &(a).root, .net = &(a).net, .iscsi = &(a).iscsi })
+
 static void args_from(struct boot_args *a, const char *line)
 {
 	boot_args_init(a);
@@ -133,23 +136,23 @@ static void conf_wanted(void **state)
 
 	(void)state;
 	args_from(&a, "root=LABEL=r netroot=iscsi:10.0.0.1::::iqn.x");
-	assert_true(iscsi_conf_wanted(&a));
+	assert_true(iscsi_conf_wanted(RQ(a)));
 	args_from(&a, "root=iscsi:10.0.0.1::::iqn.x");
-	assert_true(iscsi_conf_wanted(&a));
+	assert_true(iscsi_conf_wanted(RQ(a)));
 	args_from(&a, "root=UUID=1234 netroot=dhcp");
-	assert_true(iscsi_conf_wanted(&a));
-	assert_true(iscsi_conf_from_dhcp(&a));
+	assert_true(iscsi_conf_wanted(RQ(a)));
+	assert_true(iscsi_conf_from_dhcp(RQ(a)));
 	args_from(&a, "rd.iscsi.firmware");
-	assert_true(iscsi_conf_wanted(&a));
-	assert_false(iscsi_conf_from_dhcp(&a));
+	assert_true(iscsi_conf_wanted(RQ(a)));
+	assert_false(iscsi_conf_from_dhcp(RQ(a)));
 	args_from(&a, "root=dhcp");
-	assert_false(iscsi_conf_wanted(&a));
+	assert_false(iscsi_conf_wanted(RQ(a)));
 	args_from(&a, "root=/dev/vda1");
-	assert_false(iscsi_conf_wanted(&a));
+	assert_false(iscsi_conf_wanted(RQ(a)));
 	args_from(&a, "netroot=dhcp");
-	assert_false(iscsi_conf_wanted(&a));
+	assert_false(iscsi_conf_wanted(RQ(a)));
 	args_from(&a, "root=nfs:10.0.0.1:/x");
-	assert_false(iscsi_conf_wanted(&a));
+	assert_false(iscsi_conf_wanted(RQ(a)));
 	assert_true(iscsi_conf_root_is_lun(""));
 	assert_true(iscsi_conf_root_is_lun("iscsi:10.0.0.1::::iqn.x"));
 	assert_false(iscsi_conf_root_is_lun("LABEL=r"));
@@ -163,27 +166,27 @@ static void conf_target_sources(void **state)
 
 	(void)state;
 	args_from(&a, "netroot=iscsi:10.0.0.1::::iqn.a root=iscsi:10.0.0.2::::iqn.b");
-	assert_int_equal(iscsi_conf_target(&a, "iscsi:10.0.0.3::::iqn.c", &t, why, sizeof(why)), 0);
+	assert_int_equal(iscsi_conf_target(RQ(a), "iscsi:10.0.0.3::::iqn.c", &t, why, sizeof(why)), 0);
 	assert_string_equal(t.name, "iqn.a");
 	assert_int_equal(t.port, 3260);
 	assert_int_equal(t.group, 1);
 	args_from(&a, "root=LABEL=x rd.iscsi.target.name=iqn.d rd.iscsi.target.ip=10.0.0.4 "
 		  "rd.iscsi.target.port=3262 rd.iscsi.target.group=2");
-	assert_int_equal(iscsi_conf_target(&a, NULL, &t, why, sizeof(why)), 0);
+	assert_int_equal(iscsi_conf_target(RQ(a), NULL, &t, why, sizeof(why)), 0);
 	assert_string_equal(t.name, "iqn.d");
 	assert_string_equal(t.server, "10.0.0.4");
 	assert_int_equal(t.port, 3262);
 	assert_int_equal(t.group, 2);
 	args_from(&a, "root=LABEL=x netroot=dhcp");
-	assert_int_equal(iscsi_conf_target(&a, "iscsi:10.0.0.3::::iqn.c", &t, why, sizeof(why)), 0);
+	assert_int_equal(iscsi_conf_target(RQ(a), "iscsi:10.0.0.3::::iqn.c", &t, why, sizeof(why)), 0);
 	assert_string_equal(t.name, "iqn.c");
-	assert_int_equal(iscsi_conf_target(&a, "10.0.0.3:/nfs", &t, why, sizeof(why)), -ENOENT);
+	assert_int_equal(iscsi_conf_target(RQ(a), "10.0.0.3:/nfs", &t, why, sizeof(why)), -ENOENT);
 	assert_non_null(strstr(why, "not iscsi:"));
 	args_from(&a, "rd.iscsi.target.name=iqn.d rd.iscsi.target.port=0");
-	assert_int_equal(iscsi_conf_target(&a, NULL, &t, why, sizeof(why)), -EINVAL);
+	assert_int_equal(iscsi_conf_target(RQ(a), NULL, &t, why, sizeof(why)), -EINVAL);
 	assert_non_null(strstr(why, "rd.iscsi.target.port=0"));
 	args_from(&a, "rd.iscsi.target.name=iqn.d rd.iscsi.target.group=x");
-	assert_int_equal(iscsi_conf_target(&a, NULL, &t, why, sizeof(why)), -EINVAL);
+	assert_int_equal(iscsi_conf_target(RQ(a), NULL, &t, why, sizeof(why)), -EINVAL);
 }
 
 static void conf_target_secrets(void **state)
@@ -195,14 +198,14 @@ static void conf_target_secrets(void **state)
 	(void)state;
 	args_from(&a, "netroot=iscsi:u:pw@10.0.0.1::::iqn.a rd.iscsi.password=other "
 		  "rd.iscsi.in.username=tgt rd.iscsi.in.password=back");
-	assert_int_equal(iscsi_conf_target(&a, NULL, &t, why, sizeof(why)), 0);
+	assert_int_equal(iscsi_conf_target(RQ(a), NULL, &t, why, sizeof(why)), 0);
 	assert_string_equal(t.chap.username, "u");
 	assert_string_equal(t.chap.password, "other");
 	assert_string_equal(t.chap.in_username, "tgt");
 	assert_string_equal(t.chap.in_password, "back");
 	/* A malformed path with a password: the message does not repeat it. */
 	args_from(&a, "netroot=iscsi:u:topsecret@10.0.0.1:::zz:iqn.a");
-	assert_int_equal(iscsi_conf_target(&a, NULL, &t, why, sizeof(why)), -EINVAL);
+	assert_int_equal(iscsi_conf_target(RQ(a), NULL, &t, why, sizeof(why)), -EINVAL);
 	assert_null(strstr(why, "topsecret"));
 	assert_non_null(strstr(why, "netroot="));
 }
@@ -254,18 +257,18 @@ static void initiator_choice(void **state)
 	snprintf(file, sizeof(file), "%s/initiatorname.iscsi", tmpdir);
 	write_file("initiatorname.iscsi", "## comment\n#InitiatorName=iqn.no\nInitiatorName=iqn.1993-08.org.debian:01:abc\n");
 	args_from(&a, "rd.iscsi.initiator=iqn.cmd:x");
-	iscsi_conf_initiator(&a, "iqn.fw", file, mac, out, sizeof(out));
+	iscsi_conf_initiator(RQ(a), "iqn.fw", file, mac, out, sizeof(out));
 	assert_string_equal(out, "iqn.cmd:x");
 	args_from(&a, "");
-	iscsi_conf_initiator(&a, "iqn.fw", file, mac, out, sizeof(out));
+	iscsi_conf_initiator(RQ(a), "iqn.fw", file, mac, out, sizeof(out));
 	assert_string_equal(out, "iqn.fw");
-	iscsi_conf_initiator(&a, "", file, mac, out, sizeof(out));
+	iscsi_conf_initiator(RQ(a), "", file, mac, out, sizeof(out));
 	assert_string_equal(out, "iqn.1993-08.org.debian:01:abc");
-	iscsi_conf_initiator(&a, NULL, "/nonexistent", mac, out, sizeof(out));
+	iscsi_conf_initiator(RQ(a), NULL, "/nonexistent", mac, out, sizeof(out));
 	assert_string_equal(out, ISCSI_GENERATED_PREFIX "525400123456");
 	write_file("empty.iscsi", "InitiatorName=\n");
 	snprintf(file, sizeof(file), "%s/empty.iscsi", tmpdir);
-	iscsi_conf_initiator(&a, NULL, file, mac, out, sizeof(out));
+	iscsi_conf_initiator(RQ(a), NULL, file, mac, out, sizeof(out));
 	assert_string_equal(out, ISCSI_GENERATED_PREFIX "525400123456");
 }
 

@@ -458,6 +458,9 @@ static void netconf_files_written(void **state)
 	assert_int_equal(rmdir(dir), 0);
 }
 
+/* What net/ is given of a's words (net/net.h). */
+#define RQ(a) (&(struct net_request){ .root = &(a).root, .net = &(a).net, .iscsi = &(a).iscsi })
+
 static void net_parameters(void **state)
 {
 	struct boot_args a;
@@ -466,25 +469,25 @@ static void net_parameters(void **state)
 	boot_args_init(&a);
 	assert_int_equal(cmdline_parse("ip=dhcp rd.neednet=1 bootdev=eth1 rd.net.timeout.dhcp=7 "
 				       "nfsroot=198.51.100.1:/r", &a), 0);
-	assert_string_equal(a.ip, "dhcp");
-	assert_true(a.neednet);
-	assert_string_equal(a.bootdev, "eth1");
-	assert_int_equal(a.net_timeout_dhcp, 7);
-	assert_true(net_root_wanted(&a));          /* no root=, ip=dhcp */
+	assert_string_equal(a.net.ip, "dhcp");
+	assert_true(a.net.neednet);
+	assert_string_equal(a.net.bootdev, "eth1");
+	assert_int_equal(a.net.timeout_dhcp, 7);
+	assert_true(net_root_wanted(RQ(a)));          /* no root=, ip=dhcp */
 	assert_int_equal(cmdline_parse("root=/dev/vda1", &a), 0);
-	assert_false(net_root_wanted(&a));
+	assert_false(net_root_wanted(RQ(a)));
 	assert_int_equal(cmdline_parse("root=/dev/nfs", &a), 0);
-	assert_true(net_root_wanted(&a));
+	assert_true(net_root_wanted(RQ(a)));
 	assert_int_equal(cmdline_parse("root=UUID=x netroot=nfs4:198.51.100.1:/r", &a), 0);
-	assert_true(net_root_wanted(&a));
+	assert_true(net_root_wanted(RQ(a)));
 	boot_args_free(&a);
 	boot_args_init(&a);
 	assert_int_equal(cmdline_parse("netroot=dhcp", &a), 0);
-	assert_true(net_root_wanted(&a));
+	assert_true(net_root_wanted(RQ(a)));
 	boot_args_free(&a);
 	boot_args_init(&a);
 	assert_int_equal(cmdline_parse("ip=198.51.100.2::::::none", &a), 0);
-	assert_false(net_root_wanted(&a));
+	assert_false(net_root_wanted(RQ(a)));
 	boot_args_free(&a);
 }
 

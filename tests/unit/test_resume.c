@@ -234,30 +234,30 @@ static void resume_cmdline(void **state)
 
 	(void)state;
 	boot_args_init(&a);
-	assert_string_equal(a.resume, "");
-	assert_false(a.noresume);
-	assert_int_equal(a.resume_timeout_sec, CMDLINE_DEFAULT_RESUME_TIMEOUT);
+	assert_string_equal(a.resume.device, "");
+	assert_false(a.resume.noresume);
+	assert_int_equal(a.resume.timeout_sec, CMDLINE_DEFAULT_RESUME_TIMEOUT);
 	assert_int_equal(cmdline_parse("root=/dev/vda resume=UUID=ab-cd resume_offset=34816 "
 				       "rd.resume.timeout=9", &a), 0);
-	assert_string_equal(a.resume, "UUID=ab-cd");
-	assert_true(a.resume_offset == 34816);
-	assert_int_equal(a.resume_timeout_sec, 9);
-	assert_int_equal(a.timeout_sec, CMDLINE_DEFAULT_TIMEOUT);
-	assert_false(a.noresume);
+	assert_string_equal(a.resume.device, "UUID=ab-cd");
+	assert_true(a.resume.offset == 34816);
+	assert_int_equal(a.resume.timeout_sec, 9);
+	assert_int_equal(a.root.timeout_sec, CMDLINE_DEFAULT_TIMEOUT);
+	assert_false(a.resume.noresume);
 	assert_int_equal(cmdline_parse("noresume resume=/dev/vdb", &a), 0);
-	assert_true(a.noresume);
-	assert_string_equal(a.resume, "/dev/vdb");
+	assert_true(a.resume.noresume);
+	assert_string_equal(a.resume.device, "/dev/vdb");
 	/* Bad values are refused and leave the earlier ones. */
 	assert_int_equal(cmdline_parse("resume_offset=-1", &a), -EINVAL);
 	assert_int_equal(cmdline_parse("resume_offset=12x", &a), -EINVAL);
 	assert_int_equal(cmdline_parse("resume_offset=99999999999999999999999", &a), -EINVAL);
 	assert_int_equal(cmdline_parse("rd.resume.timeout=soon", &a), -EINVAL);
-	assert_true(a.resume_offset == 34816);
-	assert_int_equal(a.resume_timeout_sec, 9);
+	assert_true(a.resume.offset == 34816);
+	assert_int_equal(a.resume.timeout_sec, 9);
 	/* rd.timeout and rd.resume.timeout are separate. */
 	assert_int_equal(cmdline_parse("rd.timeout=3", &a), 0);
-	assert_int_equal(a.timeout_sec, 3);
-	assert_int_equal(a.resume_timeout_sec, 9);
+	assert_int_equal(a.root.timeout_sec, 3);
+	assert_int_equal(a.resume.timeout_sec, 9);
 	boot_args_free(&a);
 }
 

@@ -1,0 +1,33 @@
+/* plan: what this boot will do, decided once from the command line.
+ *
+ * The root's kind is read here and nowhere else: the flow in init/boot.c
+ * dispatches on it, and each component is given only its part of the
+ * command line (bootlib/cmdline.h), so the iSCSI credentials reach net/'s
+ * login and nothing else. */
+#include "init/plan.h"
+
+#include "net/iscsi.h"
+
+void boot_plan_make(struct boot_args *args, struct boot_plan *plan)
+{
+	plan->net = (struct net_request){ .root = &args->root, .net = &args->net,
+					  .iscsi = &args->iscsi };
+	if (iscsi_root_wanted(&plan->net))
+		plan->root_kind = ROOT_KIND_ISCSI;
+	else if (net_root_wanted(&plan->net))
+		plan->root_kind = ROOT_KIND_NFS;
+	else
+		plan->root_kind = ROOT_KIND_DISK;
+	if (plan->root_kind != ROOT_KIND_ISCSI)
+		plan->net.iscsi = NULL;
+	plan->neednet = plan->root_kind == ROOT_KIND_DISK && args->net.neednet;
+}
+
+const char *boot_plan_root_kind_name(enum root_kind kind)
+{
+	static const char *const names[] = {
+		[ROOT_KIND_DISK] = "disk", [ROOT_KIND_NFS] = "NFS", [ROOT_KIND_ISCSI] = "iSCSI",
+	};
+
+	return names[kind];
+}

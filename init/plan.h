@@ -1,0 +1,31 @@
+/* plan: what this boot will do, decided once from the command line. */
+#ifndef LIFEBOAT_INIT_PLAN_H
+#define LIFEBOAT_INIT_PLAN_H
+
+#include <stdbool.h>
+
+#include "bootlib/cmdline.h"
+#include "net/net.h"
+
+enum root_kind {
+	ROOT_KIND_DISK,     /* a block device: root=/dev/..., LABEL=, UUID=, ... */
+	ROOT_KIND_NFS,      /* root=nfs:..., root=/dev/nfs, root=dhcp, netroot=nfs:... */
+	ROOT_KIND_ISCSI,    /* netroot=iscsi:..., root=iscsi:..., rd.iscsi.* */
+};
+
+struct boot_plan {
+	enum root_kind root_kind;
+	/* A disk root with rd.neednet: the network comes up before the real
+	 * init, which may need it. */
+	bool neednet;
+	/* What net/ is given for an NFS or iSCSI root, and rd.neednet's
+	 * setup; its iscsi part is set for an iSCSI root only. */
+	struct net_request net;
+};
+
+/* Decide from args, which must outlive plan. */
+void boot_plan_make(struct boot_args *args, struct boot_plan *plan);
+/* "disk", "NFS", "iSCSI", for messages. */
+const char *boot_plan_root_kind_name(enum root_kind kind);
+
+#endif
