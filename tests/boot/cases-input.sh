@@ -43,6 +43,11 @@ press_line() {
 # The kernel's line for the keyboard's input device, once its driver bound.
 USB_KBD_INPUT='input: QEMU QEMU USB Keyboard'
 VIRTIO_KBD_INPUT='input: QEMU Virtio Keyboard'
+# hid-generic's line once it bound the USB keyboard. The hot-add waits for
+# it: twice in about ten runs, a disk hot-plugged within 0.2 s of that
+# binding showed the kernel's "[vdb]" line and then nothing more (no
+# passphrase queued, no further kernel line in 60 s); not understood yet.
+USB_KBD_BOUND='hid-generic .*Keyboard \[QEMU QEMU USB Keyboard\]'
 
 # input_luks_root KEYBOARD_ARGS INPUT_LINE: the LUKS root opens with the
 # passphrase typed on that keyboard; the prompt is on the serial line too.
@@ -87,10 +92,10 @@ case_input_luks_hotadd() {
 		$INPUT_MACHINE $USB_KBD $(virtio_disk "$root")
 	{
 		expect "UUID=$UUID_LUKS; opens as /dev/mapper/luks-$UUID_LUKS" 90 &&
+		expect "$USB_KBD_BOUND" 60 &&
 		monitor "drive_add 0 file=$other,format=raw,if=none,id=hot0" &&
 		monitor "device_add virtio-blk-pci,drive=hot0,id=hotdisk" &&
 		expect "/dev/vdb \(LUKS UUID=$UUID_LUKS_LVM\) appeared while another prompt waits" 60 &&
-		expect "$USB_KBD_INPUT" 60 &&
 		press_line "$LUKS_PW" &&
 		expect "UUID=$UUID_LUKS_LVM; opens as /dev/mapper/luks-$UUID_LUKS_LVM" 60 &&
 		press_line "$LUKS_PW" &&
