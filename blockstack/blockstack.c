@@ -97,8 +97,12 @@ static int ask_passphrase(const struct luks_container *c)
 {
 	if (!evloop_prompt_busy())
 		return luks_unlock(c);
-	if (!list_add(queued, &n_queued, c->devname, c->uuid))
+	if (!list_add(queued, &n_queued, c->devname, c->uuid)) {
+		log_warn("/dev/%s (LUKS UUID=%s) appeared while %d others wait for a prompt; it is "
+			 "asked for when the devices are looked at again (after the rescue shell)",
+			 c->devname, c->uuid, STACK_LIST_MAX);
 		return -ENOSPC;
+	}
 	log_info("/dev/%s (LUKS UUID=%s) appeared while another prompt waits; its passphrase "
 		 "is asked after that one", c->devname, c->uuid);
 	return 0;
