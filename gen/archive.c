@@ -17,8 +17,24 @@ struct walk {
 	archive_fn fn;
 	void *ctx;
 	unsigned int member;
+	size_t budget;              /* bytes the compressed members may still unpack to */
 	struct archive_error *err;
 };
+
+/* A real image unpacks to about 4 times its size (Debian's generic one:
+ * 35 MB to 143 MB; dracut's, with compressed modules, less). 32 times
+ * leaves room for any of them; the floor covers small images of text, and
+ * DECOMPRESS_MAX_OUT the largest. A hostile 264 KB file of zstd members is
+ * then stopped after 72 MiB instead of unpacking 8 GiB. */
+#define BUDGET_FLOOR (64UL * 1024 * 1024)
+#define BUDGET_RATIO 32
+
+size_t archive_unpack_budget(size_t image_len)
+{
+	if (image_len >= (DECOMPRESS_MAX_OUT - BUDGET_FLOOR) / BUDGET_RATIO)
+		return DECOMPRESS_MAX_OUT;
+	return BUDGET_FLOOR + BUDGET_RATIO * image_len;
+}
 
 static int walk_fail(struct walk *w, const char *why, size_t offset)
 {
@@ -103,13 +119,16 @@ static int compressed_walk(struct walk *w, const struct decompressor *d,
 {
 	unsigned char *out;
 	size_t out_len, used;
-	int err = d->run(buf + *pos, len - *pos, &out, &out_len, &used);
+	int err = d->unpack(buf + *pos, len - *pos, w->budget, &out, &out_len, &used);
 
 	if (err < 0) {
-		walk_fail(w, err == -EFBIG || err == -ENOMEM ? "compressed member too large to unpack"
-				: "corrupt or truncated compressed member", *pos);
+		walk_fail(w, err == -EFBIG ? "the image unpacks to more than its budget"
+			     : err == -ENOMEM ? "compressed member too large to unpack"
+			     : "corrupt or truncated compressed member", *pos);
+		w->err->format = d->name;
 		return err;
 	}
+	w->budget -= out_len;
 	/* Offsets inside the member are its own: say where it started. */
 	err = buffer_walk(w, out, out_len, false);
 	free(out);
@@ -149,11 +168,11 @@ static int buffer_walk(struct walk *w, const unsigned char *buf, size_t len, boo
 int archive_walk_buffer(const void *buf, size_t len, archive_fn fn, void *ctx,
 			struct archive_error *err)
 {
-	struct archive_error ignored = { NULL, 0 };
-	struct walk w = { .fn = fn, .ctx = ctx, .err = err ? err : &ignored };
+	struct archive_error ignored = { NULL, 0, NULL };
+	struct walk w = { .fn = fn, .ctx = ctx, .budget = archive_unpack_budget(len),
+			  .err = err ? err : &ignored };
 
-	w.err->why = NULL;
-	w.err->offset = 0;
+	*w.err = (struct archive_error){ NULL, 0, NULL };
 	if (len == 0)
 		return walk_fail(&w, "empty file", 0);
 	return buffer_walk(&w, buf, len, true);
@@ -192,6 +211,19 @@ static int file_map(const char *path, void **map, size_t *len)
 	return err;
 }
 
+/* The member that would pass the budget: where it is, why the budget, and
+ * how to list it anyway if the image is genuine. */
+static void budget_report(const char *path, size_t len, const struct archive_error *why)
+{
+	gen_error("%s: refusing the %s member at offset %llu: the image would unpack to more than "
+		  "%zu MiB (%lu MiB plus %d times its size, at most %lu MiB, so that a small "
+		  "hostile file cannot take minutes and gigabytes); what comes before it was listed. "
+		  "If the image is genuine, list that member with: tail -c +%llu '%s' | %s -dc | cpio -itv",
+		  path, why->format, why->offset, archive_unpack_budget(len) >> 20,
+		  BUDGET_FLOOR >> 20, BUDGET_RATIO, DECOMPRESS_MAX_OUT >> 20,
+		  why->offset + 1, path, why->format);
+}
+
 int archive_walk_file(const char *path, archive_fn fn, void *ctx)
 {
 	struct archive_error why;
@@ -202,7 +234,9 @@ int archive_walk_file(const char *path, archive_fn fn, void *ctx)
 	if (err < 0)
 		return err;
 	err = archive_walk_buffer(map, len, fn, ctx, &why);
-	if (err < 0 && why.why)
+	if (err == -EFBIG && why.format)
+		budget_report(path, len, &why);
+	else if (err < 0 && why.why)
 		gen_error("%s is not a readable initramfs: %s at offset %llu", path, why.why, why.offset);
 	munmap(map, len);
 	return err;

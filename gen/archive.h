@@ -5,7 +5,8 @@
  * by their magic bytes (gzip, xz, zstd), each holding cpio archives. So it
  * reads lifeboat's images and other tools' (initramfs-tools, dracut), with an
  * uncompressed early-microcode archive first. It never reads outside the
- * buffer; malformed input is -EINVAL with a reason.
+ * buffer; malformed input is -EINVAL with a reason, and an image that would
+ * unpack to more than its budget is -EFBIG.
  */
 #ifndef LIFEBOAT_ARCHIVE_H
 #define LIFEBOAT_ARCHIVE_H
@@ -31,7 +32,13 @@ typedef int (*archive_fn)(const struct archive_entry *e, void *ctx);
 struct archive_error {
 	const char *why;
 	unsigned long long offset;
+	const char *format;         /* a compressed member's: "gzip", "xz", "zstd"; else NULL */
 };
+
+/* What the compressed members of an image of image_len bytes may unpack to,
+ * all together: past it the walk stops with -EFBIG at the member that would
+ * cross it (err->offset is that member's, in the file). */
+size_t archive_unpack_budget(size_t image_len);
 
 /* err may be NULL. Nothing is printed. */
 int archive_walk_buffer(const void *buf, size_t len, archive_fn fn, void *ctx,

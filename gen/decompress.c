@@ -8,11 +8,14 @@
 #include <zlib.h>
 #include <zstd.h>
 
-/* A growing output buffer, bounded by DECOMPRESS_MAX_OUT. */
+#define XZ_MEMLIMIT (256UL * 1024 * 1024)
+
+/* A growing output buffer, bounded by max (the caller's limit). */
 struct outbuf {
 	unsigned char *data;
 	size_t len;
 	size_t cap;
+	size_t max;
 };
 
 /* Make room for at least one more byte; doubles the buffer. */
@@ -21,10 +24,10 @@ static int outbuf_grow(struct outbuf *o)
 	size_t cap = o->cap ? o->cap * 2 : 1024 * 1024;
 	unsigned char *p;
 
-	if (o->cap >= DECOMPRESS_MAX_OUT)
+	if (o->cap >= o->max)
 		return -EFBIG;
-	if (cap > DECOMPRESS_MAX_OUT)
-		cap = DECOMPRESS_MAX_OUT;
+	if (cap > o->max)
+		cap = o->max;
 	p = realloc(o->data, cap);
 	if (!p)
 		return -ENOMEM;
@@ -44,10 +47,10 @@ static int outbuf_done(struct outbuf *o, int err, unsigned char **out, size_t *o
 	return 0;
 }
 
-static int gzip_run(const unsigned char *in, size_t len, unsigned char **out,
-		    size_t *out_len, size_t *consumed)
+static int gzip_unpack(const unsigned char *in, size_t len, size_t max_out,
+		       unsigned char **out, size_t *out_len, size_t *consumed)
 {
-	struct outbuf o = { 0 };
+	struct outbuf o = { .max = max_out };
 	z_stream zs = { 0 };
 	int rc = Z_OK, err = 0;
 
@@ -75,15 +78,17 @@ static int gzip_run(const unsigned char *in, size_t len, unsigned char **out,
 	return outbuf_done(&o, err, out, out_len);
 }
 
-static int xz_run(const unsigned char *in, size_t len, unsigned char **out,
-		  size_t *out_len, size_t *consumed)
+static int xz_unpack(const unsigned char *in, size_t len, size_t max_out,
+		     unsigned char **out, size_t *out_len, size_t *consumed)
 {
-	struct outbuf o = { 0 };
+	struct outbuf o = { .max = max_out };
 	lzma_stream ls = LZMA_STREAM_INIT;
 	lzma_ret rc = LZMA_OK;
 	int err = 0;
 
-	if (lzma_stream_decoder(&ls, UINT64_MAX, 0) != LZMA_OK)
+	/* The header names the dictionary to allocate: xz -9 needs 65 MiB,
+	 * a hostile one may ask for 1.5 GiB. */
+	if (lzma_stream_decoder(&ls, XZ_MEMLIMIT, 0) != LZMA_OK)
 		return -ENOMEM;
 	ls.next_in = in;
 	ls.avail_in = len;
@@ -96,7 +101,7 @@ static int xz_run(const unsigned char *in, size_t len, unsigned char **out,
 		rc = lzma_code(&ls, LZMA_FINISH);
 		o.len = o.cap - ls.avail_out;
 		if (rc != LZMA_OK && rc != LZMA_STREAM_END) {
-			err = rc == LZMA_MEM_ERROR ? -ENOMEM : -EINVAL;
+			err = rc == LZMA_MEM_ERROR || rc == LZMA_MEMLIMIT_ERROR ? -ENOMEM : -EINVAL;
 			break;
 		}
 	}
@@ -105,10 +110,10 @@ static int xz_run(const unsigned char *in, size_t len, unsigned char **out,
 	return outbuf_done(&o, err, out, out_len);
 }
 
-static int zstd_run(const unsigned char *in, size_t len, unsigned char **out,
-		    size_t *out_len, size_t *consumed)
+static int zstd_unpack(const unsigned char *in, size_t len, size_t max_out,
+		       unsigned char **out, size_t *out_len, size_t *consumed)
 {
-	struct outbuf o = { 0 };
+	struct outbuf o = { .max = max_out };
 	ZSTD_DCtx *dctx = ZSTD_createDCtx();
 	ZSTD_inBuffer ib = { in, len, 0 };
 	size_t rc = 1;
@@ -141,10 +146,29 @@ static int zstd_run(const unsigned char *in, size_t len, unsigned char **out,
 	return outbuf_done(&o, err, out, out_len);
 }
 
+/* The module reader's entry points (gen/modfile.c): one file, the fixed cap. */
+static int gzip_run(const unsigned char *in, size_t len, unsigned char **out,
+		    size_t *out_len, size_t *consumed)
+{
+	return gzip_unpack(in, len, DECOMPRESS_MAX_OUT, out, out_len, consumed);
+}
+
+static int xz_run(const unsigned char *in, size_t len, unsigned char **out,
+		  size_t *out_len, size_t *consumed)
+{
+	return xz_unpack(in, len, DECOMPRESS_MAX_OUT, out, out_len, consumed);
+}
+
+static int zstd_run(const unsigned char *in, size_t len, unsigned char **out,
+		    size_t *out_len, size_t *consumed)
+{
+	return zstd_unpack(in, len, DECOMPRESS_MAX_OUT, out, out_len, consumed);
+}
+
 static const struct decompressor decompressors[] = {
-	{ "gzip", { 0x1f, 0x8b }, 2, gzip_run },
-	{ "xz", { 0xfd, '7', 'z', 'X', 'Z', 0x00 }, 6, xz_run },
-	{ "zstd", { 0x28, 0xb5, 0x2f, 0xfd }, 4, zstd_run },
+	{ "gzip", { 0x1f, 0x8b }, 2, gzip_run, gzip_unpack },
+	{ "xz", { 0xfd, '7', 'z', 'X', 'Z', 0x00 }, 6, xz_run, xz_unpack },
+	{ "zstd", { 0x28, 0xb5, 0x2f, 0xfd }, 4, zstd_run, zstd_unpack },
 };
 
 const struct decompressor *decompressor_find(const unsigned char *buf, size_t len)

@@ -2,16 +2,24 @@
 #include "gen/ls.h"
 
 #include <errno.h>
+#include <search.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "gen/archive.h"
+#include "gen/ls_escape.h"
 #include "gen/report.h"
+#include "common/redact.h"
 #include "common/strv.h"
 
 #define LS_CONFIG_PATH "etc/lifeboat/build.conf"
+/* The longest symlink target the kernel makes (PATH_MAX with its NUL): more
+ * of a hostile one is not shown. */
+#define LS_LINK_SHOWN 4095
+/* build.c writes a few hundred bytes; a hostile image's is not shown whole. */
+#define LS_CONFIG_SHOWN (64 * 1024)
 
 /* The first name of a multiply-linked inode, to show later links against. */
 struct link_seen {
@@ -22,11 +30,14 @@ struct link_seen {
 
 struct ls {
 	FILE *out;
-	struct link_seen *links;
-	size_t nlinks;
-	char *config;            /* build.conf content, if the image has one */
+	void *links;             /* a tsearch tree of struct link_seen */
+	char *config;            /* build.conf's first LS_CONFIG_SHOWN bytes, if the image has one, redacted */
 	size_t config_len;
-	struct strv modules;
+	size_t config_size;      /* the whole file's */
+	bool config_secrets;     /* a secret was taken out of what is shown */
+	struct strv modules;     /* with repeats: sorted and made unique when printed */
+	char *text;              /* the last escaped text (ls_escape) */
+	size_t text_cap;
 };
 
 static const char *const module_suffixes[] = { ".ko", ".ko.xz", ".ko.zst", ".ko.gz" };
@@ -59,25 +70,46 @@ static const char *path_clean(const char *p)
 	return p;
 }
 
-/* The earlier name of the same inode, or NULL after remembering this one. */
+/* Inodes by member, device and number, for tsearch. */
+static int link_compare(const void *a, const void *b)
+{
+	const struct link_seen *x = a, *y = b;
+
+	if (x->member != y->member)
+		return x->member < y->member ? -1 : 1;
+	if (x->devmajor != y->devmajor)
+		return x->devmajor < y->devmajor ? -1 : 1;
+	if (x->devminor != y->devminor)
+		return x->devminor < y->devminor ? -1 : 1;
+	return x->ino < y->ino ? -1 : x->ino > y->ino;
+}
+
+static void link_free(void *p)
+{
+	struct link_seen *l = p;
+
+	free(l->path);
+	free(l);
+}
+
+/* The earlier name of the same inode, or NULL after remembering this one.
+ * A balanced tree (glibc's tsearch is red-black), not a hash: an image's
+ * inode numbers are chosen by whoever made it, so no lookup may degrade. */
 static const char *link_first(struct ls *ls, const struct archive_entry *e, const char *path)
 {
 	const struct cpio_header *h = e->hdr;
-	struct link_seen *p;
+	struct link_seen key = { e->member, h->devmajor, h->devminor, h->ino, NULL };
+	struct link_seen **found = tfind(&key, &ls->links, link_compare), *p;
 
-	for (size_t i = 0; i < ls->nlinks; i++) {
-		p = &ls->links[i];
-		if (p->member == e->member && p->ino == h->ino &&
-		    p->devmajor == h->devmajor && p->devminor == h->devminor)
-			return p->path;
-	}
-	p = realloc(ls->links, (ls->nlinks + 1) * sizeof(*p));
+	if (found)
+		return (*found)->path;
+	p = malloc(sizeof(*p));
 	if (!p)
 		return NULL;
-	ls->links = p;
-	p[ls->nlinks] = (struct link_seen){ e->member, h->devmajor, h->devminor, h->ino, strdup(path) };
-	if (p[ls->nlinks].path)
-		ls->nlinks++;
+	*p = key;
+	p->path = strdup(path);
+	if (!p->path || !tsearch(p, &ls->links, link_compare))
+		link_free(p);
 	return NULL;
 }
 
@@ -101,43 +133,97 @@ static int module_note(struct ls *ls, const char *path)
 		name[blen - slen] = '\0';
 		for (char *c = name; *c; c++)
 			*c = *c == '-' ? '_' : *c;
-		return strv_push_unique(&ls->modules, name);
+		return strv_push(&ls->modules, name);
 	}
 	return 0;
 }
 
+/* Kept without secrets: an image made before the redaction decided on the
+ * parsed words may show `root="iscsi:u:p@..."` in its cmdline line. */
 static int config_keep(struct ls *ls, const struct archive_entry *e)
 {
-	char *copy = malloc(e->size + 1);
+	size_t len = e->size < LS_CONFIG_SHOWN ? e->size : LS_CONFIG_SHOWN, shown_len;
+	bool found;
+	char *copy = redact_lines((const char *)e->data, len, &shown_len, &found);
 
 	if (!copy)
 		return -ENOMEM;
-	memcpy(copy, e->data, e->size);
 	free(ls->config);
 	ls->config = copy;
-	ls->config_len = e->size;
+	ls->config_len = shown_len;
+	ls->config_size = e->size;
+	ls->config_secrets |= found;
 	return 0;
 }
 
-static void entry_print(struct ls *ls, const struct archive_entry *e, const char *path)
+/* s[0..len) escaped (gen/ls_escape.h) in ls->text, which grows to fit;
+ * NULL without memory. */
+static const char *text_escape(struct ls *ls, const void *s, size_t len, unsigned int flags)
+{
+	size_t need = ls_escape(NULL, 0, s, len, flags) + 1;
+
+	if (need > ls->text_cap) {
+		char *p = realloc(ls->text, need);
+
+		if (!p)
+			return NULL;
+		ls->text = p;
+		ls->text_cap = need;
+	}
+	ls_escape(ls->text, ls->text_cap, s, len, flags);
+	return ls->text;
+}
+
+/* Print s[0..len) escaped; returns 0 or -ENOMEM. */
+static int text_print(struct ls *ls, const void *s, size_t len, unsigned int flags)
+{
+	const char *t = text_escape(ls, s, len, flags);
+
+	if (!t)
+		return -ENOMEM;
+	fputs(t, ls->out);
+	return 0;
+}
+
+/* " -> TARGET", at most LS_LINK_SHOWN bytes of it, saying so when cut. */
+static int link_target_print(struct ls *ls, const struct archive_entry *e)
+{
+	size_t shown = e->size < LS_LINK_SHOWN ? e->size : LS_LINK_SHOWN;
+	int err;
+
+	fputs(" -> ", ls->out);
+	err = text_print(ls, e->data, shown, 0);
+	if (err == 0 && shown < e->size)
+		fprintf(ls->out, " [cut: the target is %zu bytes, longer than any symlink the kernel "
+			"makes]", e->size);
+	return err;
+}
+
+/* One line; names and targets escaped, as they come from the image. */
+static int entry_print(struct ls *ls, const struct archive_entry *e, const char *path)
 {
 	const struct cpio_header *h = e->hdr;
 	char mode[11];
+	int err;
 
 	mode_string(h->mode, mode);
 	if (S_ISCHR(h->mode) || S_ISBLK(h->mode))
-		fprintf(ls->out, "%s %3lu %4lu,%4lu %s", mode, h->nlink, h->rdevmajor, h->rdevminor, path);
+		fprintf(ls->out, "%s %3lu %4lu,%4lu ", mode, h->nlink, h->rdevmajor, h->rdevminor);
 	else
-		fprintf(ls->out, "%s %3lu %9lu %s", mode, h->nlink, h->filesize, path);
-	if (S_ISLNK(h->mode))
-		fprintf(ls->out, " -> %.*s", (int)e->size, (const char *)e->data);
-	if (S_ISREG(h->mode) && h->nlink > 1) {
+		fprintf(ls->out, "%s %3lu %9lu ", mode, h->nlink, h->filesize);
+	err = text_print(ls, path, strlen(path), 0);
+	if (err == 0 && S_ISLNK(h->mode))
+		err = link_target_print(ls, e);
+	if (err == 0 && S_ISREG(h->mode) && h->nlink > 1) {
 		const char *first = link_first(ls, e, path);
 
-		if (first)
-			fprintf(ls->out, " => %s", first);
+		if (first) {
+			fputs(" => ", ls->out);
+			err = text_print(ls, first, strlen(first), 0);
+		}
 	}
 	fputc('\n', ls->out);
+	return err;
 }
 
 static int entry_list(const struct archive_entry *e, void *ctx)
@@ -148,13 +234,16 @@ static int entry_list(const struct archive_entry *e, void *ctx)
 
 	if (path[0] == '\0')
 		path = ".";
-	entry_print(ls, e, path);
-	if (S_ISREG(e->hdr->mode) && strcmp(path, LS_CONFIG_PATH) == 0)
+	err = entry_print(ls, e, path);
+	if (err == 0 && S_ISREG(e->hdr->mode) && strcmp(path, LS_CONFIG_PATH) == 0)
 		err = config_keep(ls, e);
 	if (err == 0 && S_ISREG(e->hdr->mode))
 		err = module_note(ls, path);
-	if (err < 0)
-		gen_error("listing %s: %s", path, strerror(-err));
+	if (err < 0) {
+		const char *shown = text_escape(ls, path, strlen(path), 0);
+
+		gen_error("listing %s: %s", shown ? shown : "an entry", strerror(-err));
+	}
 	return err;
 }
 
@@ -162,29 +251,50 @@ static void sections_print(struct ls *ls)
 {
 	if (ls->config) {
 		fprintf(ls->out, "\n/%s:\n", LS_CONFIG_PATH);
-		fwrite(ls->config, 1, ls->config_len, ls->out);
+		if (text_print(ls, ls->config, ls->config_len, LS_ESCAPE_KEEP_NEWLINE) < 0)
+			fputs("[not shown: out of memory]", ls->out);
 		if (ls->config_len > 0 && ls->config[ls->config_len - 1] != '\n')
 			fputc('\n', ls->out);
+		if (ls->config_size > LS_CONFIG_SHOWN)
+			fprintf(ls->out, "[cut: the file is %zu bytes, more than any build.conf "
+				"lifeboat writes]\n", ls->config_size);
 		/* build.c writes this line when the image carries CHAP secrets. */
-		if (memmem(ls->config, ls->config_len, "\nsecrets = ", 11))
+		if (ls->config_secrets || memmem(ls->config, ls->config_len, "\nsecrets = ", 11))
 			fprintf(ls->out, "\nnote: this image carries secrets (see secrets = above); "
 				"keep it readable by root only (it is written mode 0600)\n");
 	}
 	if (ls->modules.len > 0) {
 		strv_sort(&ls->modules);
 		fprintf(ls->out, "\nmodules:\n");
-		for (size_t i = 0; i < ls->modules.len; i++)
-			fprintf(ls->out, "%s\n", ls->modules.items[i]);
+		for (size_t i = 0; i < ls->modules.len; i++) {
+			const char *m = ls->modules.items[i];
+
+			if (i > 0 && strcmp(m, ls->modules.items[i - 1]) == 0)
+				continue;
+			if (text_print(ls, m, strlen(m), 0) < 0)
+				fputs("[not shown: out of memory]", ls->out);
+			fputc('\n', ls->out);
+		}
 	}
 }
 
 static void ls_free(struct ls *ls)
 {
-	for (size_t i = 0; i < ls->nlinks; i++)
-		free(ls->links[i].path);
-	free(ls->links);
+	tdestroy(ls->links, link_free);
 	free(ls->config);
+	free(ls->text);
 	strv_free(&ls->modules);
+}
+
+int ls_buffer(FILE *out, const void *buf, size_t len, struct archive_error *why)
+{
+	struct ls ls = { .out = out, .modules = STRV_INIT };
+	int err = archive_walk_buffer(buf, len, entry_list, &ls, why);
+
+	if (err == 0)
+		sections_print(&ls);
+	ls_free(&ls);
+	return err;
 }
 
 int ls_main(int argc, char **argv)
