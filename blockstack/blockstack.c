@@ -127,9 +127,9 @@ static int open_luks(const struct luks_container *c, bool last_chance, bool firs
 		if (!list_add(pending, &n_pending, c->devname, c->uuid))
 			break;
 		if (first)
-			console_print("lifeboat: /dev/%s (LUKS UUID=%s) waits for the device of its "
-				      "rd.luks.key; its passphrase is asked if that does not appear\n",
-				      c->devname, c->uuid);
+			log_console("lifeboat: /dev/%s (LUKS UUID=%s) waits for the device of its "
+				    "rd.luks.key; its passphrase is asked if that does not appear\n",
+				    c->devname, c->uuid);
 		return 0;
 	case KEY_NONE:
 	case KEY_FAILED:
@@ -329,7 +329,7 @@ void blockstack_device_added(const char *devname)
 {
 	struct blk_info info;
 
-	if (!configured || blk_probe(devname, &info) < 0)
+	if (!configured || blkprobe_dev(devname, &info) < 0)
 		return;
 	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
 		if (strcmp(info.type, kinds[i].type) == 0 && mark_seen(devname, info.uuid))

@@ -49,7 +49,7 @@ static int coldplug_bus(int busfd, const char *bus)
 		if (devfd < 0)
 			continue;
 		if (read_attr(devfd, "modalias", alias, sizeof(alias)) == 0 && alias[0] &&
-		    modalias_wanted_at_boot(alias)) {
+		    modtab_modalias_wanted(alias)) {
 			int r = modload_modalias(alias);
 
 			if (r > 0)

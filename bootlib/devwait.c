@@ -26,7 +26,7 @@ static bool check_block(const struct dev_spec *spec, const char *name, struct fo
 	if (blockattr_devnum(name, &major, &minor) < 0)
 		return false;
 	if (devspec_needs_probe(spec)) {
-		if (blk_probe(name, &info) < 0)
+		if (blkprobe_dev(name, &info) < 0)
 			return false;
 		probed = true;
 	}
@@ -36,7 +36,7 @@ static bool check_block(const struct dev_spec *spec, const char *name, struct fo
 	found->major = major;
 	found->minor = minor;
 	if (!probed)
-		blk_probe(name, &info);
+		blkprobe_dev(name, &info);
 	found->info = info;
 	return true;
 }

@@ -99,7 +99,7 @@ static void handle(const struct uevent *ev, bool offers)
 {
 	bool add = strcmp(ev->action, "add") == 0;
 
-	if (add && ev->modalias && modalias_wanted_at_boot(ev->modalias))
+	if (add && ev->modalias && modtab_modalias_wanted(ev->modalias))
 		modload_modalias(ev->modalias);
 	if (offers && is_block(ev) && (add || strcmp(ev->action, "change") == 0))
 		offer(ev->devname);

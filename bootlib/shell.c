@@ -112,15 +112,15 @@ static int check_password(enum shell_verdict verdict, const char *hash, char *tt
 	int r = 0;
 
 	if (verdict == SHELL_REFUSED_AUTH_FILE) {
-		console_print("lifeboat: %s cannot be read or is malformed, so no shell is opened; "
-			      "rebuild the image with --rescue-auth\n", RESCUE_AUTH_PATH);
+		log_console("lifeboat: %s cannot be read or is malformed, so no shell is opened; "
+			    "rebuild the image with --rescue-auth\n", RESCUE_AUTH_PATH);
 		return -EACCES;
 	}
 	if (verdict == SHELL_ASK_PASSWORD)
 		r = auth_ask(hash, tty, size);
 	if (r == -ENOSYS)
-		console_print("lifeboat: %s cannot be loaded, so no password can be checked; "
-			      "rebuild the image with --rescue-auth\n", RESCUE_LIBCRYPT);
+		log_console("lifeboat: %s cannot be loaded, so no password can be checked; "
+			    "rebuild the image with --rescue-auth\n", RESCUE_LIBCRYPT);
 	return r == 0 ? 0 : -EACCES;
 }
 
@@ -184,7 +184,7 @@ int shell_enter(const struct rescue_args *args, const struct shell_request *req)
 		return -ENOENT;
 	}
 	if (req->announce)
-		console_print("%s", req->announce);
+		log_console("%s", req->announce);
 	fd = terminal_open(tty, sizeof(tty));
 	snprintf(opened, sizeof(opened), "%s", tty);
 	/* Nobody can type: go on as if they had left. */

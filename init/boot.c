@@ -171,7 +171,7 @@ int main(int argc, char **argv)
 	if (r < 0)
 		failure_poweroff(why);
 	timeline_flush();
-	boot_args_init(&args);
+	cmdline_args_init(&args);
 	bootargs_load(&args);
 	log_set_debug(args.debug);
 	boot_plan_make(&args, &plan);

@@ -20,12 +20,12 @@ static int parse(const char *line, struct stack_params *p)
 	struct boot_args args;
 	int r = 0;
 
-	boot_args_init(&args);
+	cmdline_args_init(&args);
 	assert_int_equal(cmdline_parse(line, &args), 0);
 	stack_params_init(p);
 	for (size_t i = 0; i < args.stack_params.len && r == 0; i++)
 		r = stack_params_apply(p, args.stack_params.items[i]);
-	boot_args_free(&args);
+	cmdline_args_free(&args);
 	return r;
 }
 
