@@ -6,18 +6,18 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "common/dmname.h"
-#include "common/filewrite.h"
-#include "bootlib/blkprobe.h"
-#include "bootlib/log.h"
-#include "bootlib/modload.h"
-#include "bootlib/evloop.h"
 #include "blockstack/luks.h"
 #include "blockstack/lukscfg.h"
 #include "blockstack/lukskey.h"
 #include "blockstack/params.h"
+#include "bootlib/blkprobe.h"
+#include "bootlib/evloop.h"
+#include "bootlib/log.h"
+#include "bootlib/modload.h"
 #include "bootlib/run.h"
+#include "common/dmname.h"
 #include "common/featuremods.h"
+#include "common/filewrite.h"
 #include "common/layout.h"
 
 #define LVM LAYOUT_LVM

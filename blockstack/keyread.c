@@ -10,10 +10,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "bootlib/blockattr.h"
 #include "bootlib/blkprobe.h"
-#include "bootlib/modload.h"
+#include "bootlib/blockattr.h"
 #include "bootlib/devwait.h"
+#include "bootlib/modload.h"
 
 /* Up to want bytes of fd into buf; -errno on a read error. */
 static ssize_t read_full(int fd, char *buf, size_t want)

@@ -6,8 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bootlib/log.h"
 #include "bootlib/console.h"
+#include "bootlib/log.h"
 #include "bootlib/run.h"
 #include "common/layout.h"
 

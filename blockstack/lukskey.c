@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bootlib/log.h"
 #include "blockstack/keyread.h"
+#include "bootlib/log.h"
 
 /* Whether a key must wait for its device to appear. Not before the resume
  * decision: the container may hold the resume device, and the resume wait

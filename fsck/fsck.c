@@ -8,9 +8,9 @@
 #include <unistd.h>
 
 #include "bootlib/blockattr.h"
-#include "bootlib/run.h"
-#include "bootlib/log.h"
 #include "bootlib/devwait.h"
+#include "bootlib/log.h"
+#include "bootlib/run.h"
 
 /* fsck(8): 1 errors corrected, 2 corrected and a reboot wanted (for a
  * mounted filesystem; ours is not mounted yet), 4 errors left, 8 operational

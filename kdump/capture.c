@@ -1,6 +1,8 @@
 /* capture: the capture kernel's work: read the crashed kernel's memory from
  * /proc/vmcore, try each target in the configured order until one saves the
  * dump, then reboot (or the configured action). */
+#include "kdump/capture.h"
+
 #include "kdump/kdump.h"
 
 #include <errno.h>
@@ -13,11 +15,10 @@
 #include <unistd.h>
 
 #include "bootlib/log.h"
-#include "kdump/capture.h"
+#include "bootlib/shell.h"
 #include "kdump/elfdump.h"
 #include "kdump/kvmem.h"
 #include "net/net.h"
-#include "bootlib/shell.h"
 
 #define VMCORE "/proc/vmcore"
 #define UTS_LEN 65

@@ -14,8 +14,8 @@
 #include <unistd.h>
 
 #include "bootlib/blkprobe.h"
-#include "common/redact.h"
 #include "common/layout.h"
+#include "common/redact.h"
 #include "common/timeline_format.h"
 
 #define SYSLOG_ACTION_READ_ALL 3

@@ -7,11 +7,11 @@
 #include <sys/reboot.h>
 #include <unistd.h>
 
-#include "bootlib/log.h"
 #include "bootlib/blkprobe.h"
+#include "bootlib/log.h"
+#include "bootlib/shell.h"
 #include "rescue/prompt.h"
 #include "rescue/report.h"
-#include "bootlib/shell.h"
 
 static void reboot_after_delay(const char *why)
 {

@@ -20,12 +20,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bootlib/log.h"
-#include "resume/mountinfo.h"
 #include "bootlib/devwait.h"
-#include "common/filewrite.h"
-#include "resume/sigprobe.h"
+#include "bootlib/log.h"
 #include "bootlib/timeline.h"
+#include "common/filewrite.h"
+#include "resume/mountinfo.h"
+#include "resume/sigprobe.h"
 
 #define SYS_RESUME "/sys/power/resume"
 #define SYS_RESUME_OFFSET "/sys/power/resume_offset"

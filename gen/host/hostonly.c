@@ -8,6 +8,7 @@
  * arrays are recorded for the image's crypttab and mdadm.conf.
  */
 #include "gen/host/hostonly.h"
+
 #include "common/dmname.h"
 #include "common/modtab.h"
 #include "gen/gen_report.h"

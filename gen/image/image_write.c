@@ -21,8 +21,8 @@
 
 #include "gen/archive/cpio.h"
 #include "gen/archive/decompress.h"
-#include "gen/gen_report.h"
 #include "gen/archive/sink.h"
+#include "gen/gen_report.h"
 
 /* What each sorted entry becomes in the archive. */
 struct slot {

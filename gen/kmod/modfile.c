@@ -1,8 +1,9 @@
 /* modfile: the files of a kernel module on the build host: the module itself
  * (decompressed) and the firmware it declares. */
 #include "gen/kmod/modfile.h"
-#include "gen/archive/decompress.h"
+
 #include "common/fileread.h"
+#include "gen/archive/decompress.h"
 #include "gen/gen_report.h"
 
 #include <errno.h>

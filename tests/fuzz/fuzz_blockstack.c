@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/dmname.h"
 #include "blockstack/keyspec.h"
 #include "blockstack/params.h"
 #include "bootlib/cmdline.h"
+#include "common/dmname.h"
 #include "common/luksopts.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -4,8 +4,8 @@
 #include <string.h>
 
 #include "bootlib/cmdline.h"
-#include "init/mountopts.h"
 #include "bootlib/devspec.h"
+#include "init/mountopts.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -7,9 +7,9 @@
 #include <errno.h>
 #include <string.h>
 
-#include "common/dmname.h"
 #include "blockstack/params.h"
 #include "bootlib/cmdline.h"
+#include "common/dmname.h"
 
 #define U1 "1b2c3d4e-0001-4a5b-8c6d-7e8f9a0b1c2d"
 #define U2 "1b2c3d4e-0004-4a5b-8c6d-7e8f9a0b1c2d"

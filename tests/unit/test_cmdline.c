@@ -8,9 +8,9 @@
 #include <sys/mount.h>
 
 #include "bootlib/cmdline.h"
-#include "init/mountopts.h"
 #include "bootlib/devspec.h"
 #include "bootlib/uevent.h"
+#include "init/mountopts.h"
 
 static void split_quotes_like_the_kernel(void **state)
 {

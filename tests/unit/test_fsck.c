@@ -7,8 +7,8 @@
 #include <cmocka.h>
 
 #include "blockstack/params.h"
-#include "fsck/fsck.h"
 #include "bootlib/cmdline.h"
+#include "fsck/fsck.h"
 
 static void checkers(void **state)
 {

@@ -9,8 +9,8 @@
 
 #include <cmocka.h>
 
-#include "gen/cmd/kdump_load.h"
 #include "common/kdumpconf.h"
+#include "gen/cmd/kdump_load.h"
 
 static void conf_full(void **state)
 {

@@ -14,9 +14,9 @@
 
 #include <cmocka.h>
 
-#include "tests/unit/kdump_fixture.h"
 #include "kdump/diskdump.h"
 #include "kdump/pagefilter.h"
+#include "tests/unit/kdump_fixture.h"
 
 static const char info_text[] = "OSRELEASE=6.1.0-test\nPAGESIZE=4096\n";
 

@@ -10,9 +10,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bootlib/modload.h"
 #include "common/modtab.h"
 #include "gen/kmod/modtab_write.h"
-#include "bootlib/modload.h"
 
 static char *table_build(size_t *len)
 {

@@ -12,15 +12,15 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "gen/elf/applets.h"
-#include "gen/image/image.h"
+#include "bootlib/auth.h"
+#include "bootlib/cmdline.h"
+#include "bootlib/stage.h"
 #include "gen/build_opts.h"
+#include "gen/elf/applets.h"
 #include "gen/feature/rescue_pack.h"
 #include "gen/host/shadow.h"
-#include "bootlib/cmdline.h"
-#include "bootlib/auth.h"
+#include "gen/image/image.h"
 #include "rescue/prompt.h"
-#include "bootlib/stage.h"
 
 static void shell_defaults_on_and_parses_off(void **state)
 {
