@@ -253,7 +253,7 @@ static const struct decompressor decompressors[] = {
 	{ "lz4", { 0x02, 0x21, 0x4c, 0x18 }, 4, lz4_run, lz4_unpack },
 };
 
-const struct decompressor *decompressor_find(const unsigned char *buf, size_t len)
+const struct decompressor *decompress_find(const unsigned char *buf, size_t len)
 {
 	for (size_t i = 0; i < sizeof(decompressors) / sizeof(decompressors[0]); i++) {
 		const struct decompressor *d = &decompressors[i];

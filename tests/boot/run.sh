@@ -15,6 +15,7 @@ source "$(dirname "$0")/cases-kdump.sh"
 source "$(dirname "$0")/cases-stacks.sh"
 source "$(dirname "$0")/cases-stacks-keys.sh"
 source "$(dirname "$0")/cases-stacks-resume.sh"
+source "$(dirname "$0")/cases-input.sh"
 source "$(dirname "$0")/cases-compress.sh"
 
 JOBS=${JOBS:-2}
