@@ -78,7 +78,7 @@ static void roundtrip(enum sink_format f, const char *magic_name, const char *to
 	assert_non_null(file);
 	assert_int_equal(len, len2);
 	assert_memory_equal(file, again, len);
-	d = decompressor_find(file, len);
+	d = decompress_find(file, len);
 	assert_non_null(d);
 	assert_string_equal(d->name, magic_name);
 	assert_int_equal(d->unpack(file, len, DECOMPRESS_MAX_OUT, &out, &out_len, &consumed), 0);
@@ -149,13 +149,13 @@ static void test_lz4_legacy(void **state)
 	/* Zero padding after the stream ends it (the kernel since 5.11). */
 	file = realloc(file, len + 8);
 	memset(file + len, 0, 8);
-	assert_int_equal(decompressor_find(file, len)->unpack(file, len + 8, DECOMPRESS_MAX_OUT, &out,
+	assert_int_equal(decompress_find(file, len)->unpack(file, len + 8, DECOMPRESS_MAX_OUT, &out,
 							      &out_len, &consumed), 0);
 	assert_int_equal(consumed, len);
 	assert_int_equal(out_len, PAYLOAD_LEN);
 	free(out);
 	/* A chunk cut short is an error. */
-	assert_int_equal(decompressor_find(file, len)->unpack(file, len - 1, DECOMPRESS_MAX_OUT, &out,
+	assert_int_equal(decompress_find(file, len)->unpack(file, len - 1, DECOMPRESS_MAX_OUT, &out,
 							      &out_len, &consumed), -EINVAL);
 	free(file);
 	free(payload);
