@@ -22,16 +22,16 @@
 #include "bootlib/log.h"
 #include "common/fileread.h"
 
-enum stack_kind stackdown_dm_kind(const char *dm_uuid)
+enum stackdown_kind stackdown_dm_kind(const char *dm_uuid)
 {
 	if (strncmp(dm_uuid, "CRYPT-", 6) == 0)
-		return STACK_DM_CRYPT;
+		return STACKDOWN_CRYPT;
 	if (strncmp(dm_uuid, "LVM-", 4) == 0)
-		return STACK_DM_LVM;
-	return STACK_DM_OTHER;
+		return STACKDOWN_LVM;
+	return STACKDOWN_DM_OTHER;
 }
 
-int stackdown_next(const struct stack_set *set)
+int stackdown_next(const struct stackdown_set *set)
 {
 	for (size_t i = 0; i < set->len; i++)
 		if (!set->devs[i].done && !set->devs[i].held)
@@ -64,7 +64,7 @@ static bool md_running(const char *sys, const char *kname)
 	return strcmp(state, "clear") != 0 && strcmp(state, "inactive") != 0;
 }
 
-static void scan_one(const char *sys, const char *kname, struct stack_dev *dev)
+static void scan_one(const char *sys, const char *kname, struct stackdown_dev *dev)
 {
 	char path[512], uuid[160] = "";
 
@@ -73,7 +73,7 @@ static void scan_one(const char *sys, const char *kname, struct stack_dev *dev)
 	snprintf(path, sizeof(path), "%s/block/%s/holders", sys, kname);
 	dev->held = dir_has_entries(path);
 	if (strncmp(kname, "md", 2) == 0) {
-		dev->kind = STACK_MD;
+		dev->kind = STACKDOWN_MD;
 		snprintf(dev->name, sizeof(dev->name), "%.31s", kname);
 		return;
 	}
@@ -85,7 +85,7 @@ static void scan_one(const char *sys, const char *kname, struct stack_dev *dev)
 	dev->kind = stackdown_dm_kind(uuid);
 }
 
-int stackdown_scan(const char *sys, struct stack_set *out)
+int stackdown_scan(const char *sys, struct stackdown_set *out)
 {
 	char path[256];
 	DIR *d;
@@ -96,7 +96,7 @@ int stackdown_scan(const char *sys, struct stack_set *out)
 	d = opendir(path);
 	if (!d)
 		return -errno;
-	while ((e = readdir(d)) && out->len < STACK_DEV_MAX)
+	while ((e = readdir(d)) && out->len < STACKDOWN_DEV_MAX)
 		if (strncmp(e->d_name, "dm-", 3) == 0 ||
 		    (strncmp(e->d_name, "md", 2) == 0 && md_running(sys, e->d_name)))
 			scan_one(sys, e->d_name, &out->devs[out->len++]);
@@ -138,19 +138,19 @@ static int md_stop(const char *kname)
 	return r;
 }
 
-static const char *kind_done_text(enum stack_kind kind)
+static const char *kind_done_text(enum stackdown_kind kind)
 {
 	switch (kind) {
-	case STACK_DM_CRYPT: return "closed the LUKS container %s (its key is wiped from the kernel)";
-	case STACK_DM_LVM:   return "deactivated the LVM volume %s";
-	case STACK_MD:       return "stopped the md array %s (its superblock is marked clean)";
+	case STACKDOWN_CRYPT: return "closed the LUKS container %s (its key is wiped from the kernel)";
+	case STACKDOWN_LVM:   return "deactivated the LVM volume %s";
+	case STACKDOWN_MD:       return "stopped the md array %s (its superblock is marked clean)";
 	default:             return "removed the device-mapper device %s";
 	}
 }
 
-static int stack_dev_take_down(const struct stack_dev *dev)
+static int stack_dev_take_down(const struct stackdown_dev *dev)
 {
-	int r = dev->kind == STACK_MD ? md_stop(dev->kernel_name) : dm_remove(dev->name);
+	int r = dev->kind == STACKDOWN_MD ? md_stop(dev->kernel_name) : dm_remove(dev->name);
 
 	if (r < 0)
 		log_warn("taking down %s (%s) failed: %s; it stays assembled (is it still "
@@ -162,7 +162,7 @@ static int stack_dev_take_down(const struct stack_dev *dev)
 }
 
 /* A device that failed once is not tried again in this run. */
-static void mark_failed(struct stack_set *set, char failed[][32], size_t n_failed)
+static void mark_failed(struct stackdown_set *set, char failed[][32], size_t n_failed)
 {
 	for (size_t i = 0; i < set->len; i++)
 		for (size_t j = 0; j < n_failed; j++)
@@ -172,12 +172,12 @@ static void mark_failed(struct stack_set *set, char failed[][32], size_t n_faile
 
 int stackdown_run(void)
 {
-	static char failed[STACK_DEV_MAX][32];
+	static char failed[STACKDOWN_DEV_MAX][32];
 	size_t n_failed = 0;
-	struct stack_set set;
+	struct stackdown_set set;
 	int left = 0;
 
-	for (int round = 0; round < 2 * STACK_DEV_MAX; round++) {
+	for (int round = 0; round < 2 * STACKDOWN_DEV_MAX; round++) {
 		int i;
 
 		if (stackdown_scan("/sys", &set) < 0)
@@ -186,7 +186,7 @@ int stackdown_run(void)
 		i = stackdown_next(&set);
 		if (i < 0)
 			break;
-		if (stack_dev_take_down(&set.devs[i]) < 0 && n_failed < STACK_DEV_MAX)
+		if (stack_dev_take_down(&set.devs[i]) < 0 && n_failed < STACKDOWN_DEV_MAX)
 			snprintf(failed[n_failed++], sizeof(failed[0]), "%s", set.devs[i].kernel_name);
 	}
 	if (stackdown_scan("/sys", &set) == 0)
