@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "common/dmname.h"
+#include "common/filewrite.h"
 #include "bootlib/blkprobe.h"
 #include "bootlib/log.h"
 #include "bootlib/modload.h"
@@ -19,6 +20,10 @@
 
 #define LVM "/usr/sbin/lvm"
 #define MDADM "/usr/sbin/mdadm"
+/* md_mod's start_ro: 1 starts every array auto-read-only (array_state
+ * read-auto): no resync, recovery or superblock update until the first
+ * write to the array, which makes it read-write by itself. */
+#define MD_START_RO "/sys/module/md_mod/parameters/start_ro"
 #define SEEN_MAX 64
 
 static struct stack_params params;
@@ -27,6 +32,8 @@ static char seen[SEEN_MAX][STACK_NAME_MAX];   /* devname:uuid already assembled 
 static size_t n_seen;
 /* Key devices are mounted only once the resume decision is made. */
 static bool keydev_allowed;
+/* start_ro is 1 until the resume decision (md_hold_read_only). */
+static bool md_held_read_only;
 
 /* Containers whose key device is not readable yet. */
 struct pending_luks {
@@ -168,6 +175,8 @@ static void lvm_activate(const char *verb, const char (*names)[STACK_NAME_MAX], 
 	 * fails now and is activated when they do. */
 	if (r != 0)
 		log_info("lvm %s after /dev/%s appeared: exit %d: %s", verb, devname, r, out);
+	else
+		log_info("lvm %s -ay after /dev/%s appeared: done", verb, devname);
 }
 
 /* Every volume group, or the logical volumes rd.lvm.lv= names and the
@@ -189,6 +198,28 @@ static int assemble_lvm(const char *devname, const struct blk_info *info)
 	return 0;
 }
 
+/* Before the resume decision the members may belong to a hibernated
+ * kernel, which wakes up believing its arrays are as it left them: no
+ * resync, recovery or superblock update may touch them until then.
+ * Measured (tests/boot/cases-stacks-resume.sh): Debian 12's mdadm 4.2
+ * starts even a dirty array listed in mdadm.conf that way by itself, and
+ * nothing reaches the members. md_mod's start_ro, meant for resume from
+ * disk, makes it the kernel's rule for every array started before the
+ * decision, whatever the image's mdadm and its policy do. */
+static void md_hold_read_only(void)
+{
+	int r;
+
+	if (keydev_allowed || md_held_read_only)
+		return;
+	r = file_write_value(MD_START_RO, "1");
+	if (r < 0)
+		log_warn("writing 1 to %s failed (%s): md arrays assembled before the resume "
+			 "decision start read-write and may resync", MD_START_RO, strerror(-r));
+	else
+		md_held_read_only = true;
+}
+
 static int assemble_md(const char *devname, const struct blk_info *info)
 {
 	char dev[96], out[1024];
@@ -202,6 +233,7 @@ static int assemble_md(const char *devname, const struct blk_info *info)
 		return 0;
 	}
 	load_modules(md_modules);
+	md_hold_read_only();
 	snprintf(dev, sizeof(dev), "/dev/%s", devname);
 	r = run_tool(argv, NULL, 0, out, sizeof(out));
 	if (r != 0)
@@ -265,6 +297,12 @@ void blockstack_device_added(const char *devname)
 void blockstack_resume_decided(void)
 {
 	keydev_allowed = true;
+	/* Arrays started from now on are read-write again; those started
+	 * before turn read-write at their first write (a mount rw, fsck). */
+	if (md_held_read_only && file_write_value(MD_START_RO, "0") < 0)
+		log_warn("writing 0 to %s failed: md arrays assembled from now on start "
+			 "auto-read-only (read-write at their first write)", MD_START_RO);
+	md_held_read_only = false;
 }
 
 static void md_start_degraded(void)

@@ -55,15 +55,45 @@ static int key_fd_read(int fd, const struct key_request *req, char *buf, size_t 
 	return 0;
 }
 
+/* What stat says of the file, before it is opened: a regular file, on
+ * within's filesystem, whose size fits the request. */
+static int key_file_check(const struct key_request *req, const struct stat *st, size_t size)
+{
+	struct stat dir;
+
+	if (!S_ISREG(st->st_mode))
+		return -EMEDIUMTYPE;
+	if (req->within && (stat(req->within, &dir) < 0 || dir.st_dev != st->st_dev))
+		return -EXDEV;
+	if ((uint64_t)st->st_size < req->offset)
+		return -ENODATA;
+	if (!req->limit && (uint64_t)st->st_size - req->offset > size)
+		return -EFBIG;
+	return 0;
+}
+
 int key_file_read(const struct key_request *req, char *buf, size_t size, size_t *len)
 {
-	int fd = open(req->path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-	int r;
+	struct stat before, st;
+	int fd, r;
 
 	*len = 0;
+	if (stat(req->path, &before) < 0)
+		return -errno;
+	r = key_file_check(req, &before, size);
+	if (r < 0)
+		return r;
+	/* O_NONBLOCK and a second look: should the name have become a FIFO
+	 * in between, neither the open nor a read waits. */
+	fd = open(req->path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0)
 		return -errno;
-	r = key_fd_read(fd, req, buf, size, len);
+	if (fstat(fd, &st) < 0)
+		r = -errno;
+	else if (st.st_dev != before.st_dev || st.st_ino != before.st_ino)
+		r = -EMEDIUMTYPE;
+	else
+		r = key_fd_read(fd, req, buf, size, len);
 	close(fd);
 	return r;
 }
@@ -74,6 +104,10 @@ const char *key_read_strerror(int r)
 		return "larger than 8192 bytes";
 	if (r == -ENODATA)
 		return "shorter than its keyfile-offset and keyfile-size say";
+	if (r == -EMEDIUMTYPE)
+		return "not a regular file (a FIFO, device or directory could hang the boot)";
+	if (r == -EXDEV)
+		return "not on the key device (a link leads out of it)";
 	return strerror(-r);
 }
 
@@ -156,6 +190,7 @@ int keydev_read(const char *devname, const struct key_request *req, char *buf, s
 		return r;
 	snprintf(file, sizeof(file), "%s%s", KEYDEV_MOUNT, req->path);
 	on_dev.path = file;
+	on_dev.within = KEYDEV_MOUNT;
 	r = key_file_read(&on_dev, buf, size, len);
 	if (r < 0)
 		snprintf(why, why_size, "reading %s on /dev/%s failed: %s", req->path, devname,

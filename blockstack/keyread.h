@@ -19,12 +19,17 @@ struct key_request {
 	const char *path;
 	uint64_t offset;     /* bytes skipped */
 	size_t limit;        /* bytes read; 0: to the end of the file */
+	const char *within;  /* the file must be on this directory's filesystem; NULL: anywhere */
 };
 
 /* Read the key req names into buf (size bytes at most), setting *len.
- * Returns 0, -EFBIG when it is larger than size (or limit is), -ENODATA
- * when it ends before offset + limit (or nothing is left after offset),
- * or -errno. The caller wipes buf. */
+ * Only a regular file is opened: a FIFO, device or directory (a hostile
+ * key device may hold one, or a link to one) gives -EMEDIUMTYPE before
+ * any open, as its open or read could block the boot for good; a file not
+ * on req->within's filesystem gives -EXDEV. Returns 0, -EFBIG when it is
+ * larger than size (or limit is), -ENODATA when it ends before offset +
+ * limit (or nothing is left after offset), or -errno. The caller wipes
+ * buf. */
 int key_file_read(const struct key_request *req, char *buf, size_t size, size_t *len);
 /* What a key_file_read error means, for messages. */
 const char *key_read_strerror(int r);

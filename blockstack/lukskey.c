@@ -23,7 +23,8 @@ static bool must_wait(const struct luks_key *k, bool keydev_allowed)
 static int key_get(const struct luks_key *k, const struct luks_opts *o, bool keydev_allowed,
 		   char *buf, size_t *len, char *why, size_t why_size)
 {
-	struct key_request req = { k->path, o->keyfile_offset, o->keyfile_size };
+	struct key_request req = { .path = k->path, .offset = o->keyfile_offset,
+				   .limit = o->keyfile_size };
 	char dev[64], where[300];
 	int r;
 

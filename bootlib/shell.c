@@ -1,4 +1,5 @@
-/* shell: run the image's shell on the console, with job control. */
+/* shell: the gate to a shell (rd.shell, the root password), then the
+ * image's shell on the console with job control. */
 #include "bootlib/shell.h"
 
 #include <errno.h>
@@ -10,11 +11,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "bootlib/auth.h"
 #include "bootlib/console.h"
+#include "bootlib/log.h"
 
 static const char *const shell_paths[] = { "/bin/sh", "/usr/bin/sh", "/sbin/sh" };
 
-int shell_find(char *out, size_t size)
+/* The shell of the image (busybox's sh link from lifeboat build --rescue
+ * busybox, or any /bin/sh added with --add-binaries) into out, or -ENOENT. */
+static int shell_find(char *out, size_t size)
 {
 	for (size_t i = 0; i < sizeof(shell_paths) / sizeof(shell_paths[0]); i++)
 		if (access(shell_paths[i], X_OK) == 0) {
@@ -68,7 +73,10 @@ static void exec_shell(const char *shell, const char *tty)
 	_exit(127);
 }
 
-int shell_run(const char *shell, const char *tty)
+/* Run shell on the terminal tty in its own session with tty as its
+ * controlling terminal; return when it exits. 0 or -errno when it could
+ * not start. Static: every shell goes through shell_enter's gate. */
+static int shell_run(const char *shell, const char *tty)
 {
 	pid_t pid = fork();
 
@@ -84,4 +92,91 @@ int shell_run(const char *shell, const char *tty)
 		if (errno != EINTR)
 			return -errno;
 	return 0;
+}
+
+enum shell_verdict shell_decide(const struct rescue_args *args, enum shell_cause cause,
+				int auth_loaded)
+{
+	if (!args->shell && cause != SHELL_FOR_BREAK)
+		return SHELL_REFUSED_CMDLINE;
+	if (auth_loaded == -ENOENT)
+		return SHELL_OPEN;
+	/* A password file that cannot be read or makes no sense must not
+	 * open the shell to everyone. */
+	return auth_loaded == 0 ? SHELL_ASK_PASSWORD : SHELL_REFUSED_AUTH_FILE;
+}
+
+/* Ask for the password on fd when verdict says so. Returns 0 when access
+ * is granted, -EACCES otherwise (the reason printed). */
+static int check_password(int fd, enum shell_verdict verdict, const char *hash)
+{
+	int r = 0;
+
+	if (verdict == SHELL_REFUSED_AUTH_FILE) {
+		console_print("lifeboat: %s cannot be read or is malformed, so no shell is opened; "
+			      "rebuild the image with --rescue-auth\n", RESCUE_AUTH_PATH);
+		return -EACCES;
+	}
+	if (verdict == SHELL_ASK_PASSWORD)
+		r = auth_ask(fd, hash);
+	if (r == -ENOSYS)
+		console_print("lifeboat: %s cannot be loaded, so no password can be checked; "
+			      "rebuild the image with --rescue-auth\n", RESCUE_LIBCRYPT);
+	return r == 0 ? 0 : -EACCES;
+}
+
+/* The image's shell, or the fallback when there is none or it would not
+ * start. A console that gives out counts as leaving. */
+static void run_shell_or_fallback(const struct shell_request *req, const char *shell, int fd,
+				  const char *tty)
+{
+	int r = shell[0] ? shell_run(shell, tty) : -ENOENT;
+
+	if (r < 0 && shell[0])
+		log_warn("starting the shell %s failed (%s)%s", shell, strerror(-r),
+			 req->fallback ? "; using the built-in prompt" : "");
+	if (r < 0 && req->fallback)
+		req->fallback(fd);
+}
+
+/* The console's real terminal (for job control), else /dev/console. */
+static int terminal_open(char *tty, size_t size)
+{
+	int fd;
+
+	console_tty_path(tty, size);
+	fd = open(tty, O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		fd = open("/dev/console", O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (fd >= 0)
+		console_make_sane(fd);
+	return fd;
+}
+
+int shell_enter(const struct rescue_args *args, const struct shell_request *req)
+{
+	char hash[512], shell[64] = "", tty[64];
+	enum shell_verdict verdict = shell_decide(args, req->cause,
+						  auth_load(RESCUE_AUTH_PATH, hash, sizeof(hash)));
+	int fd, r;
+
+	if (verdict == SHELL_REFUSED_CMDLINE) {
+		explicit_bzero(hash, sizeof(hash));
+		return -EPERM;
+	}
+	if (shell_find(shell, sizeof(shell)) < 0 && !req->fallback) {
+		explicit_bzero(hash, sizeof(hash));
+		return -ENOENT;
+	}
+	if (req->announce)
+		console_print("%s", req->announce);
+	fd = terminal_open(tty, sizeof(tty));
+	/* Nobody can type: go on as if they had left. */
+	r = fd < 0 ? 0 : check_password(fd, verdict, hash);
+	explicit_bzero(hash, sizeof(hash));
+	if (fd >= 0 && r == 0)
+		run_shell_or_fallback(req, shell, fd, tty);
+	if (fd >= 0)
+		close(fd);
+	return r;
 }

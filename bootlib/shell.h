@@ -1,16 +1,54 @@
-/* shell: run the image's shell on the console, with job control. */
-#ifndef LIFEBOAT_RESCUE_SHELL_H
-#define LIFEBOAT_RESCUE_SHELL_H
+/* shell: the one way to a shell on the console, whoever asks for it.
+ *
+ * The rescue (rescue/), rd.break and kdump's actions (kdump/capture.c) all
+ * come here, and so must anything later (a remote login): the gate applies
+ * rd.shell=0 and --rescue-auth's root password in one place, so no path can
+ * skip them. docs/rescue.md, "Access control". */
+#ifndef LIFEBOAT_BOOTLIB_SHELL_H
+#define LIFEBOAT_BOOTLIB_SHELL_H
 
-#include <stddef.h>
+#include "bootlib/cmdline.h"
 
-/* The shell of the image (busybox's sh link from lifeboat build --rescue
- * busybox, or any /bin/sh added with --add-binaries). Returns 0 with its
- * path in out, or -ENOENT. */
-int shell_find(char *out, size_t size);
-/* Run shell on the terminal tty in its own session with tty as its
- * controlling terminal, sane settings, PATH, PS1, HOME and TERM, in /;
- * return when it exits. Returns 0 or -errno when it could not start. */
-int shell_run(const char *shell, const char *tty);
+/* Why a shell is asked for. rd.shell=0 refuses every shell but the one the
+ * command line itself asks for by name (rd.break): whoever can type
+ * rd.break can as well delete rd.shell=0, so refusing it would protect
+ * nothing; the password is what keeps the shell closed. */
+enum shell_cause {
+	SHELL_FOR_FAILURE,   /* a step failed: the rescue, kdump's failure_action */
+	SHELL_FOR_ACTION,    /* the image's configuration: kdump's action=shell */
+	SHELL_FOR_BREAK,     /* rd.break=STAGE */
+};
+
+enum shell_verdict {
+	SHELL_OPEN,               /* the image has no password: open */
+	SHELL_ASK_PASSWORD,       /* --rescue-auth: the root password first */
+	SHELL_REFUSED_CMDLINE,    /* rd.shell=0 */
+	SHELL_REFUSED_AUTH_FILE,  /* the password file is there but unusable: closed */
+};
+
+struct shell_request {
+	enum shell_cause cause;
+	/* Printed on the console once the shell is allowed and there is one,
+	 * before the password is asked; NULL: nothing. */
+	const char *announce;
+	/* Run on the terminal fd when the image has no shell or it would not
+	 * start (the rescue's built-in prompt); NULL: there is none. */
+	int (*fallback)(int fd);
+};
+
+/* The decision alone: rd.shell from args, the cause, and what auth_load()
+ * said about the image's password file (0: a hash, -ENOENT: no password,
+ * anything else: unusable, which fails closed). */
+enum shell_verdict shell_decide(const struct rescue_args *args, enum shell_cause cause,
+				int auth_loaded);
+
+/* Open a shell as req asks: decide, announce, ask the password on the
+ * console's terminal when the image has one, then run the image's shell
+ * there (its own session, job control) or req's fallback. Returns 0 when
+ * the person left it (or nobody can type: no terminal), -EPERM when
+ * rd.shell=0 refused it, -EACCES when the password was refused or cannot
+ * be checked (the reason printed), -ENOENT when the image has no shell and
+ * req no fallback. Nothing else in the init starts a shell. */
+int shell_enter(const struct rescue_args *args, const struct shell_request *req);
 
 #endif

@@ -184,7 +184,7 @@ int main(int argc, char **argv)
 	setup_drivers(&args.drivers);
 	rescue_break(&args.rescue, STAGE_PRE_UDEV);
 	/* A kernel started by a crash saves the dump and goes no further. */
-	kdump_capture_if_crashed(&args.net);
+	kdump_capture_if_crashed(&args.net, &args.rescue);
 	/* LUKS, LVM and md are assembled as their members appear, in the
 	 * device waits of the resume decision and of the root. */
 	blockstack_setup(&args.stack_params);

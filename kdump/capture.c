@@ -18,7 +18,6 @@
 #include "kdump/kvmem.h"
 #include "kdump/printk.h"
 #include "net/net.h"
-#include "bootlib/console.h"
 #include "bootlib/shell.h"
 
 #define VMCORE "/proc/vmcore"
@@ -174,29 +173,34 @@ static int capture_open(struct capture *cap)
 	return r;
 }
 
-/* The image's shell on the console, as the rescue shell runs it (a
- * terminal of its own, PATH); returns when it exits. */
-static bool run_shell(void)
+/* A shell through the one gate (bootlib/shell.h), which applies rd.shell=0
+ * and --rescue-auth's password here as on every other path. cause says
+ * whether it follows a failure or the configured action. */
+static void offer_shell(const struct rescue_args *args, enum kdump_action action,
+			enum shell_cause cause)
 {
-	char shell[64], tty[64];
+	const struct shell_request req = {
+		.cause = cause,
+		.announce = "kdump: starting a shell; the machine reboots when it exits\n",
+	};
+	int r = shell_enter(args, &req);
 
-	if (shell_find(shell, sizeof(shell)) < 0)
-		return false;
-	console_tty_path(tty, sizeof(tty));
-	console_print("kdump: starting a shell; the machine reboots when it exits\n");
-	return shell_run(shell, tty) == 0;
+	if (r == -ENOENT && action == ACTION_SHELL)
+		log_error("kdump: action=shell, but this image has no shell; rebuild it with "
+			  "--rescue busybox");
+	else if (r == -EPERM)
+		console_print("kdump: rd.shell=0: no shell\n");
+	else if (r == -EACCES)
+		console_print("kdump: the root password was refused: no shell\n");
 }
 
-static void __attribute__((noreturn)) take_action(enum kdump_action action)
+/* action, or failure_action after a failure (cause SHELL_FOR_FAILURE);
+ * the default is a shell when the image has one, then a reboot. */
+static void __attribute__((noreturn)) take_action(const struct rescue_args *args,
+						  enum kdump_action action, enum shell_cause cause)
 {
-	if (action == ACTION_DEFAULT) {
-		char shell[64];
-
-		action = shell_find(shell, sizeof(shell)) == 0 ? ACTION_SHELL : ACTION_REBOOT;
-	}
-	if (action == ACTION_SHELL && !run_shell())
-		log_error("kdump: action=shell, but this image has no shell that starts; rebuild it "
-			  "with --rescue busybox");
+	if (action == ACTION_DEFAULT || action == ACTION_SHELL)
+		offer_shell(args, action, cause);
 	sync();
 	console_print("kdump: %s\n", action == ACTION_POWEROFF ? "powering off" : "rebooting");
 	reboot(action == ACTION_POWEROFF ? RB_POWER_OFF : RB_AUTOBOOT);
@@ -240,7 +244,7 @@ static int save_anywhere(struct capture *cap)
 	return -EIO;
 }
 
-void kdump_capture_if_crashed(const struct net_args *net)
+void kdump_capture_if_crashed(const struct net_args *net, const struct rescue_args *rescue)
 {
 	static struct capture cap;
 	struct timespec t0;
@@ -252,19 +256,19 @@ void kdump_capture_if_crashed(const struct net_args *net)
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	console_print("kdump: this is a capture kernel after a crash; saving the crashed kernel's memory\n");
 	if (conf_load(&cap.conf) < 0)
-		take_action(ACTION_DEFAULT);
+		take_action(rescue, ACTION_DEFAULT, SHELL_FOR_FAILURE);
 	r = capture_open(&cap);
 	if (r < 0) {
 		log_error("kdump: reading %s failed: %s; the crashed kernel's memory cannot be saved",
 			  VMCORE, strerror(-r));
-		take_action(cap.conf.failure_action);
+		take_action(rescue, cap.conf.failure_action, SHELL_FOR_FAILURE);
 	}
 	if (save_anywhere(&cap) < 0) {
 		log_error("kdump: no target could save the dump (see the messages above); the "
 			  "memory is lost after this");
-		take_action(cap.conf.failure_action);
+		take_action(rescue, cap.conf.failure_action, SHELL_FOR_FAILURE);
 	}
 	console_print("kdump: dump saved as %s in %.1f s; peak memory of the capture %lu KiB\n",
 		      cap.name, seconds_since(&t0), peak_kib());
-	take_action(cap.conf.action);
+	take_action(rescue, cap.conf.action, SHELL_FOR_ACTION);
 }

@@ -7,7 +7,9 @@
 #include "bootlib/cmdline.h"
 
 /* Returns at once when this is no capture kernel; otherwise saves the dump
- * and takes the configured action, and does not return. */
-void kdump_capture_if_crashed(const struct net_args *net);
+ * and takes the configured action, and does not return. net is for network
+ * targets; rescue (rd.shell) for the gate of a shell action
+ * (bootlib/shell.h). */
+void kdump_capture_if_crashed(const struct net_args *net, const struct rescue_args *rescue);
 
 #endif

@@ -2,16 +2,13 @@
 #include "rescue/rescue.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/reboot.h>
 #include <unistd.h>
 
 #include "bootlib/log.h"
-#include "bootlib/auth.h"
 #include "bootlib/blkprobe.h"
-#include "bootlib/console.h"
 #include "rescue/prompt.h"
 #include "rescue/report.h"
 #include "bootlib/shell.h"
@@ -37,63 +34,27 @@ static void write_report(const char *why)
 			 RESCUE_REPORT_PATH, strerror(-r));
 }
 
-/* The password, when the image asks for one. Returns 0 when access is
- * granted, -EACCES otherwise (the reason printed). */
-static int check_access(int fd)
+/* Without a shell in the image, the built-in prompt. */
+static const struct shell_request break_shell = {
+	.cause = SHELL_FOR_BREAK,
+	.fallback = prompt_run,
+};
+static const struct shell_request failure_shell = {
+	.cause = SHELL_FOR_FAILURE,
+	.announce = "lifeboat: starting a rescue shell; fix what is wrong (a root you mount "
+		    "on /sysroot yourself is used as it is), then type exit to try again\n",
+	.fallback = prompt_run,
+};
+
+/* The gate's answer, for the boot: -EPERM (rd.shell=0) and -EACCES (the
+ * password) end it in a reboot; otherwise the person left, or no shell
+ * could be opened at all, and the boot goes on. */
+static void after_shell(int r)
 {
-	char hash[512];
-	int r = auth_load(RESCUE_AUTH_PATH, hash, sizeof(hash));
-
-	if (r == -ENOENT)
-		return 0;
-	if (r == 0)
-		r = auth_ask(fd, hash);
-	explicit_bzero(hash, sizeof(hash));
-	if (r == -ENOSYS)
-		console_print("lifeboat: %s cannot be loaded, so no password can be checked; "
-			      "rebuild the image with --rescue-auth\n", RESCUE_LIBCRYPT);
-	else if (r == -EINVAL)
-		console_print("lifeboat: %s is malformed; rebuild the image with --rescue-auth\n",
-			      RESCUE_AUTH_PATH);
-	return r == 0 ? 0 : -EACCES;
-}
-
-/* The shell when the image has one; the built-in prompt when it has none or
- * it would not start. A console that gives out counts as leaving. */
-static void run_shell_or_prompt(int fd, const char *tty)
-{
-	char shell[64];
-	int r = shell_find(shell, sizeof(shell));
-
-	if (r == 0) {
-		r = shell_run(shell, tty);
-		if (r < 0)
-			log_warn("starting the shell %s failed (%s); using the built-in prompt",
-				 shell, strerror(-r));
-	}
-	if (r < 0)
-		prompt_run(fd);
-}
-
-/* Password, then the shell or the prompt. Returns 0 when the person left
- * it, -EACCES when access was refused. */
-static int interact(void)
-{
-	char tty[64];
-	int fd, r;
-
-	console_tty_path(tty, sizeof(tty));
-	fd = open(tty, O_RDWR | O_NOCTTY | O_CLOEXEC);
-	if (fd < 0)
-		fd = open("/dev/console", O_RDWR | O_NOCTTY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;   /* nobody can type: go on as if they left */
-	console_make_sane(fd);
-	r = check_access(fd);
-	if (r == 0)
-		run_shell_or_prompt(fd, tty);
-	close(fd);
-	return r;
+	if (r == -EPERM)
+		reboot_after_delay("rd.shell=0");
+	if (r == -EACCES)
+		reboot_after_delay("the root password was refused");
 }
 
 void rescue_break(const struct rescue_args *args, enum boot_stage stage)
@@ -111,8 +72,7 @@ void rescue_break(const struct rescue_args *args, enum boot_stage stage)
 	log_info("%s: stopping for a shell", why);
 	console_print("\nlifeboat: %s: the boot stops here (docs/rescue.md); type exit to go "
 		      "on. The report is %s\n", why, RESCUE_REPORT_PATH);
-	if (interact() < 0)
-		reboot_after_delay("the root password was refused");
+	after_shell(shell_enter(args, &break_shell));
 }
 
 static void print_summary(const char *what)
@@ -130,10 +90,5 @@ void rescue_failure(const struct rescue_args *args, const char *what)
 	log_error("boot failed: %s", what);
 	write_report(what);
 	print_summary(what);
-	if (!args->shell)
-		reboot_after_delay("rd.shell=0");
-	console_print("lifeboat: starting a rescue shell; fix what is wrong (a root you mount "
-		      "on /sysroot yourself is used as it is), then type exit to try again\n");
-	if (interact() < 0)
-		reboot_after_delay("the root password was refused");
+	after_shell(shell_enter(args, &failure_shell));
 }

@@ -23,26 +23,12 @@
 #include "bootlib/log.h"
 #include "resume/mountinfo.h"
 #include "bootlib/devwait.h"
+#include "common/filewrite.h"
 #include "resume/sigprobe.h"
 #include "bootlib/timeline.h"
 
 #define SYS_RESUME "/sys/power/resume"
 #define SYS_RESUME_OFFSET "/sys/power/resume_offset"
-
-static int write_sysfs(const char *path, const char *value)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	ssize_t n;
-	int r = 0;
-
-	if (fd < 0)
-		return -errno;
-	n = write(fd, value, strlen(value));
-	if (n < 0)
-		r = -errno;
-	close(fd);
-	return r;
-}
 
 /* Wait for resume=; false (reported) when it does not come. */
 static bool wait_device(const struct resume_args *args, struct found_dev *dev)
@@ -115,7 +101,7 @@ static void restore_image(const struct found_dev *dev, unsigned long long offset
 	int r;
 
 	snprintf(value, sizeof(value), "%llu", offset);
-	r = write_sysfs(SYS_RESUME_OFFSET, value);
+	r = file_write_value(SYS_RESUME_OFFSET, value);
 	if (r < 0 && offset) {
 		log_error("resume: writing resume_offset %s to %s failed (%s); this kernel "
 			  "cannot resume from a swap file here; booting normally", value,
@@ -126,7 +112,7 @@ static void restore_image(const struct found_dev *dev, unsigned long long offset
 	timeline_mark("resume", "/dev/%s %s offset %llu", dev->devname, value, offset);
 	timeline_flush();
 	log_info("resume: restoring the hibernation image on /dev/%s (%s)", dev->devname, value);
-	r = write_sysfs(SYS_RESUME, value);
+	r = file_write_value(SYS_RESUME, value);
 	if (r < 0)
 		log_error("resume: writing %s to %s failed (%s)", value, SYS_RESUME, strerror(-r));
 }

@@ -352,3 +352,69 @@ case_kdump_nfs() {
 	grep -q "KDUMP-MARKER-$token" "$CASE_DIR/makedumpfile-dmesg.txt" ||
 		{ echo "makedumpfile --dump-dmesg of the NFS dump lacks the marker"; return 1; }
 }
+
+# kdump_shell_image IMAGE ARGS...: a capture image whose only target, a
+# 16 MB disk (LABEL=kdsmall), is too small, so the save fails and the
+# default failure_action (a shell when the image has one) follows; with
+# busybox, and ARGS (--rescue-auth ...).
+kdump_shell_image() {
+	local capture=$1
+	shift
+	"$BUILD/lifeboat" build --config /dev/null --host-only --kver "$KVER" \
+		--add-modules virtio_pci,virtio_blk,ext4 --kdump --kdump-target LABEL=kdsmall \
+		--rescue busybox "$@" -o "$capture" 2>"$CASE_DIR/build.log" ||
+		{ echo "lifeboat build --kdump failed: $(tail -n 1 "$CASE_DIR/build.log")"; return 1; }
+	mkdir -p "$CASE_DIR/empty"
+	mkfs_image ext4 "$CASE_DIR/small.img" 16 "$CASE_DIR/empty" kdsmall 7d0e4b1a-0c2f-4a5e-9b1d-6f3e2a1c0b02
+}
+
+# A capture kernel built with --rescue-auth whose save fails: the shell of
+# its failure action asks for the root password like the rescue shell (it
+# used to start without it): a wrong one is refused, the right one opens the
+# shell, whose exit reboots. The console is driven through pipes
+# (cases-rescue.sh's helpers).
+case_kdump_shell_auth() {
+	local capture=$CASE_DIR/capture.img token
+	token=$(kdump_token)
+	kdump_shell_image "$capture" --rescue-auth --rescue-shadow "$(auth_shadow)" || return 1
+	kdump_root_tree "$CASE_DIR/root" "$capture" "$token" "" &&
+	mkfs_image ext4 "$CASE_DIR/root.img" 96 "$CASE_DIR/root" kdroot 7d0e4b1a-0c2f-4a5e-9b1d-6f3e2a1c0b01 ||
+		return 1
+	QEMU_TIMEOUT=300 rescue_start "$IMG_GENERIC" "root=LABEL=kdroot crashkernel=$KDUMP_CRASHKERNEL" \
+		-drive "file=$CASE_DIR/root.img,format=raw,if=virtio" \
+		-drive "file=$CASE_DIR/small.img,format=raw,if=virtio"
+	{
+		expect 'kdump: starting a shell' 240 &&
+		expect 'Give root password' 30 &&
+		type_line not-the-password &&
+		expect 'Login incorrect' &&
+		expect 'Give root password' &&
+		type_line "$RESCUE_PASSWORD" &&
+		expect "$SHELL_PROMPT" &&
+		type_line 'echo KDUMP-SHELL-$((6*7)) $([ -r /proc/vmcore ] && echo capture)' &&
+		expect 'KDUMP-SHELL-42 capture' &&
+		type_line exit &&
+		expect 'kdump: rebooting' 30
+	}
+	local rc=$?
+	rescue_stop $rc
+	[ $rc -eq 0 ] || return 1
+	assert_log "$CASE_DIR/console.log" "kdump: starting a shell" &&
+	assert_not_log "$CASE_DIR/console.log" "$RESCUE_PASSWORD"
+}
+
+# rd.shell=0 on the capture kernel's command line: the failed save opens no
+# shell although the image has one (and no password), and the machine
+# reboots.
+case_kdump_shell_off() {
+	local capture=$CASE_DIR/capture.img log=$CASE_DIR/console.log
+	kdump_shell_image "$capture" || return 1
+	kdump_boot "$capture" "$(kdump_token)" "rd.shell=0" -nic none \
+		-drive "file=$CASE_DIR/small.img,format=raw,if=virtio"
+	assert_log "$log" "kdump: armed" &&
+	assert_log "$log" "kdump: no target could save the dump" &&
+	assert_log "$log" "kdump: rd.shell=0: no shell" &&
+	assert_log "$log" "kdump: rebooting" &&
+	assert_not_log "$log" "kdump: starting a shell" &&
+	assert_not_log "$log" "lifeboat:/# "
+}

@@ -147,13 +147,18 @@ case_rescue_builtin_prompt() {
 	[ $rc -eq 0 ] && assert_not_log "$CASE_DIR/console.log" "$SHELL_PROMPT"
 }
 
+# auth_shadow: a test shadow file whose root password is RESCUE_PASSWORD;
+# prints its path.
+auth_shadow() {
+	printf 'daemon:*:19000:0:99999:7:::\nroot:%s:19000:0:99999:7:::\n' \
+		"$(openssl passwd -6 -salt lifeboattest "$RESCUE_PASSWORD")" >"$CASE_DIR/shadow"
+	echo "$CASE_DIR/shadow"
+}
+
 # auth_image IMAGE: busybox and root's password (a test shadow file).
 auth_image() {
-	local shadow=$CASE_DIR/shadow
-	printf 'daemon:*:19000:0:99999:7:::\nroot:%s:19000:0:99999:7:::\n' \
-		"$(openssl passwd -6 -salt lifeboattest "$RESCUE_PASSWORD")" >"$shadow"
 	"$BUILD/lifeboat" build --config /dev/null --host-only --kver "$KVER" --rescue busybox \
-		--rescue-auth --rescue-shadow "$shadow" -o "$1" >/dev/null
+		--rescue-auth --rescue-shadow "$(auth_shadow)" -o "$1" >/dev/null
 }
 
 # --rescue-auth: a wrong password is refused, the right one opens the shell.

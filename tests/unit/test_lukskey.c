@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "blockstack/keyread.h"
@@ -133,7 +134,7 @@ static void keys_on_the_command_line(void **state)
 /* The whole file, as the key's bytes. */
 static int read_whole(const char *path, char *buf, size_t size, size_t *len)
 {
-	struct key_request req = { path, 0, 0 };
+	struct key_request req = { .path = path };
 
 	return key_file_read(&req, buf, size, len);
 }
@@ -171,7 +172,7 @@ static void key_file_window(void **state)
 {
 	char path[] = "/tmp/lifeboat-test-key-XXXXXX";
 	char buf[KEY_BYTES_MAX], big[3 * KEY_BYTES_MAX];
-	struct key_request req = { path, 2 * KEY_BYTES_MAX, 4 };
+	struct key_request req = { .path = path, .offset = 2 * KEY_BYTES_MAX, .limit = 4 };
 	size_t len = 0;
 	int fd = mkstemp(path);
 
@@ -201,6 +202,60 @@ static void key_file_window(void **state)
 	assert_int_equal(key_file_read(&req, buf, sizeof(buf), &len), -EFBIG);
 	assert_string_equal(key_read_strerror(-ENODATA),
 			    "shorter than its keyfile-offset and keyfile-size say");
+	unlink(path);
+}
+
+/* A hostile key device may hold anything under the key's name: a FIFO
+ * (whose open would wait for a writer forever: the boot hangs), a device
+ * node or a link to one (/dev/zero never ends, a tty waits for input), a
+ * directory. Each is refused at once, without opening it; the alarm turns
+ * a hang into a failed test. */
+static void key_file_must_be_regular(void **state)
+{
+	char dir[] = "/tmp/lifeboat-test-keydir-XXXXXX", fifo[64], link[64], buf[64];
+	size_t len = 99;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+	snprintf(link, sizeof(link), "%s/zero", dir);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	assert_int_equal(symlink("/dev/zero", link), 0);
+	alarm(10);
+	assert_int_equal(read_whole(fifo, buf, sizeof(buf), &len), -EMEDIUMTYPE);
+	assert_int_equal(len, 0);
+	assert_int_equal(read_whole(link, buf, sizeof(buf), &len), -EMEDIUMTYPE);
+	assert_int_equal(read_whole("/dev/null", buf, sizeof(buf), &len), -EMEDIUMTYPE);
+	assert_int_equal(read_whole(dir, buf, sizeof(buf), &len), -EMEDIUMTYPE);
+	alarm(0);
+	assert_string_equal(key_read_strerror(-EMEDIUMTYPE),
+			    "not a regular file (a FIFO, device or directory could hang the boot)");
+	unlink(fifo);
+	unlink(link);
+	rmdir(dir);
+}
+
+/* On a key device the file must lie on that device's filesystem: a link
+ * out of it (into the image, /proc, ...) is refused. */
+static void key_file_must_be_within(void **state)
+{
+	char path[] = "/tmp/lifeboat-test-key-XXXXXX", buf[16];
+	struct key_request req = { .path = path, .within = "/proc" };
+	size_t len = 99;
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "secret", 6), 6);
+	close(fd);
+	assert_int_equal(key_file_read(&req, buf, sizeof(buf), &len), -EXDEV);
+	assert_int_equal(len, 0);
+	req.within = "/tmp";
+	assert_int_equal(key_file_read(&req, buf, sizeof(buf), &len), 0);
+	assert_int_equal(len, 6);
+	/* A size known to be too large is refused before anything is read. */
+	req.within = NULL;
+	assert_int_equal(key_file_read(&req, buf, 5, &len), -EFBIG);
 	unlink(path);
 }
 
@@ -237,6 +292,8 @@ int main(void)
 		cmocka_unit_test(keys_on_the_command_line),
 		cmocka_unit_test(key_file_reading),
 		cmocka_unit_test(key_file_window),
+		cmocka_unit_test(key_file_must_be_regular),
+		cmocka_unit_test(key_file_must_be_within),
 		cmocka_unit_test(keys_wait_or_do_not_apply),
 	};
 

@@ -1,0 +1,25 @@
+/* filewrite: one value into a kernel attribute (sysfs, procfs). */
+#include "common/filewrite.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+
+int file_write_value(const char *path, const char *value)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	size_t len = strlen(value);
+	ssize_t n;
+	int r = 0;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, value, len);
+	if (n < 0)
+		r = -errno;
+	else if ((size_t)n != len)
+		r = -EIO;
+	close(fd);
+	return r;
+}

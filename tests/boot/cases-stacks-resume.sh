@@ -1,0 +1,85 @@
+# cases-stacks-resume.sh: what the block stacks write before the resume
+# decision (sourced by run.sh). md and LVM are assembled in the resume
+# wait, before the kernel has been told whether to restore a hibernated
+# system; that system still owns their disks, so nothing may be written to
+# them until the decision. Measured on the disks themselves: the member
+# images are compared byte for byte before and after a boot that is
+# stopped in the resume wait.
+
+MD_SUPER=$TOP/tests/boot/md-super.py
+
+# The stacks image (cases-stacks.sh) with the mdadm.conf a host-only image
+# of the LVM-on-md root carries (gen/stackhost.c): its ARRAY line makes
+# mdadm trust the array as this host's and start it read-write when
+# complete (a generic image, without it, starts a foreign array read-auto
+# by itself). Made once per run.
+stacks_mdconf_image() {
+	IMG_MDCONF=$WORK/stacks-mdconf.img
+	(
+		flock 9
+		[ "$IMG_MDCONF" -nt "$BUILD/lifeboat-init" ] && [ "$IMG_MDCONF" -nt "$BUILD/lifeboat" ] && exit 0
+		printf 'ARRAY /dev/md/1 metadata=1.2 UUID=%s\n' "$(md_uuid "$UUID_MD_LVM")" >"$WORK/mdadm.conf"
+		"$BUILD/lifeboat" build --config /dev/null --generic --block-stacks --kver "$KVER" \
+			--add-binaries /usr/sbin/e2fsck --add-files "$WORK/mdadm.conf:/etc/mdadm/mdadm.conf" \
+			-o "$IMG_MDCONF" >/dev/null 2>&1 ||
+			{ echo "building the --block-stacks image with mdadm.conf failed"; exit 1; }
+	) 9>"$WORK/stacks-mdconf.img.lock"
+}
+
+# md_dirty_copy NAME: the case's copy of a member of the LVM-on-md stack
+# (cases-stacks.sh), its superblock marked not cleanly shut down, as a
+# hibernated system leaves an array it was using.
+md_dirty_copy() {
+	local disk
+	disk=$(stack_copy "$1") && python3 "$MD_SUPER" dirty "$disk" >&2 && echo "$disk"
+}
+
+# The LVM-on-md root's stack, as a host-only image assembles it, with resume= naming a device that never comes:
+# the boot waits in the resume decision for rd.resume.timeout while md
+# assembles the array and LVM activates its volume group. Once both are
+# there (the root's filesystem probed on the LV) the machine is stopped,
+# still before the decision; the member disks must be as they were.
+case_stacks_nothing_written_before_resume() {
+	local a b sums rc
+	stacks_setup && stacks_mdconf_image || return 1
+	a=$(md_dirty_copy mdlvm-a) && b=$(md_dirty_copy mdlvm-b) || return 1
+	sums=$(cat "$a" "$b" | sha256sum)
+	python3 "$MD_SUPER" show "$a" >"$CASE_DIR/super-before.txt"
+	QEMU_TIMEOUT=300 rescue_start "$IMG_MDCONF" "root=UUID=$UUID_MD_LVM_FS rd.md.uuid=$UUID_MD_LVM \
+rd.lvm.vg=lbmvg resume=UUID=$UUID_GONE rd.resume.timeout=60 rd.timeout=120 rd.break=mount" \
+		$(virtio_disk "$a") $(virtio_disk "$b")
+	{
+		expect 'raid1:md[0-9]*: active with 2 out of 2 mirrors' 200 &&
+		expect 'lvm vgchange -ay after /dev/md[0-9]* appeared: done' 60 &&
+		sleep 5 &&
+		{ ! grep -q 'did not appear within' "$CASE_DIR/console.log" ||
+			{ echo "the resume wait ended before the stack was measured"; false; }; }
+	}
+	rc=$?
+	monitor quit
+	rescue_stop "$rc"
+	[ $rc -eq 0 ] || return 1
+	python3 "$MD_SUPER" show "$a" >"$CASE_DIR/super-after.txt"
+	[ "$(cat "$a" "$b" | sha256sum)" = "$sums" ] ||
+		{ echo "the member disks were written before the resume decision: superblock $(cat "$CASE_DIR/super-before.txt") became $(cat "$CASE_DIR/super-after.txt")"; return 1; }
+}
+
+# After the decision the array is writable: the same dirty stack, booted
+# through the resume wait (the device never comes) with a read-write root;
+# the mount's first write makes the array read-write, md resyncs it, and
+# the root's init runs.
+case_stacks_writable_after_resume() {
+	local a b decided resync
+	stacks_setup && stacks_mdconf_image || return 1
+	a=$(md_dirty_copy mdlvm-a) && b=$(md_dirty_copy mdlvm-b) || return 1
+	QEMU_TIMEOUT=300 boot_qemu "$CASE_DIR/console.log" "$KERNEL" "$IMG_MDCONF" \
+		"root=UUID=$UUID_MD_LVM_FS rd.md.uuid=$UUID_MD_LVM rd.lvm.vg=lbmvg rw \
+resume=UUID=$UUID_GONE rd.resume.timeout=3 rd.timeout=120" $(virtio_disk "$a") $(virtio_disk "$b")
+	assert_root_reached "$CASE_DIR/console.log" &&
+	assert_log "$CASE_DIR/console.log" 'did not appear within' &&
+	assert_log "$CASE_DIR/console.log" 'md: resync of RAID array md' || return 1
+	decided=$(grep -n 'did not appear within' "$CASE_DIR/console.log" | head -n 1 | cut -d: -f1)
+	resync=$(grep -n 'md: resync of RAID array md' "$CASE_DIR/console.log" | head -n 1 | cut -d: -f1)
+	[ "$resync" -gt "$decided" ] ||
+		{ echo "md resynced the array (console line $resync) before the resume decision (line $decided)"; return 1; }
+}
