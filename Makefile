@@ -72,7 +72,8 @@ unit: unit-build
 	tests/run-unit.sh $(BUILD)/tests
 
 # The guest-side helper of the boot tests: a static /sbin/init for test roots.
-$(BUILD)/test-init: tests/boot/test-init.c tests/boot/guest-report.h
+$(BUILD)/test-init: tests/boot/test-init.c tests/boot/guest-report.h tests/boot/guest-cmdline.h \
+		tests/boot/guest-handback.h
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -static -o $@ $<
 

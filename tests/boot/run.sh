@@ -14,6 +14,7 @@ source "$(dirname "$0")/cases-distro.sh"
 source "$(dirname "$0")/cases-kdump.sh"
 source "$(dirname "$0")/cases-stacks.sh"
 source "$(dirname "$0")/cases-stacks-keys.sh"
+source "$(dirname "$0")/cases-shutdown.sh"
 source "$(dirname "$0")/cases-stacks-resume.sh"
 
 JOBS=${JOBS:-2}
