@@ -151,7 +151,8 @@ static int boot_root(const struct boot_args *args, const struct boot_plan *plan,
 		return failed(why, -ENOENT, "init=%s is missing or not executable on the root "
 			      "filesystem; give init= the path of the real init", init);
 	/* Not a failure of the boot: the root runs, only its way out is lost. */
-	if (shutdown_env_leave(SYSROOT, why, WHY_MAX) < 0)
+	if (shutdown_env_leave(SYSROOT, args->rescue.break_stages & STAGE_BIT(STAGE_SHUTDOWN),
+			       why, WHY_MAX) < 0)
 		log_warn("%s", why);
 	timeline_mark("exec", "%s", init);
 	argv[0] = (char *)init;

@@ -16,6 +16,7 @@
 
 #include <linux/magic.h>
 
+#include "bootlib/log.h"
 #include "common/exitrd.h"
 
 /* The mount points systemd moves /dev, /proc and /sys onto (it unmounts
@@ -93,15 +94,29 @@ static int make_dirs(void)
 	return 0;
 }
 
-int shutdown_env_leave(const char *sysroot, char *why, size_t size)
+/* rd.break=shutdown: the image's shell, for the way out's break. */
+static int copy_shell(void)
+{
+	char real[PATH_MAX];
+
+	if (!realpath("/bin/sh", real))
+		return -errno;
+	if (mkdir(EXITRD_DIR "/bin", 0755) < 0 && errno != EEXIST)
+		return -errno;
+	return copy_file(real, EXITRD_DIR "/bin/sh", 0755);
+}
+
+int shutdown_env_leave(const char *sysroot, bool break_shell, char *why, size_t size)
 {
 	int fd, r;
 
-	if (!root_needs_it(sysroot))
+	if (!break_shell && !root_needs_it(sysroot))
 		return 0;
 	r = make_dirs();
 	if (r == 0)
 		r = copy_file(SHUTDOWN_IMAGE_PATH, EXITRD_PROGRAM, 0755);
+	if (r == 0 && break_shell && copy_shell() < 0)
+		log_warn("rd.break=shutdown: the image has no shell to leave for the way out");
 	if (r < 0) {
 		snprintf(why, size, "leaving the way out in %s failed (%s, copying %s): at "
 			 "shutdown the root's stack will stay assembled; rebuild the image with "

@@ -13,9 +13,10 @@
  * whether it is an NFS mount. */
 bool shutdown_env_needed(const char *block_path, bool nfs);
 
-/* Leave the environment when the root mounted at sysroot needs it.
- * Returns 1 when it was left, 0 when not needed, -errno on failure, with
- * what failed written into why. */
-int shutdown_env_leave(const char *sysroot, char *why, size_t size);
+/* Leave the environment when the root mounted at sysroot needs it, or
+ * when break_shell (rd.break=shutdown) asks, with the image's shell then
+ * (a static one: Debian's busybox is). Returns 1 when it was left, 0 when
+ * not needed, -errno on failure, with what failed written into why. */
+int shutdown_env_leave(const char *sysroot, bool break_shell, char *why, size_t size);
 
 #endif

@@ -63,10 +63,10 @@ static void detach_rest(const struct mount_list *list)
 int unmount_below(const char *prefix)
 {
 	struct mount_list list;
-	int r;
 
 	for (int pass = 0; pass < UNMOUNT_PASSES; pass++) {
-		r = mountlist_read(prefix, &list);
+		int r = mountlist_read(prefix, &list);
+
 		if (r < 0 && r != -E2BIG)
 			return r;
 		if (list.len == 0 || unmount_pass(&list, 0) == 0)

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "bootlib/clock.h"
+#include "bootlib/stage.h"
 #include "shutdown/bounded.h"
 #include "shutdown/leave.h"
 #include "shutdown/mountlist.h"
@@ -73,6 +74,8 @@ static void cmdline_words(void **state)
 	assert_false(w.debug);
 	shutdown_cmdline_parse("", &w);
 	assert_false(w.break_shell);
+	/* The init reads the same word to leave a shell for the way out. */
+	assert_int_equal(stage_parse("shutdown"), STAGE_SHUTDOWN);
 }
 
 static void mountinfo_line(void **state)
