@@ -7,34 +7,18 @@
 #include <string.h>
 
 #include "bootlib/stage.h"
+#include "common/cmdwords.h"
 
 int cmdline_split(const char *line, struct strv *out)
 {
-	char word[CMDLINE_MAX];
+	struct cmdword w;
+	int r = 0;
 
-	while (*line) {
-		size_t n = 0;
-		bool quoted = false;
-
-		while (*line == ' ' || *line == '\t' || *line == '\n')
-			line++;
-		if (!*line)
-			break;
-		for (; *line; line++) {
-			if (*line == '"') {
-				quoted = !quoted;
-				continue;
-			}
-			if (!quoted && (*line == ' ' || *line == '\t' || *line == '\n'))
-				break;
-			if (n + 1 < sizeof(word))
-				word[n++] = *line;
-		}
-		word[n] = '\0';
-		if (strv_push(out, word) < 0)
-			return -ENOMEM;
-	}
-	return 0;
+	while (r == 0 && cmdwords_next(&line, &w))
+		r = strv_push(out, w.text) < 0 ? -ENOMEM : 0;
+	/* The words may be CHAP secrets (rd.iscsi.password=). */
+	explicit_bzero(&w, sizeof(w));
+	return r;
 }
 
 typedef int (*param_fn)(struct boot_args *a, const char *value, size_t offset);
@@ -327,6 +311,8 @@ int cmdline_parse(const char *line, struct boot_args *args)
 		if (pr < 0 && first_err == 0)
 			first_err = pr;
 	}
+	for (size_t i = 0; i < words.len; i++)
+		explicit_bzero(words.items[i], strlen(words.items[i]));
 	strv_free(&words);
 	return r < 0 ? r : first_err;
 }

@@ -1,77 +1,185 @@
-/* redact: kernel command lines with their secrets (iSCSI CHAP) replaced, for logs and reports. */
+/* redact: secrets (iSCSI CHAP) out of command lines and root paths, decided
+ * on the words as the parser reads them. */
 #include "common/redact.h"
 
-#include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "common/cmdwords.h"
+
+#define ISCSI_PREFIX "iscsi:"
+
 /* Parameters whose whole value is a secret. */
-static const char *const secret_params[] = { "rd.iscsi.password=", "rd.iscsi.in.password=" };
-/* Parameters whose value is a root path that may hold USER:PASSWORD@. */
-static const char *const path_params[] = { "netroot=iscsi:", "root=iscsi:" };
+static const char *const secret_params[] = { "rd.iscsi.password", "rd.iscsi.in.password" };
+/* Parameters whose value is a root path that may hold credentials. */
+static const char *const path_params[] = { "root", "netroot" };
 
-/* The length of the secret that starts word at a parameter's value, and where. */
-static size_t secret_span(const char *word, size_t len, size_t *start)
+static bool name_in(const char *name, size_t n, const char *const *list, size_t count)
 {
-	for (size_t i = 0; i < sizeof(secret_params) / sizeof(secret_params[0]); i++) {
-		size_t n = strlen(secret_params[i]);
-
-		if (len >= n && strncmp(word, secret_params[i], n) == 0) {
-			*start = n;
-			return len - n;
-		}
-	}
-	for (size_t i = 0; i < sizeof(path_params) / sizeof(path_params[0]); i++) {
-		size_t n = strlen(path_params[i]);
-		const char *at = NULL;
-
-		if (len < n || strncmp(word, path_params[i], n) != 0)
-			continue;
-		for (const char *p = word + n; p < word + len; p++)
-			at = *p == '@' ? p : at;
-		if (at) {
-			*start = n;
-			return (size_t)(at - word) - n;
-		}
-	}
-	return 0;
+	for (size_t i = 0; i < count; i++)
+		if (strlen(list[i]) == n && strncmp(list[i], name, n) == 0)
+			return true;
+	return false;
 }
 
-/* A word's length as the kernel splits them: quotes group spaces. */
-static size_t word_len(const char *p)
+bool redact_path_creds(const char *value, size_t *start, size_t *len)
 {
-	bool quoted = false;
-	size_t n = 0;
+	const char *at;
 
-	for (; p[n] && (quoted || !strchr(" \t\n", p[n])); n++)
-		quoted ^= p[n] == '"';
-	return n;
+	if (strncmp(value, ISCSI_PREFIX, strlen(ISCSI_PREFIX)) != 0)
+		return false;
+	at = strrchr(value, '@');
+	if (!at || at == value + strlen(ISCSI_PREFIX))
+		return false;
+	*start = strlen(ISCSI_PREFIX);
+	*len = (size_t)(at - value) - *start;
+	return true;
+}
+
+/* The parser (bootlib/cmdline.c) splits NAME=VALUE at the first '='. */
+bool redact_word_secret(const char *text, size_t *start, size_t *len)
+{
+	const char *eq = strchr(text, '=');
+	size_t n = eq ? (size_t)(eq - text) : 0;
+
+	if (!eq)
+		return false;
+	if (name_in(text, n, secret_params, sizeof(secret_params) / sizeof(secret_params[0]))) {
+		*start = n + 1;
+		*len = strlen(eq + 1);
+		return *len > 0;
+	}
+	if (name_in(text, n, path_params, sizeof(path_params) / sizeof(path_params[0])) &&
+	    redact_path_creds(eq + 1, start, len)) {
+		*start += n + 1;
+		return true;
+	}
+	return false;
+}
+
+struct sink {
+	char *out;
+	size_t pos, size;
+};
+
+static void sink_put(struct sink *s, const char *p, size_t n)
+{
+	for (size_t i = 0; i < n && s->pos + 1 < s->size; i++)
+		s->out[s->pos++] = p[i];
+}
+
+/* The raw word with the bytes of its secret replaced by "*". A quote among
+ * them is kept when they hold an odd number, so the rest of the line splits
+ * as before. A cut word loses all after the secret's start: the parser
+ * never saw that part, and it may be more of the secret. */
+static void word_redacted(struct sink *s, const struct cmdword *w, size_t start, size_t len)
+{
+	size_t r0 = cmdword_raw_offset(w, start);
+	size_t r1 = w->cut || start + len >= w->len ? w->raw_len :
+		    cmdword_raw_offset(w, start + len - 1) + 1;
+	size_t quotes = 0;
+
+	for (size_t i = r0; i < r1; i++)
+		quotes += w->raw[i] == '"';
+	sink_put(s, w->raw, r0);
+	sink_put(s, "*\"", quotes % 2 ? 2 : 1);
+	sink_put(s, w->raw + r1, w->raw_len - r1);
+}
+
+bool redact_cmdline(const char *cmdline, char *out, size_t size)
+{
+	struct sink s = { out, 0, size };
+	struct cmdword w;
+	const char *p = cmdline, *done = cmdline;
+	bool found = false;
+
+	while (cmdwords_next(&p, &w)) {
+		size_t start, len;
+
+		sink_put(&s, done, (size_t)(w.raw - done));
+		if (redact_word_secret(w.text, &start, &len)) {
+			word_redacted(&s, &w, start, len);
+			found = true;
+		} else {
+			sink_put(&s, w.raw, w.raw_len);
+		}
+		done = p;
+	}
+	sink_put(&s, done, strlen(done));
+	if (size)
+		out[s.pos] = '\0';
+	return found;
 }
 
 bool redact_has_secrets(const char *cmdline)
 {
-	char out[4096];
+	struct cmdword w;
+	size_t start, len;
+	bool found = false;
 
-	redact_cmdline(cmdline, out, sizeof(out));
-	return strcmp(out, cmdline) != 0;
+	while (!found && cmdwords_next(&cmdline, &w))
+		found = redact_word_secret(w.text, &start, &len);
+	return found;
 }
 
-void redact_cmdline(const char *cmdline, char *out, size_t size)
+/* value with its credentials replaced by mark (NULL: with their '@'). */
+static bool path_replaced(const char *value, const char *mark, char *out, size_t size)
 {
-	size_t o = 0;
-	const char *p = cmdline;
+	struct sink s = { out, 0, size };
+	size_t start, len;
+	bool found = redact_path_creds(value, &start, &len);
 
-	while (*p && o + 1 < size) {
-		size_t len = word_len(p), start = 0;
-		size_t secret = secret_span(p, len, &start);
-
-		for (size_t i = 0; i < len && o + 1 < size; i++)
-			if (!secret || i < start || i >= start + secret)
-				out[o++] = p[i];
-			else if (i == start)
-				out[o++] = '*';
-		p += len;
-		while ((*p == ' ' || *p == '\t' || *p == '\n') && o + 1 < size)
-			out[o++] = *p++;
+	if (found) {
+		sink_put(&s, value, start);
+		if (mark)
+			sink_put(&s, mark, strlen(mark));
+		value += start + len + (mark ? 0 : 1);
 	}
-	out[o] = '\0';
+	sink_put(&s, value, strlen(value));
+	if (size)
+		out[s.pos] = '\0';
+	return found;
+}
+
+bool redact_path(const char *value, char *out, size_t size)
+{
+	return path_replaced(value, "*", out, size);
+}
+
+bool redact_path_strip(const char *value, char *out, size_t size)
+{
+	return path_replaced(value, NULL, out, size);
+}
+
+/* Redaction never lengthens a line: a secret of one byte or more becomes
+ * "*", or `*"` when it held a quote as well. */
+char *redact_lines(const char *text, size_t len, size_t *out_len, bool *found)
+{
+	char *out = malloc(len + 1), *line = malloc(len + 1);
+	size_t pos = 0;
+
+	*found = false;
+	if (!out || !line) {
+		free(out);
+		free(line);
+		return NULL;
+	}
+	for (size_t i = 0; i < len; ) {
+		size_t n = 0;
+
+		while (i + n < len && text[i + n] != '\n' && text[i + n] != '\0')
+			n++;
+		memcpy(line, text + i, n);
+		line[n] = '\0';
+		*found |= redact_cmdline(line, out + pos, n + 1);
+		pos += strlen(out + pos);
+		if (i + n < len)
+			out[pos++] = text[i + n];
+		i += n + 1;
+	}
+	explicit_bzero(line, len + 1);
+	free(line);
+	out[pos] = '\0';
+	*out_len = pos;
+	return out;
 }

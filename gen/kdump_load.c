@@ -12,6 +12,8 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "common/cmdwords.h"
+#include "common/redact.h"
 #include "gen/report.h"
 
 /* From the kernel's uapi linux/kexec.h (no glibc wrapper exists). */
@@ -47,28 +49,20 @@ static int append_word(char *out, size_t size, size_t *pos, const char *word, si
 	return 0;
 }
 
-/* Words are split on blanks outside double quotes, as the kernel does. */
+/* Words are split as the kernel does (common/cmdwords.h); a dropped
+ * parameter is recognised as the kernel reads it, quotes removed. */
 int kdump_capture_cmdline(const char *running, const char *extra, char *out, size_t size)
 {
-	const char *p = running;
+	struct cmdword w;
 	size_t pos = 0;
 	int r = 0;
 
 	if (size == 0)
 		return -ENAMETOOLONG;
 	out[0] = '\0';
-	while (r == 0 && *p) {
-		const char *start;
-		bool quoted = false;
-
-		while (*p == ' ' || *p == '\t' || *p == '\n')
-			p++;
-		start = p;
-		while (*p && (quoted || (*p != ' ' && *p != '\t' && *p != '\n')))
-			quoted ^= *p++ == '"';
-		if (p > start && !param_dropped(start, (size_t)(p - start)))
-			r = append_word(out, size, &pos, start, (size_t)(p - start));
-	}
+	while (r == 0 && cmdwords_next(&running, &w))
+		if (!param_dropped(w.text, w.len))
+			r = append_word(out, size, &pos, w.raw, w.raw_len);
 	if (r == 0)
 		r = append_word(out, size, &pos, "irqpoll nr_cpus=1 reset_devices", 31);
 	if (r == 0 && extra && *extra)
@@ -160,7 +154,7 @@ static int parse_load_opts(int argc, char **argv, struct load_opts *o)
 
 static int kdump_load(int argc, char **argv)
 {
-	char running[CMDLINE_MAX], cmdline[CMDLINE_MAX];
+	char running[CMDLINE_MAX], cmdline[CMDLINE_MAX], shown[CMDLINE_MAX];
 	struct load_opts o = { .append = "" };
 	int kfd, ifd, err = 0;
 
@@ -195,7 +189,9 @@ static int kdump_load(int argc, char **argv)
 		close(ifd);
 	if (err)
 		return 1;
-	printf("kdump: armed: %s with %s, command line: %s\n", o.kernel, o.image, cmdline);
+	/* /proc/cmdline may hold CHAP secrets (rd.iscsi.password=): not shown. */
+	redact_cmdline(cmdline, shown, sizeof(shown));
+	printf("kdump: armed: %s with %s, command line: %s\n", o.kernel, o.image, shown);
 	return 0;
 }
 

@@ -11,6 +11,7 @@
 #include "gen/archive.h"
 #include "gen/ls_escape.h"
 #include "gen/report.h"
+#include "common/redact.h"
 #include "common/strv.h"
 
 #define LS_CONFIG_PATH "etc/lifeboat/build.conf"
@@ -30,9 +31,10 @@ struct link_seen {
 struct ls {
 	FILE *out;
 	void *links;             /* a tsearch tree of struct link_seen */
-	char *config;            /* build.conf's first LS_CONFIG_SHOWN bytes, if the image has one */
+	char *config;            /* build.conf's first LS_CONFIG_SHOWN bytes, if the image has one, redacted */
 	size_t config_len;
 	size_t config_size;      /* the whole file's */
+	bool config_secrets;     /* a secret was taken out of what is shown */
 	struct strv modules;     /* with repeats: sorted and made unique when printed */
 	char *text;              /* the last escaped text (ls_escape) */
 	size_t text_cap;
@@ -136,18 +138,21 @@ static int module_note(struct ls *ls, const char *path)
 	return 0;
 }
 
+/* Kept without secrets: an image made before the redaction decided on the
+ * parsed words may show `root="iscsi:u:p@..."` in its cmdline line. */
 static int config_keep(struct ls *ls, const struct archive_entry *e)
 {
-	size_t len = e->size < LS_CONFIG_SHOWN ? e->size : LS_CONFIG_SHOWN;
-	char *copy = malloc(len + 1);
+	size_t len = e->size < LS_CONFIG_SHOWN ? e->size : LS_CONFIG_SHOWN, shown_len;
+	bool found;
+	char *copy = redact_lines((const char *)e->data, len, &shown_len, &found);
 
 	if (!copy)
 		return -ENOMEM;
-	memcpy(copy, e->data, len);
 	free(ls->config);
 	ls->config = copy;
-	ls->config_len = len;
+	ls->config_len = shown_len;
 	ls->config_size = e->size;
+	ls->config_secrets |= found;
 	return 0;
 }
 
@@ -250,11 +255,11 @@ static void sections_print(struct ls *ls)
 			fputs("[not shown: out of memory]", ls->out);
 		if (ls->config_len > 0 && ls->config[ls->config_len - 1] != '\n')
 			fputc('\n', ls->out);
-		if (ls->config_len < ls->config_size)
+		if (ls->config_size > LS_CONFIG_SHOWN)
 			fprintf(ls->out, "[cut: the file is %zu bytes, more than any build.conf "
 				"lifeboat writes]\n", ls->config_size);
 		/* build.c writes this line when the image carries CHAP secrets. */
-		if (memmem(ls->config, ls->config_len, "\nsecrets = ", 11))
+		if (ls->config_secrets || memmem(ls->config, ls->config_len, "\nsecrets = ", 11))
 			fprintf(ls->out, "\nnote: this image carries secrets (see secrets = above); "
 				"keep it readable by root only (it is written mode 0600)\n");
 	}

@@ -2,6 +2,7 @@
 #include "init/bootargs.h"
 
 #include <dirent.h>
+#include <stdbool.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@
 #include <unistd.h>
 
 #include "bootlib/log.h"
+#include "common/redact.h"
 
 static int apply_file(const char *path, struct boot_args *args)
 {
@@ -26,6 +28,7 @@ static int apply_file(const char *path, struct boot_args *args)
 		return -errno;
 	line[n] = '\0';
 	r = cmdline_parse(line, args);
+	explicit_bzero(line, sizeof(line));   /* it may hold CHAP secrets */
 	if (r < 0)
 		log_warn("%s: a parameter has a bad value (%s); it was ignored", path, strerror(-r));
 	return r;
@@ -36,6 +39,31 @@ static int is_conf(const struct dirent *de)
 	size_t n = strlen(de->d_name);
 
 	return n > 5 && strcmp(de->d_name + n - 5, ".conf") == 0;
+}
+
+/* Remove the first environment variable holding a secret; false if none. */
+static bool environ_drop_one(void)
+{
+	size_t start, len;
+
+	for (char **e = environ; e && *e; e++) {
+		const char *eq = strchr(*e, '=');
+		char name[128];
+
+		if (!eq || (size_t)(eq - *e) >= sizeof(name) || !redact_word_secret(*e, &start, &len))
+			continue;
+		memcpy(name, *e, (size_t)(eq - *e));
+		name[eq - *e] = '\0';
+		unsetenv(name);
+		return true;
+	}
+	return false;
+}
+
+void bootargs_environ_clean(void)
+{
+	while (environ_drop_one())
+		;
 }
 
 int bootargs_load(struct boot_args *args)
@@ -56,5 +84,6 @@ int bootargs_load(struct boot_args *args)
 	}
 	free(names);
 	r = apply_file("/proc/cmdline", args);
+	bootargs_environ_clean();
 	return first ? first : r;
 }

@@ -10,5 +10,9 @@
  * name order, then /proc/cmdline, so the kernel's command line wins.
  * Returns the first parse error (already logged) or 0. */
 int bootargs_load(struct boot_args *args);
+/* The kernel hands the parameters it does not know and that hold no dot
+ * (netroot=...) to init's environment, which the real init inherits: those
+ * holding a secret (common/redact.h) are removed. bootargs_load does it. */
+void bootargs_environ_clean(void);
 
 #endif

@@ -137,9 +137,10 @@ static int client_receive(struct client *c, struct dhcp_lease *lease)
 			memcpy(&aux, CMSG_DATA(cm), sizeof(aux));
 			check_sum = !(aux.tp_status & TP_STATUS_CSUMNOTREADY);
 		}
-	if (dhcp_packet_parse(buf, (size_t)n, check_sum, c->req.xid, c->link->mac, lease) < 0)
-		return -EAGAIN;
-	return 0;
+	n = dhcp_packet_parse(buf, (size_t)n, check_sum, c->req.xid, c->link->mac, lease);
+	/* The root-path may hold iSCSI CHAP secrets: not left on the stack. */
+	explicit_bzero(buf, sizeof(buf));
+	return n < 0 ? -EAGAIN : 0;
 }
 
 static void client_restart(struct client *c)

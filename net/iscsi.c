@@ -201,31 +201,47 @@ static int lun_wait(const struct net_request *a, const struct iscsi_target *t,
 	return -ETIMEDOUT;
 }
 
+/* The login to the target named, once the network is up; t gets the CHAP
+ * secrets, which the caller wipes whatever happens. */
+static int target_login(const struct net_request *a, const struct net_state *st,
+			struct iscsi_target *t, char *why, size_t n)
+{
+	char fw_initiator[ISCSI_NAME_MAX], initiator[ISCSI_NAME_MAX], session[64];
+	int r = target_choose(a, st, t, fw_initiator, sizeof(fw_initiator), why, n);
+
+	if (r == 0)
+		r = server_fill(t, st, why, n);
+	if (r == 0)
+		r = modules_load(why, n);
+	if (r < 0)
+		return r;
+	iscsi_conf_initiator(a, fw_initiator, ISCSI_INITIATOR_FILE, st->link.mac,
+			     initiator, sizeof(initiator));
+	if (!iscsi_lun_session(ISCSI_SESSION_CLASS, t->name, session, sizeof(session)))
+		r = login(a, t, initiator, why, n);
+	return r;
+}
+
 int iscsi_root_attach(const struct net_request *a, char *root, size_t root_size,
 		      char *why, size_t n)
 {
 	struct net_state st;
 	struct iscsi_target t;
-	char fw_initiator[ISCSI_NAME_MAX], initiator[ISCSI_NAME_MAX], session[64];
 	int r = net_bring_up_state(a->net, &st, why, n);
 
+	memset(&t, 0, sizeof(t));
 	if (r == 0)
-		r = target_choose(a, &st, &t, fw_initiator, sizeof(fw_initiator), why, n);
-	if (r == 0)
-		r = server_fill(&t, &st, why, n);
-	if (r == 0)
-		r = modules_load(why, n);
+		r = target_login(a, &st, &t, why, n);
+	/* The kernel keeps the session's secrets; PID 1 need not, nor those of
+	 * DHCP's root-path. A failed login keeps the command line's for the
+	 * retry after the rescue shell. */
+	explicit_bzero(&t.chap, sizeof(t.chap));
+	explicit_bzero(st.conf.root_path, sizeof(st.conf.root_path));
 	if (r < 0)
 		return r;
-	iscsi_conf_initiator(a, fw_initiator, ISCSI_INITIATOR_FILE, st.link.mac,
-			     initiator, sizeof(initiator));
-	if (!iscsi_lun_session(ISCSI_SESSION_CLASS, t.name, session, sizeof(session)))
-		r = login(a, &t, initiator, why, n);
-	/* The kernel keeps the session's secrets; PID 1 need not. */
-	explicit_bzero(&t.chap, sizeof(t.chap));
-	if (r == 0 && iscsi_conf_root_is_lun(a->root->root))
+	iscsi_conf_forget(a->iscsi);
+	if (iscsi_conf_root_is_lun(a->root->root))
 		return lun_wait(a, &t, root, root_size, why, n);
-	if (r == 0)
-		snprintf(root, root_size, "%s", a->root->root);
-	return r;
+	snprintf(root, root_size, "%s", a->root->root);
+	return 0;
 }

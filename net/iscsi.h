@@ -15,8 +15,9 @@ bool iscsi_root_wanted(const struct net_request *args);
 /* Configure the network, log in to the target (bounded retries within
  * rd.timeout), and leave in root what the root device is: args->root->root when
  * it names a filesystem, else /dev/DISK of the target's LUN once it is
- * there. Returns 0, or -errno with what failed and what the user can do in
- * why (never a secret). */
+ * there. Once logged in, the passwords of args->iscsi are forgotten
+ * (iscsi_conf_forget). Returns 0, or -errno with what failed and what the
+ * user can do in why (never a secret). */
 int iscsi_root_attach(const struct net_request *args, char *root, size_t root_size,
 		      char *why, size_t why_size);
 

@@ -55,6 +55,12 @@ void iscsi_conf_chap(const struct net_request *a, struct iscsi_target *t)
 	}
 }
 
+void iscsi_conf_forget(struct iscsi_args *a)
+{
+	explicit_bzero(a->password, sizeof(a->password));
+	explicit_bzero(a->in_password, sizeof(a->in_password));
+}
+
 /* A decimal number within [1, max]; empty is 0 (not given). */
 static int number_parse(const char *s, unsigned long max, unsigned int *out)
 {

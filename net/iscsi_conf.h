@@ -35,6 +35,9 @@ int iscsi_conf_target(const struct net_request *a, const char *root_path,
 		      struct iscsi_target *t, char *why, size_t why_size);
 /* Apply rd.iscsi.username= and the other CHAP parameters over t's. */
 void iscsi_conf_chap(const struct net_request *a, struct iscsi_target *t);
+/* Wipe rd.iscsi.password= and rd.iscsi.in.password= once the login is done:
+ * the kernel keeps the session's secrets, PID 1 need not. */
+void iscsi_conf_forget(struct iscsi_args *a);
 /* The initiator name: rd.iscsi.initiator=, else the firmware's (may be
  * NULL or empty), else the InitiatorName= of file, else one made from mac
  * (stable across boots, so the target's ACL can name it). */

@@ -14,7 +14,7 @@
 struct net_request {
 	const struct root_args *root;
 	const struct net_args *net;
-	const struct iscsi_args *iscsi;
+	struct iscsi_args *iscsi;             /* its passwords are wiped after the login */
 };
 
 /* Whether the command line puts the root on the network: root=nfs:,

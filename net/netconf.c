@@ -2,7 +2,9 @@
  *
  * Every value written comes from the command line or passed dhcp_str_safe
  * (no spaces, quotes or newlines), so the file is plain key=value and can be
- * read by a shell as well. */
+ * read by a shell as well. An iSCSI root-path is written without its CHAP
+ * credentials (USER:PASSWORD@ left out), and the file is the owner's only:
+ * it stays in /run after switch_root. */
 #include "net/netconf.h"
 
 #include <arpa/inet.h>
@@ -14,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/redact.h"
 #include "net/ipconf.h"
 
 struct out {
@@ -52,6 +55,14 @@ static void out_str(struct out *o, const char *key, const char *value)
 		out_add(o, "%s=%s\n", key, value);
 }
 
+static void out_root_path(struct out *o, const char *root_path)
+{
+	char shown[DHCP_STR_MAX];
+
+	redact_path_strip(root_path, shown, sizeof(shown));
+	out_str(o, "ROOT_PATH", shown);
+}
+
 int netconf_format(const struct link_info *link, const char *method,
 		   const struct dhcp_lease *l, char *buf, size_t size)
 {
@@ -75,7 +86,7 @@ int netconf_format(const struct link_info *link, const char *method,
 		out_add(&o, "MTU=%u\n", l->mtu);
 	out_str(&o, "HOSTNAME", l->hostname);
 	out_str(&o, "DOMAIN", l->domain);
-	out_str(&o, "ROOT_PATH", l->root_path);
+	out_root_path(&o, l->root_path);
 	out_addr(&o, "SERVER_ID", l->server_id);
 	out_addr(&o, "NEXT_SERVER", l->siaddr);
 	if (l->lease_sec)
@@ -83,14 +94,15 @@ int netconf_format(const struct link_info *link, const char *method,
 	return o.full ? -ENOSPC : (int)o.len;
 }
 
-static int file_replace(const char *path, const char *text, size_t len)
+static int file_replace(const char *path, const char *text, size_t len, mode_t mode)
 {
 	char tmp[256];
 	int fd, r = 0;
 
 	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp))
 		return -ENAMETOOLONG;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	unlink(tmp);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
 	if (fd < 0)
 		return -errno;
 	if (write(fd, text, len) != (ssize_t)len)
@@ -120,7 +132,7 @@ static int resolv_write(const char *path, const struct dhcp_lease *l)
 	/* out_addr writes KEY=VALUE; resolv.conf wants "nameserver VALUE". */
 	for (char *p = strstr(buf, "nameserver="); p; p = strstr(p, "nameserver="))
 		p[strlen("nameserver")] = ' ';
-	return file_replace(path, buf, o.len);
+	return file_replace(path, buf, o.len, 0644);
 }
 
 int netconf_write(const char *dir, const char *resolv, const struct link_info *link,
@@ -135,7 +147,7 @@ int netconf_write(const char *dir, const char *resolv, const struct link_info *l
 	if (snprintf(path, sizeof(path), "%s/net.%s.conf", dir, link->name) >= (int)sizeof(path))
 		return -ENAMETOOLONG;
 	mkdir(dir, 0755);
-	r = file_replace(path, text, (size_t)len);
+	r = file_replace(path, text, (size_t)len, 0600);
 	if (r == 0 && l->n_dns)
 		r = resolv_write(resolv, l);
 	return r;

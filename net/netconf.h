@@ -10,12 +10,13 @@
 #define NETCONF_DIR "/run/initramfs"
 #define RESOLV_CONF "/etc/resolv.conf"
 
-/* Format net.IFACE.conf (key=value lines, docs/network.md) into buf.
+/* Format net.IFACE.conf (key=value lines, docs/network.md) into buf; an
+ * iSCSI ROOT_PATH without its credentials (common/redact.h).
  * method is "dhcp" or "static". Returns the length or -ENOSPC. */
 int netconf_format(const struct link_info *link, const char *method,
 		   const struct dhcp_lease *l, char *buf, size_t size);
-/* Write dir/net.IFACE.conf and, when DNS servers are known, resolv
- * (/etc/resolv.conf), each to a temporary name then renamed. */
+/* Write dir/net.IFACE.conf (mode 0600) and, when DNS servers are known,
+ * resolv (/etc/resolv.conf, 0644), each to a temporary name then renamed. */
 int netconf_write(const char *dir, const char *resolv, const struct link_info *link,
 		  const char *method, const struct dhcp_lease *l);
 

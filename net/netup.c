@@ -13,6 +13,7 @@
 #include "bootlib/coldplug.h"
 #include "bootlib/log.h"
 #include "bootlib/timeline.h"
+#include "common/redact.h"
 #include "net/linkwatch.h"
 
 /* Once one interface has a carrier, how long the others of the machine get
@@ -234,13 +235,15 @@ static int dhcp_on_links(struct links *s, const struct ip_conf *ipc, const char 
 
 static void log_conf(const struct net_state *st)
 {
-	char a[INET_ADDRSTRLEN], srv[INET_ADDRSTRLEN];
+	char a[INET_ADDRSTRLEN], srv[INET_ADDRSTRLEN], root_path[DHCP_STR_MAX];
 
+	/* An iSCSI root-path may hold USER:PASSWORD@. */
+	redact_path(st->conf.root_path, root_path, sizeof(root_path));
 	inet_ntop(AF_INET, &st->conf.addr, a, sizeof(a));
 	inet_ntop(AF_INET, &st->conf.server_id, srv, sizeof(srv));
 	if (st->from_dhcp)
 		log_info("%s: %s/%d from DHCP server %s, root-path '%s'", st->link.name, a,
-			 ip_mask_prefix(st->conf.netmask), srv, st->conf.root_path);
+			 ip_mask_prefix(st->conf.netmask), srv, root_path);
 	else
 		log_info("%s: %s/%d from ip=", st->link.name, a, ip_mask_prefix(st->conf.netmask));
 	timeline_mark("lease", "%s %s %s", st->link.name, a, st->from_dhcp ? "dhcp" : "static");

@@ -3,6 +3,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <ifaddrs.h>
 #include <stdbool.h>
 #include <netdb.h>
@@ -38,11 +39,27 @@ static void copy_file(FILE *out, const char *path)
 	fclose(in);
 }
 
-/* A command line with its secrets (iSCSI CHAP) replaced: the report is
- * meant to be shared. */
-static void copy_cmdline(FILE *out, const char *path)
+/* text with each line redacted (common/redact.h): the kernel's own
+ * "Kernel command line:" and "Unknown kernel command line parameters"
+ * lines, and any other that names a secret, lose it. */
+static void write_redacted(FILE *out, const char *text, size_t len)
 {
-	char line[4096], shown[4096];
+	bool found;
+	size_t shown_len;
+	char *shown = redact_lines(text, len, &shown_len, &found);
+
+	if (!shown)
+		fprintf(out, "(left out: no memory to remove the secrets it may hold)\n");
+	else
+		fwrite(shown, 1, shown_len, out);
+	free(shown);
+}
+
+/* A command line or build.conf with its secrets (iSCSI CHAP) replaced: the
+ * report is meant to be shared. */
+static void copy_redacted(FILE *out, const char *path)
+{
+	char text[8192];
 	FILE *in = fopen(path, "re");
 	size_t n;
 
@@ -50,11 +67,10 @@ static void copy_cmdline(FILE *out, const char *path)
 		fprintf(out, "(%s: %s)\n", path, strerror(errno));
 		return;
 	}
-	n = fread(line, 1, sizeof(line) - 1, in);
+	n = fread(text, 1, sizeof(text), in);
 	fclose(in);
-	line[n] = '\0';
-	redact_cmdline(line, shown, sizeof(shown));
-	fputs(shown, out);
+	write_redacted(out, text, n);
+	explicit_bzero(text, n);
 }
 
 /* Each /etc/cmdline.d file with its name: what the image adds to the
@@ -70,7 +86,7 @@ static void copy_dir_files(FILE *out, const char *dir)
 
 			snprintf(path, sizeof(path), "%s/%s", dir, names[i]->d_name);
 			fprintf(out, "%s: ", path);
-			copy_cmdline(out, path);
+			copy_redacted(out, path);
 		}
 		free(names[i]);
 	}
@@ -87,7 +103,7 @@ static void write_kernel_log(FILE *out)
 	if (n < 0)
 		fprintf(out, "(the kernel log cannot be read: %s)\n", strerror(errno));
 	else
-		fwrite(buf, 1, (size_t)n, out);
+		write_redacted(out, buf, (size_t)n);
 	free(buf);
 }
 
@@ -126,10 +142,10 @@ static void write_sections(FILE *out, const char *what)
 {
 	fprintf(out, "lifeboat rescue report\n\nwhy: %s\n", what);
 	section(out, "kernel command line (/proc/cmdline, then the image's /etc/cmdline.d)");
-	copy_cmdline(out, "/proc/cmdline");
+	copy_redacted(out, "/proc/cmdline");
 	copy_dir_files(out, "/etc/cmdline.d");
 	section(out, "image build settings (/etc/lifeboat/build.conf)");
-	copy_file(out, "/etc/lifeboat/build.conf");
+	copy_redacted(out, "/etc/lifeboat/build.conf");
 	section(out, "timeline (/run/initramfs/timeline)");
 	copy_file(out, "/run/initramfs/timeline");
 	section(out, "block devices (blkid)");
@@ -144,6 +160,28 @@ static void write_sections(FILE *out, const char *what)
 	write_kernel_log(out);
 }
 
+/* Created for root only, whatever was there: the report holds the kernel
+ * log and the machine's layout, and is kept in /run after switch_root. */
+static FILE *report_open(void)
+{
+	int fd;
+	FILE *f;
+
+	if (unlink(RESCUE_REPORT_PATH) < 0 && errno != ENOENT)
+		return NULL;
+	fd = open(RESCUE_REPORT_PATH, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0)
+		return NULL;
+	f = fdopen(fd, "w");
+	if (!f) {
+		int e = errno;
+
+		close(fd);
+		errno = e;
+	}
+	return f;
+}
+
 int rescue_report_write(const char *what)
 {
 	FILE *out;
@@ -151,7 +189,7 @@ int rescue_report_write(const char *what)
 
 	if (mkdir("/run/initramfs", 0755) < 0 && errno != EEXIST)
 		return -errno;
-	out = fopen(RESCUE_REPORT_PATH, "we");
+	out = report_open();
 	if (!out)
 		return -errno;
 	write_sections(out, what);

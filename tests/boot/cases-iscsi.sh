@@ -215,3 +215,30 @@ case_iscsi_firmware_mutual() {
 	iscsi_down
 	return $rc
 }
+
+# CHAP credentials that come from DHCP (root-path iscsi:USER:SECRET@...)
+# log in, and leave no trace: the real root's init (test-init) reads the
+# kernel log, its environment and every file under /run for the secret, given to it in hex
+# so the kernel's echo of its command line does not hold it.
+# net.eth0.conf names the target without the credentials, mode 0600.
+case_iscsi_dhcp_chap_secret() {
+	local rc=0 hex
+	NET_IMG=$(iscsi_image plain) || return 1
+	hex=$(printf %s "$ISCSI_SECRET" | od -An -tx1 | tr -d ' \n')
+	net_ns_up || { net_ns_down; echo "creating the namespace failed"; return 1; }
+	trap 'iscsi_down' EXIT
+	iscsi_target_start &&
+		net_dhcp_start "iscsi:$ISCSI_USER:$ISCSI_SECRET@$NET_SERVER::::$ISCSI_IQN:chap" || rc=1
+	if [ $rc -eq 0 ]; then
+		net_boot dhcp-chap "netroot=dhcp root=LABEL=lbext4 rd.shell=0 lifeboat.test.nosecret=$hex"
+		iscsi_assert_root "$NET_LOG" "$ISCSI_IQN:chap" &&
+		assert_log "$NET_LOG" "with CHAP" &&
+		assert_log "$NET_LOG" "root-path 'iscsi:\*@$NET_SERVER::::$ISCSI_IQN:chap'" &&
+		assert_log "$NET_LOG" "netconf ROOT_PATH=iscsi:$NET_SERVER::::$ISCSI_IQN:chap$" &&
+		assert_log "$NET_LOG" "mode /run/initramfs/net.eth0.conf 600$" &&
+		assert_log "$NET_LOG" "secrets: none in the kernel log, the environment and [1-9][0-9]* files under /run" &&
+		assert_not_log "$NET_LOG" "$ISCSI_SECRET" || rc=1
+	fi
+	iscsi_down
+	return $rc
+}

@@ -73,13 +73,15 @@ case_rescue_missing_root_hotadd() {
 	local gpt ext4
 	gpt=$(disk_copy gpt.img)
 	ext4=$(disk_copy ext4.img)
-	rescue_start "$IMG_GENERIC" "root=UUID=$UUID_EXT4 rd.timeout=3" $(disk_args virtio-blk "$gpt")
+	# The report is root's only and has no secret of the kernel's command line.
+	rescue_start "$IMG_GENERIC" "root=UUID=$UUID_EXT4 rd.timeout=3 \"rd.iscsi.password=Rescue-Secret-1\"" \
+		$(disk_args virtio-blk "$gpt")
 	{
 		expect "$SHELL_PROMPT" 90 &&
 		assert_log "$CASE_DIR/console.log" "boot failed: root device root=UUID=$UUID_EXT4 did not appear" &&
 		assert_log "$CASE_DIR/console.log" '/dev/vda2 TYPE="ext4" LABEL="lbgptfs"' &&
-		type_line 'echo REPORT-$(grep -c "vda2 TYPE=.ext4. LABEL=.lbgptfs" /run/initramfs/rdsosreport.txt)-$((6*7))' &&
-		expect 'REPORT-1-42' &&
+		type_line 'r=/run/initramfs/rdsosreport.txt; echo REPORT-$(grep -c "vda2 TYPE=.ext4. LABEL=.lbgptfs" $r)-$(grep -c "Rescue-Secret" $r)-$(grep -c "rd.iscsi.password=\*" $r)-$(stat -c %a $r)-$((6*7))' &&
+		expect 'REPORT-1-0-[1-9]-600-42' &&
 		type_line 'echo CTTY-$( (: </dev/tty) 2>/dev/null && echo yes || echo no)-$(tty)' &&
 		expect 'CTTY-yes-/dev/ttyS0' &&
 		type_line exit &&

@@ -4,14 +4,92 @@
  * machine off, or with lifeboat.test.handback=VERB hands it back to the
  * initramfs's way out as systemd does (tests/boot/guest-handback.h).
  * Static, so the test roots need no libraries. */
+#include <ftw.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/klog.h>
 #include <sys/reboot.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "tests/boot/guest-cmdline.h"
 #include "tests/boot/guest-handback.h"
 #include "tests/boot/guest-report.h"
+
+/* The secret of lifeboat.test.nosecret=HEX (hex, so the kernel's echo of
+ * its command line does not hold it), and what the scan found. */
+static char secret[256];
+static int scanned, leaks;
+
+static void secret_decode(void)
+{
+	char hex[2 * sizeof(secret)];
+	size_t n = strlen(param("lifeboat.test.nosecret", hex, sizeof(hex))) / 2;
+
+	for (size_t i = 0; i < n && i + 1 < sizeof(secret); i++) {
+		unsigned int byte;
+
+		if (sscanf(hex + 2 * i, "%2x", &byte) != 1)
+			break;
+		secret[i] = (char)byte;
+	}
+}
+
+static void secret_look(const char *where, const char *buf, size_t len)
+{
+	if (memmem(buf, len, secret, strlen(secret))) {
+		printf("LIFEBOAT-TEST: secret found in %s\n", where);
+		leaks++;
+	}
+}
+
+static int secret_file(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	char buf[65536];
+	FILE *f;
+	size_t n;
+
+	(void)ftw;
+	if (type != FTW_F || !S_ISREG(st->st_mode) || !(f = fopen(path, "r")))
+		return 0;
+	n = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	scanned++;
+	secret_look(path, buf, n);
+	return 0;
+}
+
+/* The kernel log, every file under /run and init's environment: the
+ * initramfs's traces that outlive it. */
+static void secret_scan(void)
+{
+	static char log[1 << 20];
+	int n;
+
+	secret_decode();
+	if (!secret[0])
+		return;
+	n = klogctl(3, log, sizeof(log));   /* SYSLOG_ACTION_READ_ALL */
+	if (n < 0)
+		printf("LIFEBOAT-TEST: secrets: the kernel log is unreadable\n");
+	else
+		secret_look("the kernel log", log, (size_t)n);
+	nftw("/run", secret_file, 16, FTW_PHYS | FTW_MOUNT);
+	/* What the initramfs's init handed on to this one. */
+	secret_file("/proc/self/environ", &(struct stat){ .st_mode = S_IFREG }, FTW_F, NULL);
+	if (!leaks && n >= 0)
+		printf("LIFEBOAT-TEST: secrets: none in the kernel log, the environment and %d "
+		       "files under /run\n", scanned - 1);
+}
+
+static void print_mode(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) == 0)
+		printf("LIFEBOAT-TEST: mode %s %o\n", path, st.st_mode & 07777);
+}
 
 static void print_file(const char *tag, const char *path)
 {
@@ -38,15 +116,18 @@ int main(int argc, char **argv)
 	print_dm_devices();
 	print_file("uptime", "/proc/uptime");
 	print_file("timeline", "/run/initramfs/timeline");
-	if (access("/run/initramfs/net.eth0.conf", F_OK) == 0)
+	if (access("/run/initramfs/net.eth0.conf", F_OK) == 0) {
 		print_file("netconf", "/run/initramfs/net.eth0.conf");
+		print_mode("/run/initramfs/net.eth0.conf");
+	}
 	if (access("/last-write", F_OK) == 0)
 		print_file("lastwrite", "/last-write");
 	if (access("/proc/mdstat", F_OK) == 0)
 		print_file("mdstat", "/proc/mdstat");
+	cmdline_read();
+	secret_scan();
 	printf("LIFEBOAT-TEST: end\n");
 	fflush(stdout);
-	cmdline_read();
 	if (param("lifeboat.test.handback", verb, sizeof(verb))[0])
 		handback(verb);
 	sync();

@@ -277,6 +277,15 @@ static char *ls_capture(const char *image, int expect_rc)
 	return (char *)data;
 }
 
+/* img written as dir/img (and freed), then listed. */
+static char *ls_written(struct image *img, const char *dir, char *path, size_t size)
+{
+	snprintf(path, size, "%s/img", dir);
+	assert_int_equal(image_write(img, path, IMAGE_COMPRESS_GZIP, 0), 0);
+	image_free(img);
+	return ls_capture(path, 0);
+}
+
 static void test_ls(void **state)
 {
 	char *dir = fixture_tmpdir();
@@ -294,10 +303,7 @@ static void test_ls(void **state)
 	assert_int_equal(image_add_symlink(img, "/bin", "usr/bin"), 0);
 	assert_int_equal(image_add_file(img, src, "/a", 0644), 0);
 	assert_int_equal(image_add_file(img, src, "/b", 0644), 0);
-	snprintf(p, sizeof(p), "%s/img", dir);
-	assert_int_equal(image_write(img, p, IMAGE_COMPRESS_GZIP, 0), 0);
-	image_free(img);
-	out = ls_capture(p, 0);
+	out = ls_written(img, dir, p, sizeof(p));
 	assert_non_null(strstr(out, "lrwxrwxrwx   1         7 bin -> usr/bin\n"));
 	assert_non_null(strstr(out, "-rw-r--r--   2         4 a\n"));
 	assert_non_null(strstr(out, "-rw-r--r--   2         0 b => a\n"));
@@ -308,6 +314,26 @@ static void test_ls(void **state)
 	snprintf(p, sizeof(p), "%s/missing", dir);
 	free(ls_capture(p, 1));
 	free(ls_capture(src, 1));
+	fixture_rmrf(dir);
+}
+
+/* An image whose build.conf shows a quoted secret (a generator before the
+ * redaction on parsed words wrote it so): ls shows it as *, with the note. */
+static void test_ls_secrets(void **state)
+{
+	char *dir = fixture_tmpdir();
+	char p[PATH_MAX];
+	const char conf[] = "kver = 6.1\ncmdline = root=\"iscsi:u:Pw-9@h::::t\" \"rd.iscsi.password=Pw-8\"\n";
+	struct image *img = image_new();
+	char *out;
+
+	(void)state;
+	assert_int_equal(image_add_data(img, "/etc/lifeboat/build.conf", conf, strlen(conf), 0), 0);
+	out = ls_written(img, dir, p, sizeof(p));
+	assert_non_null(strstr(out, "\ncmdline = root=\"iscsi:*@h::::t\" \"rd.iscsi.password=*\"\n"));
+	assert_non_null(strstr(out, "note: this image carries secrets"));
+	assert_null(strstr(out, "Pw-"));
+	free(out);
 	fixture_rmrf(dir);
 }
 
@@ -324,6 +350,7 @@ int main(void)
 		cmocka_unit_test(test_corrupted),
 		cmocka_unit_test(test_host_initrd),
 		cmocka_unit_test(test_ls),
+		cmocka_unit_test(test_ls_secrets),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

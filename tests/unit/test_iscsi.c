@@ -17,7 +17,6 @@
 #include "net/iscsi_lun.h"
 #include "net/iscsistart.h"
 #include "net/rfc4173.h"
-#include "common/redact.h"
 
 static const uint8_t mac[6] = { 0x52, 0x54, 0x00, 0x12, 0x34, 0x56 };
 
@@ -349,27 +348,6 @@ static void start_statuses(void **state)
 	assert_int_equal(iscsistart_reported_status("reported error (99999999999"), -1);
 }
 
-/* ---- secrets out of build.conf and the report ---- */
-
-static void redact_secrets(void **state)
-{
-	char out[512];
-
-	(void)state;
-	redact_cmdline("root=LABEL=r rd.iscsi.username=alice rd.iscsi.password=s3cret quiet",
-		       out, sizeof(out));
-	assert_string_equal(out, "root=LABEL=r rd.iscsi.username=alice rd.iscsi.password=* quiet");
-	redact_cmdline("rd.iscsi.in.password=\"a b\" netroot=iscsi:u:p@10.0.0.1::::iqn.x",
-		       out, sizeof(out));
-	assert_string_equal(out, "rd.iscsi.in.password=* netroot=iscsi:*@10.0.0.1::::iqn.x");
-	redact_cmdline("root=iscsi:u:p:i:q@@10.0.0.1::::iqn.x\n", out, sizeof(out));
-	assert_string_equal(out, "root=iscsi:*@10.0.0.1::::iqn.x\n");
-	assert_true(redact_has_secrets("x rd.iscsi.password=pw"));
-	assert_false(redact_has_secrets("netroot=iscsi:10.0.0.1::::iqn.x rd.iscsi.password="));
-	redact_cmdline("rd.iscsi.password=longsecret", out, 10);
-	assert_string_equal(out, "rd.iscsi.");
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -386,7 +364,6 @@ int main(void)
 		cmocka_unit_test(ibft_target),
 		cmocka_unit_test(lun_disks),
 		cmocka_unit_test(start_statuses),
-		cmocka_unit_test(redact_secrets),
 	};
 
 	return cmocka_run_group_tests(tests, tmp_setup, tmp_teardown);

@@ -142,6 +142,11 @@ static void capture_cmdline(void **state)
 				 "reset_devices panic=-1");
 	assert_int_equal(kdump_capture_cmdline("crashkernel=1G-:256M", NULL, out, sizeof(out)), 0);
 	assert_string_equal(out, "irqpoll nr_cpus=1 reset_devices");
+	/* Words as the kernel reads them: a quoted crashkernel= goes too, the
+	 * rest is passed on as written (the capture kernel may need it). */
+	assert_int_equal(kdump_capture_cmdline("\"crashkernel=256M\" rd.iscsi.password=\"a b\"", NULL,
+					       out, sizeof(out)), 0);
+	assert_string_equal(out, "rd.iscsi.password=\"a b\" irqpoll nr_cpus=1 reset_devices");
 	assert_int_equal(kdump_capture_cmdline("root=/dev/vda", "", out, 20), -ENAMETOOLONG);
 }
 

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bootlib/cmdline.h"
@@ -424,14 +425,23 @@ static void netconf_written(void **state)
 	assert_int_equal(netconf_format(&link, "dhcp", &l, buf, 40), -ENOSPC);
 }
 
+static void file_text(const char *path, char *text, size_t size)
+{
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	assert_non_null(f);
+	n = fread(text, 1, size - 1, f);
+	text[n] = '\0';
+	fclose(f);
+}
+
 static void netconf_files_written(void **state)
 {
 	struct link_info link = { .name = "eth0", .index = 2, .mac = { 0x52, 0x54, 0, 0, 0, 1 } };
 	char dir[] = "/tmp/lifeboat-netconf-XXXXXX", path[128], text[1024];
 	struct dhcp_lease l;
 	struct reply r;
-	FILE *f;
-	size_t n;
 
 	(void)state;
 	assert_non_null(mkdtemp(dir));
@@ -439,22 +449,49 @@ static void netconf_files_written(void **state)
 	assert_int_equal(dhcp_packet_parse(r.b, r.len, true, XID, mac, &l), 0);
 	snprintf(path, sizeof(path), "%s/resolv.conf", dir);
 	assert_int_equal(netconf_write(dir, path, &link, "dhcp", &l), 0);
-	f = fopen(path, "r");
-	assert_non_null(f);
-	n = fread(text, 1, sizeof(text) - 1, f);
-	text[n] = '\0';
-	fclose(f);
+	file_text(path, text, sizeof(text));
 	assert_non_null(strstr(text, "search lifeboat.test\nnameserver 198.51.100.53\n"
 				     "nameserver 198.51.100.54\n"));
 	unlink(path);
 	snprintf(path, sizeof(path), "%s/net.eth0.conf", dir);
-	f = fopen(path, "r");
-	assert_non_null(f);
-	n = fread(text, 1, sizeof(text) - 1, f);
-	text[n] = '\0';
-	fclose(f);
+	file_text(path, text, sizeof(text));
 	assert_non_null(strstr(text, "ADDRESS=198.51.100.11\n"));
 	unlink(path);
+	assert_int_equal(rmdir(dir), 0);
+}
+
+/* A DHCP root-path with CHAP credentials: net.IFACE.conf keeps the target
+ * but not them, and is the owner's only even where a readable one was. */
+static void netconf_chap_root_path(void **state)
+{
+	static const char rp[] = "iscsi:alice:Chap-Secret-4173@198.51.100.1::::iqn.2026-02.x:chap";
+	struct link_info link = { .name = "eth0", .index = 2, .mac = { 0x52, 0x54, 0, 0, 0, 1 } };
+	char dir[] = "/tmp/lifeboat-netconf-XXXXXX", path[128], tmp[160], text[1024];
+	uint8_t opts[sizeof(rp) + 32] = { 53, 1, 5, 54, 4, 198, 51, 100, 1, 17, sizeof(rp) - 1 };
+	struct dhcp_lease l;
+	struct reply r;
+	struct stat st;
+
+	(void)state;
+	memcpy(opts + 11, rp, sizeof(rp) - 1);
+	opts[11 + sizeof(rp) - 1] = 255;
+	reply_make(&r, XID, opts, 12 + sizeof(rp) - 1, false);
+	assert_int_equal(dhcp_packet_parse(r.b, r.len, true, XID, mac, &l), 0);
+	assert_string_equal(l.root_path, rp);
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/net.eth0.conf", dir);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	fclose(fopen(path, "w"));
+	fclose(fopen(tmp, "w"));
+	assert_int_equal(chmod(path, 0644) | chmod(tmp, 0644), 0);
+	assert_int_equal(netconf_write(dir, "/nonexistent/resolv.conf", &link, "dhcp", &l), 0);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0600);
+	file_text(path, text, sizeof(text));
+	assert_non_null(strstr(text, "ROOT_PATH=iscsi:198.51.100.1::::iqn.2026-02.x:chap\n"));
+	assert_null(strstr(text, "Chap-Secret"));
+	assert_null(strstr(text, "alice"));
+	assert_int_equal(unlink(path), 0);
 	assert_int_equal(rmdir(dir), 0);
 }
 
@@ -510,6 +547,7 @@ int main(void)
 		cmocka_unit_test(dhcp_request_built),
 		cmocka_unit_test(netconf_written),
 		cmocka_unit_test(netconf_files_written),
+		cmocka_unit_test(netconf_chap_root_path),
 		cmocka_unit_test(net_parameters),
 	};
 
