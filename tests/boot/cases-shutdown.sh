@@ -71,3 +71,22 @@ case_shutdown_lvm_on_luks() {
 		'lifeboat: closed the LUKS container lbcrypt' &&
 	assert_before "$log" 'lifeboat: closed the LUKS container lbcrypt' 'reboot: Power down'
 }
+
+# NFS root (NFSv4, a static address, rw): the way out unmounts it while the
+# network is still up; the last write is on the server.
+case_shutdown_nfs_root() {
+	local rc=0
+	NET_IMG=$(net_image) || return 1
+	net_ns_up || { net_ns_down; echo "creating the namespace failed"; return 1; }
+	net_nfs_start || rc=1
+	if [ $rc -eq 0 ]; then
+		net_boot handback "root=nfs4:$NET_SERVER:/nfsroot ip=198.51.100.21::$NET_SERVER:255.255.255.0:guest:eth0:none rw lifeboat.test.handback=poweroff"
+		assert_root_reached "$NET_LOG" && assert_way_out "$NET_LOG" || rc=1
+	fi
+	if [ $rc -eq 0 ]; then
+		grep -q 'written before the way out' "$CASE_DIR/nfsroot/last-write" ||
+			{ echo "the last write is not on the server ($CASE_DIR/nfsroot/last-write)"; rc=1; }
+	fi
+	net_ns_down
+	return $rc
+}
