@@ -161,33 +161,34 @@ static int stack_dev_take_down(const struct stackdown_dev *dev)
 	return r;
 }
 
-/* A device that failed once is not tried again in this run. */
-static void mark_failed(struct stackdown_set *set, char failed[][32], size_t n_failed)
+/* A device is tried once in a run: one that failed is not tried again,
+ * and one whose removal worked but still shows is not removed twice. */
+static void mark_tried(struct stackdown_set *set, char tried[][32], size_t n_tried)
 {
 	for (size_t i = 0; i < set->len; i++)
-		for (size_t j = 0; j < n_failed; j++)
-			if (strcmp(set->devs[i].kernel_name, failed[j]) == 0)
+		for (size_t j = 0; j < n_tried; j++)
+			if (strcmp(set->devs[i].kernel_name, tried[j]) == 0)
 				set->devs[i].done = true;
 }
 
 int stackdown_run(void)
 {
-	static char failed[STACKDOWN_DEV_MAX][32];
-	size_t n_failed = 0;
+	static char tried[STACKDOWN_DEV_MAX][32];
+	size_t n_tried = 0;
 	struct stackdown_set set;
 	int left = 0;
 
-	for (int round = 0; round < 2 * STACKDOWN_DEV_MAX; round++) {
+	while (n_tried < STACKDOWN_DEV_MAX) {
 		int i;
 
 		if (stackdown_scan("/sys", &set) < 0)
 			return -1;
-		mark_failed(&set, failed, n_failed);
+		mark_tried(&set, tried, n_tried);
 		i = stackdown_next(&set);
 		if (i < 0)
 			break;
-		if (stack_dev_take_down(&set.devs[i]) < 0 && n_failed < STACKDOWN_DEV_MAX)
-			snprintf(failed[n_failed++], sizeof(failed[0]), "%s", set.devs[i].kernel_name);
+		(void)stack_dev_take_down(&set.devs[i]);
+		snprintf(tried[n_tried++], sizeof(tried[0]), "%s", set.devs[i].kernel_name);
 	}
 	if (stackdown_scan("/sys", &set) == 0)
 		left = (int)set.len;
