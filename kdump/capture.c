@@ -16,7 +16,6 @@
 #include "kdump/capture.h"
 #include "kdump/elfdump.h"
 #include "kdump/kvmem.h"
-#include "kdump/printk.h"
 #include "net/net.h"
 #include "bootlib/shell.h"
 
@@ -128,7 +127,7 @@ static void host_name(struct capture *cap)
 	strcpy(cap->host, "localhost");
 	if (!cap->have_vi || cap->vi.init_uts_ns == VI_UNSET || cap->vi.off_uts_name == VI_UNSET ||
 	    kvmem_init(&kv, &cap->core, &cap->vi) < 0 ||
-	    kvmem_read(&kv, (uint64_t)(cap->vi.init_uts_ns + cap->vi.off_uts_name) + UTS_LEN,
+	    kvmem_read(&kv, (uint64_t)cap->vi.init_uts_ns + (uint64_t)cap->vi.off_uts_name + UTS_LEN,
 		       name, sizeof(name)) < 0)
 		return;
 	name[UTS_LEN - 1] = '\0';
@@ -161,12 +160,12 @@ static int capture_open(struct capture *cap)
 	if (!cap->have_vi)
 		log_warn("kdump: %s has no usable VMCOREINFO note; only zero pages can be left out, "
 			 "and no kernel log is extracted", VMCORE);
+	capture_trust_core(cap);
 	host_name(cap);
 	gmtime_r(&now, &tm);
 	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
 	snprintf(cap->name, sizeof(cap->name), "%s-%s", cap->host, stamp);
-	if (cap->have_vi && printk_read(&cap->core, &cap->vi, &cap->dmesg, &cap->dmesg_len) < 0)
-		log_warn("kdump: the kernel log could not be read from the dump; no vmcore-dmesg.txt");
+	capture_read_dmesg(cap);
 	r = diskdump_bound(&cap->core, cap->have_vi ? &cap->vi : NULL, cap->conf.level, &cap->bound);
 	if (r == 0 && (cap->conf.formats & FORMAT_ELF))
 		r = elfdump_bound(&cap->core, cap->have_vi ? &cap->vi : NULL, cap->conf.level, &cap->elf_bound);

@@ -39,6 +39,14 @@ int target_nfs_save(struct capture *cap, const struct kdump_target *t);
  * network targets. Returns 0 or -errno after reporting. */
 int capture_network_up(struct capture *cap);
 
+/* After the core and its VMCOREINFO are read: leave out the ranges beyond
+ * NUMBER(MAX_PHYSMEM_BITS) and say once what the crashed kernel's data
+ * does not allow (corrupt PT_LOADs, no page filtering). */
+void capture_trust_core(struct capture *cap);
+/* The crashed kernel's log into cap->dmesg; when it cannot be had, says
+ * why once and leaves cap->dmesg NULL. */
+void capture_read_dmesg(struct capture *cap);
+
 /* Write the kdump-compressed dump of cap to sink, with a progress line on
  * the console. Returns 0 or -errno; reports nothing. */
 int capture_write_kdump(struct capture *cap, struct dump_sink *sink, struct diskdump_stats *stats);

@@ -139,17 +139,16 @@ static int subheader_write(struct writer *w)
 static void chunk_bits(struct writer *w, uint64_t start, uint64_t count)
 {
 	memset(w->bits, 0, (size_t)round_up(count, 8) / 8);
-	for (uint64_t i = 0; i < count; i++)
-		if (elfcore_pfn_valid(w->core, start + i, w->lay.block))
-			w->bits[i / 8] |= (uint8_t)(1u << (i % 8));
+	elfcore_pfn_mark(w->core, start, count, w->lay.block, w->bits);
 }
 
+/* The bits past count in the last byte are clear (chunk_bits). */
 static uint64_t count_bits(const uint8_t *bits, uint64_t count)
 {
 	uint64_t n = 0;
 
-	for (uint64_t i = 0; i < count; i++)
-		n += (bits[i / 8] >> (i % 8)) & 1;
+	for (uint64_t i = 0; i < round_up(count, 8) / 8; i++)
+		n += (uint64_t)__builtin_popcount(bits[i]);
 	return n;
 }
 

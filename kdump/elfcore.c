@@ -142,27 +142,67 @@ static int add_note(struct elfcore *core, const Elf64_Phdr *ph)
 	return 0;
 }
 
-static int add_load(struct elfcore *core, const Elf64_Phdr *ph)
+static void load_skip(struct elfcore *core, const struct core_load *l)
 {
-	struct core_load *l = &core->loads[core->nloads++];
+	if (core->loads_skipped++ == 0)
+		core->first_skipped = *l;
+}
 
-	if (ph->p_filesz > ph->p_memsz || ph->p_paddr + ph->p_memsz < ph->p_paddr ||
-	    ph->p_offset + ph->p_filesz < ph->p_offset)
-		return -EINVAL;
-	*l = (struct core_load){ ph->p_paddr, ph->p_vaddr, ph->p_offset, ph->p_filesz, ph->p_memsz };
-	if (l->paddr + l->memsz > core->max_paddr)
-		core->max_paddr = l->paddr + l->memsz;
-	return 0;
+/* A range that cannot be what it says is left out, not trusted: its file
+ * bytes must be in the file, and its memory within the physical address
+ * space (every page frame up to the highest range is walked). */
+static void add_load(struct elfcore *core, const Elf64_Phdr *ph, uint64_t file_size)
+{
+	struct core_load l = { ph->p_paddr, ph->p_vaddr, ph->p_offset, ph->p_filesz, ph->p_memsz };
+	uint64_t phys_end = 1ULL << ELFCORE_PHYS_BITS;
+
+	if (l.filesz > l.memsz || l.paddr > phys_end || l.memsz > phys_end - l.paddr ||
+	    l.offset > UINT64_MAX - l.filesz || (file_size && l.offset + l.filesz > file_size)) {
+		load_skip(core, &l);
+		return;
+	}
+	core->loads[core->nloads++] = l;
+	if (l.paddr + l.memsz > core->max_paddr)
+		core->max_paddr = l.paddr + l.memsz;
+}
+
+size_t elfcore_limit_phys(struct elfcore *core, unsigned bits)
+{
+	size_t kept = 0, skipped = 0;
+
+	if (bits == 0 || bits >= ELFCORE_PHYS_BITS)
+		return 0;
+	core->phys_bits = bits;
+	core->max_paddr = 0;
+	for (size_t i = 0; i < core->nloads; i++) {
+		const struct core_load *l = &core->loads[i];
+
+		if (l->paddr + l->memsz > 1ULL << bits) {
+			load_skip(core, l);
+			skipped++;
+			continue;
+		}
+		core->loads[kept++] = *l;
+		if (l->paddr + l->memsz > core->max_paddr)
+			core->max_paddr = l->paddr + l->memsz;
+	}
+	core->nloads = kept;
+	return skipped;
 }
 
 static int read_phdrs(struct elfcore *core, const Elf64_Ehdr *eh)
 {
 	size_t size = (size_t)eh->e_phnum * sizeof(Elf64_Phdr);
 	Elf64_Phdr *ph = malloc(size);
+	struct stat st;
+	uint64_t file_size = 0;
 	int r;
 
 	if (!ph)
 		return -ENOMEM;
+	/* /proc/vmcore has its size; a file whose size is unknown is not checked. */
+	if (fstat(core->fd, &st) == 0 && st.st_size > 0)
+		file_size = (uint64_t)st.st_size;
 	r = read_full(core->fd, eh->e_phoff, ph, size);
 	core->loads = calloc(eh->e_phnum, sizeof(*core->loads));
 	if (r == 0 && !core->loads)
@@ -171,7 +211,7 @@ static int read_phdrs(struct elfcore *core, const Elf64_Ehdr *eh)
 		if (ph[i].p_type == PT_NOTE)
 			r = add_note(core, &ph[i]);
 		else if (ph[i].p_type == PT_LOAD)
-			r = add_load(core, &ph[i]);
+			add_load(core, &ph[i], file_size);
 	}
 	free(ph);
 	return r;
@@ -184,6 +224,7 @@ int elfcore_open(struct elfcore *core, int fd)
 
 	memset(core, 0, sizeof(*core));
 	core->fd = fd;
+	core->phys_bits = ELFCORE_PHYS_BITS;
 	r = read_full(fd, 0, &eh, sizeof(eh));
 	if (r == -EIO)
 		return -ENOEXEC;
@@ -268,7 +309,8 @@ int elfcore_read_page(const struct elfcore *core, uint64_t paddr, void *buf, siz
 		to = l->paddr + l->memsz < paddr + page_size ? l->paddr + l->memsz : paddr + page_size;
 		if (from >= to)
 			continue;
-		r = elfcore_read_phys(core, from, (char *)buf + (from - paddr), (size_t)(to - from));
+		/* This range's bytes: the first range holding from may end sooner. */
+		r = elfcore_read_load(core, l, from, (char *)buf + (from - paddr), (size_t)(to - from));
 		if (r < 0)
 			return r;
 		covered = true;
@@ -287,4 +329,24 @@ int elfcore_pfn_valid(const struct elfcore *core, uint64_t pfn, uint64_t page_si
 		if (pfn_in_load(&core->loads[i], pfn * page_size, (pfn + 1) * page_size))
 			return 1;
 	return 0;
+}
+
+void elfcore_pfn_mark(const struct elfcore *core, uint64_t start, uint64_t count, uint64_t page_size,
+		      uint8_t *bits)
+{
+	for (size_t i = 0; i < core->nloads; i++) {
+		const struct core_load *l = &core->loads[i];
+		uint64_t lo = l->paddr / page_size, hi;
+
+		/* The frames the range touches; an empty range touches the one
+		 * it lies inside, unless it sits on a frame's edge. */
+		if (l->memsz)
+			hi = (l->paddr + l->memsz - 1) / page_size + 1;
+		else
+			hi = (l->paddr % page_size) != 0 ? lo + 1 : lo;
+		lo = lo > start ? lo : start;
+		hi = hi < start + count ? hi : start + count;
+		for (uint64_t pfn = lo; pfn < hi; pfn++)
+			bits[(pfn - start) / 8] |= (uint8_t)(1u << ((pfn - start) % 8));
+	}
 }

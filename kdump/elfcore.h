@@ -11,6 +11,10 @@
  * capture allocate without limit. */
 #define ELFCORE_MAX_LOADS 4096
 #define ELFCORE_MAX_NOTES (16u << 20)
+/* No machine the capture runs on has physical addresses of more bits
+ * (x86_64 with 5-level paging, arm64 with 52-bit PAs): a range beyond is
+ * corrupt, and would make the writers walk every page frame up to it. */
+#define ELFCORE_PHYS_BITS 52
 
 struct core_load {
 	uint64_t paddr, vaddr, offset, filesz, memsz;
@@ -36,13 +40,25 @@ struct elfcore {
 	size_t vmcoreinfo_size;
 	unsigned nr_cpus;               /* NT_PRSTATUS notes */
 	uint64_t max_paddr;             /* end of the highest range */
+	/* PT_LOADs left out as corrupt (their bytes past the file's end, more
+	 * file than memory, beyond the physical address bits), for the
+	 * message; the first one's header as it was. */
+	size_t loads_skipped;
+	struct core_load first_skipped;
+	unsigned phys_bits;             /* the bound they were checked against */
 };
 
 /* Read the headers and notes of the core open on fd (which stays the
  * caller's). Returns 0, -ENOEXEC if it is not a 64-bit little-endian ELF
- * core, -EINVAL if its headers are inconsistent, -errno on read failure. */
+ * core, -EINVAL if its headers are inconsistent, -errno on read failure.
+ * A corrupt PT_LOAD does not fail the open: it is left out and counted. */
 int elfcore_open(struct elfcore *core, int fd);
 void elfcore_close(struct elfcore *core);
+
+/* Leave out the ranges that end beyond 2^bits (the note's
+ * NUMBER(MAX_PHYSMEM_BITS)); bits 0 or above ELFCORE_PHYS_BITS changes
+ * nothing. Returns how many were left out. */
+size_t elfcore_limit_phys(struct elfcore *core, unsigned bits);
 
 /* Copy len bytes of physical memory at paddr. Bytes beyond a range's file
  * size read as zero. Returns 0, -ENOENT if paddr is in no range (a hole),
@@ -61,5 +77,10 @@ int elfcore_read_page(const struct elfcore *core, uint64_t paddr, void *buf, siz
 
 /* Whether the page frame pfn (of page_size bytes) is backed by a range. */
 int elfcore_pfn_valid(const struct elfcore *core, uint64_t pfn, uint64_t page_size);
+/* Set in bits (bit i is pfn start + i, LSB first) the frames among count
+ * from start that elfcore_pfn_valid calls backed, range by range: a hole
+ * costs nothing, however large. Other bits are left as they are. */
+void elfcore_pfn_mark(const struct elfcore *core, uint64_t start, uint64_t count, uint64_t page_size,
+		      uint8_t *bits);
 
 #endif

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kdump/vmcoreinfo_check.h"
+
 /* mapping's low bit marks anonymous memory (PAGE_MAPPING_ANON). */
 #define MAPPING_ANON 0x1ULL
 /* The low bits of section_mem_map are flags, not address (SECTION_MAP_MASK). */
@@ -56,9 +58,10 @@ int pagefilter_init(struct pagefilter *pf, const struct elfcore *core,
 	memset(pf, 0, sizeof(*pf));
 	pf->vi = vi;
 	pf->level = level;
-	if (!vmcoreinfo_can_filter(vi) || vi->section_size_bits <= shift)
-		return -EOPNOTSUPP;
-	r = kvmem_init(&pf->kv, core, vi);
+	/* Every size and offset used below was checked against its structure. */
+	r = vmcoreinfo_check_filter(vi, NULL, 0);
+	if (r == 0)
+		r = kvmem_init(&pf->kv, core, vi);
 	if (r < 0)
 		return r;
 	pf->pages_per_section = 1ULL << (vi->section_size_bits - shift);

@@ -37,8 +37,9 @@ struct pagefilter {
 	uint8_t *pages;            /* one chunk's struct pages */
 };
 
-/* Returns 0, or -EOPNOTSUPP when the note lacks what filtering needs (the
- * caller then keeps every page but zero ones), -ENOMEM. */
+/* Returns 0; -EOPNOTSUPP when the note lacks what filtering needs, -EINVAL
+ * when its sizes do not fit (vmcoreinfo_check_filter says which): the
+ * caller then keeps every page but zero ones; -ENOMEM. */
 int pagefilter_init(struct pagefilter *pf, const struct elfcore *core,
 		    const struct vmcoreinfo *vi, unsigned level);
 void pagefilter_free(struct pagefilter *pf);

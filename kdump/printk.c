@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kdump/vmcoreinfo_check.h"
+
 /* A descriptor's state_var: the top two bits are its state, the rest its id. */
 #define SV_STATE_SHIFT 62
 #define SV_ID_MASK ((1ULL << SV_STATE_SHIFT) - 1)
@@ -110,34 +112,16 @@ static int record_add(const struct vmcoreinfo *vi, const struct printk_ring *rin
 			  text_len < len ? text_len : len);
 }
 
-static bool offsets_known(const struct vmcoreinfo *vi)
-{
-	const int64_t need[] = {
-		vi->prb, vi->off_prb_desc_ring, vi->off_prb_text_data_ring, vi->off_dr_count_bits,
-		vi->off_dr_descs, vi->off_dr_infos, vi->off_dr_head_id, vi->off_dr_tail_id,
-		vi->size_prb_desc, vi->off_desc_state_var, vi->off_desc_text_blk_lpos,
-		vi->off_lpos_begin, vi->off_lpos_next, vi->size_printk_info, vi->off_info_ts_nsec,
-		vi->off_info_text_len, vi->off_tdr_size_bits, vi->off_tdr_data, vi->off_atomic_counter,
-	};
-
-	/* need[0] is an address; the rest are offsets and sizes in a struct. */
-	if (need[0] == VI_UNSET)
-		return false;
-	for (size_t i = 1; i < sizeof(need) / sizeof(need[0]); i++)
-		if (need[i] < 0 || need[i] > 4096)
-			return false;
-	return vi->size_prb_desc >= vi->off_desc_text_blk_lpos + 16 &&
-	       vi->size_printk_info >= vi->off_info_text_len + 2 && vi->size_printk_info >= vi->off_info_ts_nsec + 8;
-}
-
 int printk_format(const struct vmcoreinfo *vi, const struct printk_ring *ring, char **text, size_t *len)
 {
 	struct out o = { 0 };
 	uint64_t count;
 	int r = 0;
 
-	if (!offsets_known(vi))
-		return -EOPNOTSUPP;
+	/* Each offset below was checked against its structure's size. */
+	r = vmcoreinfo_check_printk(vi, NULL, 0);
+	if (r < 0)
+		return r;
 	if (ring->count_bits > MAX_BITS || ring->size_bits > MAX_BITS || ring->size_bits < 4)
 		return -EINVAL;
 	count = 1ULL << ring->count_bits;
@@ -184,9 +168,9 @@ int printk_read(const struct elfcore *core, const struct vmcoreinfo *vi, char **
 	struct kvmem kv;
 	int r;
 
-	if (!offsets_known(vi))
-		return -EOPNOTSUPP;
-	r = kvmem_init(&kv, core, vi);
+	r = vmcoreinfo_check_printk(vi, NULL, 0);
+	if (r == 0)
+		r = kvmem_init(&kv, core, vi);
 	if (r == 0)
 		r = kvmem_read(&kv, (uint64_t)vi->prb, &rb, 8);     /* prb is a pointer */
 	if (r < 0)

@@ -16,7 +16,9 @@
 
 /* Read the log. *text is malloc'd (the caller frees), NUL-terminated.
  * Returns 0, -EOPNOTSUPP without the ring's offsets (an older kernel),
- * -EINVAL for an inconsistent ring, -EFAULT/-ENOENT/-EIO reading it. */
+ * -EINVAL for offsets that do not fit their structures
+ * (vmcoreinfo_check_printk says which) or an inconsistent ring,
+ * -EFAULT/-ENOENT/-EIO reading it. */
 int printk_read(const struct elfcore *core, const struct vmcoreinfo *vi, char **text, size_t *len);
 
 /* The same on a ring already in memory (for tests and the reader above):

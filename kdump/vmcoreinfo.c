@@ -129,19 +129,10 @@ int vmcoreinfo_parse(const char *text, size_t len, struct vmcoreinfo *vi)
 	return 0;
 }
 
-bool vmcoreinfo_can_filter(const struct vmcoreinfo *vi)
+const char *vmcoreinfo_key_name(size_t field)
 {
-	const int64_t need[] = {
-		vi->init_top_pgt, vi->phys_base, vi->mem_section, vi->mem_section_len,
-		vi->size_mem_section, vi->off_section_mem_map, vi->section_size_bits,
-		vi->size_page, vi->off_flags, vi->off_mapping, vi->off_mapcount, vi->off_private,
-		vi->pg_lru, vi->pg_private, vi->pg_swapcache, vi->pg_slab, vi->buddy_mapcount,
-	};
-
-	for (size_t i = 0; i < sizeof(need) / sizeof(need[0]); i++)
-		if (need[i] == VI_UNSET)
-			return false;
-	return vi->size_page > 0 && vi->size_page <= 256 && vi->size_mem_section > 0 &&
-	       vi->section_size_bits > 12 && vi->section_size_bits < 40 &&
-	       vi->mem_section_len > 0 && vi->mem_section_len <= (1 << 20);
+	for (size_t i = 0; i < sizeof(vi_keys) / sizeof(vi_keys[0]); i++)
+		if (vi_keys[i].field == field)
+			return vi_keys[i].key;
+	return "?";
 }

@@ -37,7 +37,9 @@ struct vmcoreinfo {
  * cope with what a kernel exports. Returns 0, or -EINVAL without PAGESIZE. */
 int vmcoreinfo_parse(const char *text, size_t len, struct vmcoreinfo *vi);
 
-/* Whether the struct page fields needed to filter by page kind are present. */
-bool vmcoreinfo_can_filter(const struct vmcoreinfo *vi);
+/* The note's key for a field of struct vmcoreinfo (an offsetof), as
+ * "SIZE(page)", for messages; "?" for a field no key fills. Whether the
+ * values can be used is kdump/vmcoreinfo_check.h's to say. */
+const char *vmcoreinfo_key_name(size_t field);
 
 #endif

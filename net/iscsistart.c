@@ -106,16 +106,44 @@ int iscsistart_reported_status(const char *line)
 	return v < 1000 ? v : -1;
 }
 
+static void output_line(struct iscsistart_output *o, FILE *echo)
+{
+	int status;
+
+	o->line[o->len] = '\0';
+	if (echo)
+		fprintf(echo, "%s\n", o->line);
+	status = iscsistart_reported_status(o->line);
+	if (status > 0)
+		o->reported = status;
+	o->len = 0;
+}
+
+void iscsistart_output_feed(struct iscsistart_output *o, const char *buf, size_t len, FILE *echo)
+{
+	for (size_t i = 0; i < len; i++) {
+		if (buf[i] == '\n')
+			output_line(o, echo);
+		else if (o->len + 1 < sizeof(o->line))
+			o->line[o->len++] = buf[i];
+	}
+}
+
+void iscsistart_output_end(struct iscsistart_output *o, FILE *echo)
+{
+	if (o->len)
+		output_line(o, echo);
+}
+
 /* Pass iscsistart's output on to the console line by line, noting the
  * status it reports; until it closes the pipe or the deadline passes. */
 static int output_relay(int fd, unsigned int timeout_ms, int *reported)
 {
-	char line[512];
-	size_t len = 0;
+	struct iscsistart_output out = { .len = 0 };
 	struct pollfd pfd = { .fd = fd, .events = POLLIN };
 
 	for (unsigned int waited = 0; waited < timeout_ms; ) {
-		char c;
+		char buf[256];
 		int r = poll(&pfd, 1, POLL_MS);
 		ssize_t n;
 
@@ -125,19 +153,15 @@ static int output_relay(int fd, unsigned int timeout_ms, int *reported)
 		}
 		if (r < 0 && errno == EINTR)
 			continue;
-		n = r < 0 ? -1 : read(fd, &c, 1);
-		if (n <= 0)
+		n = r < 0 ? -1 : read(fd, buf, sizeof(buf));
+		if (n <= 0) {
+			iscsistart_output_end(&out, stderr);
+			*reported = out.reported;
 			return 0;
-		if (c != '\n' && len + 1 < sizeof(line)) {
-			line[len++] = c;
-			continue;
 		}
-		line[len] = '\0';
-		fprintf(stderr, "%s\n", line);
-		if (iscsistart_reported_status(line) > 0)
-			*reported = iscsistart_reported_status(line);
-		len = 0;
+		iscsistart_output_feed(&out, buf, (size_t)n, stderr);
 	}
+	*reported = out.reported;
 	return -ETIMEDOUT;
 }
 

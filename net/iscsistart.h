@@ -3,6 +3,8 @@
 #define LIFEBOAT_NET_ISCSISTART_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
 
 #include "net/rfc4173.h"
 
@@ -19,6 +21,18 @@ int iscsistart_login(const struct iscsi_target *t, const char *initiator,
 /* The status in iscsistart's "initiator reported error (N - ...)" line, or
  * -1 when line is not one. */
 int iscsistart_reported_status(const char *line);
+
+/* iscsistart's output, split into lines as it comes, each passed on to
+ * echo (may be NULL) and checked for the status line. */
+#define ISCSISTART_LINE_MAX 512
+struct iscsistart_output {
+	char line[ISCSISTART_LINE_MAX];   /* the line so far; longer ones are cut */
+	size_t len;
+	int reported;                     /* the last status reported, 0 if none */
+};
+void iscsistart_output_feed(struct iscsistart_output *o, const char *buf, size_t len, FILE *echo);
+/* The output ended: a last line without its newline counts too. */
+void iscsistart_output_end(struct iscsistart_output *o, FILE *echo);
 /* What an exit status of iscsistart means, for a message. */
 const char *iscsistart_status_text(int status);
 /* Whether trying again may help: a connection refused or timed out (the

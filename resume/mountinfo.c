@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Copy the space-separated field starting at p; returns what follows it. */
@@ -49,20 +50,25 @@ bool mountinfo_line_is_block(const char *line, char *where, size_t where_size,
 	return major != 0 || strncmp(source, "/dev/", 5) == 0;
 }
 
+/* Lines are read whole: a mount point may be 4095 bytes, and a line cut
+ * by a fixed buffer hid its block device (the rest, read as a line of its
+ * own, has no MAJ:MIN where one is expected). */
 int mountinfo_find_block(const char *path, char *what, size_t size)
 {
-	char line[1024], where[256], source[256];
+	char *line = NULL, where[256], source[256];
+	size_t cap = 0;
 	FILE *f = fopen(path, "re");
 	int found = 0;
 
 	if (!f)
 		return -errno;
-	while (!found && fgets(line, sizeof(line), f)) {
+	while (!found && getline(&line, &cap, f) >= 0) {
 		if (mountinfo_line_is_block(line, where, sizeof(where), source, sizeof(source))) {
 			snprintf(what, size, "%s on %s", source, where);
 			found = 1;
 		}
 	}
+	free(line);
 	fclose(f);
 	return found;
 }

@@ -45,7 +45,7 @@ static uint8_t *fixture_core(const struct fixture_load *loads, int nloads, const
 			     int nr_cpus, size_t *size)
 {
 	size_t phoff = sizeof(Elf64_Ehdr), notes_at = phoff + (size_t)(nloads + 1) * sizeof(Elf64_Phdr);
-	uint8_t notes[8192], prstatus[336] = { 0 };
+	uint8_t notes[8192] = { 0 }, prstatus[336] = { 0 };
 	size_t nlen = 0, total, at;
 	Elf64_Ehdr eh = { 0 };
 	uint8_t *buf;

@@ -1,11 +1,13 @@
-/* kdump_synth: a synthetic kernel in an ELF core, for the page filter and
- * the writers' tests: x86_64 page tables (a 2 MiB kernel mapping, a 4 KiB
- * vmemmap mapping), a mem_section and struct pages of known kinds, in one
- * 64-page range of physical memory. Include after cmocka.h. */
+/* kdump_synth: a synthetic kernel in an ELF core, for the page filter, the
+ * printk reader and the writers' tests and fuzz targets: x86_64 page tables
+ * (a 2 MiB kernel mapping, a 4 KiB vmemmap mapping), a mem_section, struct
+ * pages of known kinds and a printk ring of two records, in one 64-page
+ * range of physical memory. */
 #ifndef LIFEBOAT_TEST_KDUMP_SYNTH_H
 #define LIFEBOAT_TEST_KDUMP_SYNTH_H
 
 #include "tests/unit/kdump_fixture.h"
+#include "tests/unit/kdump_ring.h"
 #include "kdump/elfcore.h"
 #include "kdump/vmcoreinfo.h"
 
@@ -25,6 +27,11 @@ static const char info[] =
 	"OFFSET(page.private)=40\nNUMBER(PG_lru)=4\nNUMBER(PG_private)=13\nNUMBER(PG_swapcache)=10\n"
 	"NUMBER(PG_swapbacked)=19\nNUMBER(PG_slab)=9\nNUMBER(PG_hwpoison)=23\n"
 	"NUMBER(PAGE_BUDDY_MAPCOUNT_VALUE)=-129\nNUMBER(PAGE_OFFLINE_MAPCOUNT_VALUE)=-257\n";
+
+/* The printk ring's keys (kdump_ring.h's, which come after info in the
+ * note), with prb where synth_build puts it. */
+#define SYNTH_PRB "SYMBOL(prb)=ffffffff8000c000\n"
+#define SYNTH_DMESG "[    1.000000] synthetic line one\n[    2.500000] two\n"
 
 /* The kinds of the synthetic pages, by pfn. */
 enum { PFN_ANON = 20, PFN_CACHE = 21, PFN_CACHE_PRIV = 22, PFN_BUDDY = 24, PFN_SLAB = 30,
@@ -52,12 +59,34 @@ static inline void page_set(struct synth *s, uint64_t pfn, uint64_t flags, uint6
 	memcpy(s->buf + s->mem_at + at + 48, &mapcount, 4);
 }
 
-static inline void synth_build(struct synth *s)
+/* The printk ring in pages 12-14, reached from prb at page 12: the ring
+ * buffer structure at 0xc100, descriptors at 0xd000, infos at 0xd400, text
+ * at 0xe000 (the kernel mapping makes KTEXT + x physical x). */
+static inline void synth_ring(struct synth *s)
+{
+	uint8_t *m = s->buf + s->mem_at;
+
+	memset(m + 0xc000, 0, 3 * 4096);
+	poke64(s, 0xc000, KTEXT + 0xc100);
+	m[0xc100] = 3;                                   /* desc_ring.count_bits */
+	poke64(s, 0xc108, KTEXT + 0xd000);               /* descs */
+	poke64(s, 0xc110, KTEXT + 0xd400);               /* infos */
+	poke64(s, 0xc118, 2);                            /* head_id */
+	poke64(s, 0xc120, 1);                            /* tail_id */
+	m[0xc130] = 8;                                   /* text_data_ring.size_bits */
+	poke64(s, 0xc138, KTEXT + 0xe000);               /* data */
+	ring_put(m + 0xd000, m + 0xd400, m + 0xe000, 3, 8, 1, 2, 0x0, 0x28, 1000000000ULL,
+		 "synthetic line one");
+	ring_put(m + 0xd000, m + 0xd400, m + 0xe000, 3, 8, 2, 2, 0x28, 0x40, 2500000000ULL, "two");
+}
+
+/* The core with vmcoreinfo as its note (at most 7 KiB of text). */
+static inline void synth_build_info(struct synth *s, const char *vmcoreinfo)
 {
 	static const struct fixture_load load = { 0, PAGES * 4096, PAGES * 4096 };
 	Elf64_Phdr ph;
 
-	s->buf = fixture_core(&load, 1, info, 1, &s->size);
+	s->buf = fixture_core(&load, 1, vmcoreinfo, 1, &s->size);
 	memcpy(&ph, s->buf + sizeof(Elf64_Ehdr) + sizeof(Elf64_Phdr), sizeof(ph));
 	s->mem_at = ph.p_offset;
 	/* Page tables, pages 1-6: top at 1; the kernel text path 511 -> 5 -> 6
@@ -85,25 +114,12 @@ static inline void synth_build(struct synth *s)
 	page_set(s, PFN_POISON, 1 << 23, 0, -1, 0);
 	page_set(s, PFN_OFFLINE, 0, 0, -257, 0);
 	page_set(s, PFN_SWAPCACHE, 1 << 10 | 1 << 19, 0, 0, 0);
+	synth_ring(s);
 }
 
-static inline void synth_open(struct synth *s, struct elfcore *core, struct vmcoreinfo *vi)
+static inline void synth_build(struct synth *s)
 {
-	int fd;
-
-	synth_build(s);
-	fd = fixture_memfd(s->buf, s->size);
-	assert_true(fd >= 0);
-	assert_int_equal(elfcore_open(core, fd), 0);
-	assert_int_equal(vmcoreinfo_parse(core->vmcoreinfo, core->vmcoreinfo_size, vi), 0);
-	assert_true(vmcoreinfo_can_filter(vi));
-}
-
-static inline void synth_close(struct synth *s, struct elfcore *core)
-{
-	close(core->fd);
-	elfcore_close(core);
-	free(s->buf);
+	synth_build_info(s, info);
 }
 
 #endif

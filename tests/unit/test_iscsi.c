@@ -348,6 +348,38 @@ static void start_statuses(void **state)
 	assert_int_equal(iscsistart_reported_status("reported error (99999999999"), -1);
 }
 
+/* iscsistart's output as it comes from the pipe: lines split across reads,
+ * an overlong line cut, and a last status line without its newline. */
+static void start_output_lines(void **state)
+{
+	static const char *const pieces[] = {
+		"iscsistart: Logging into iqn.x 10.0.0.1:3260,1\niscsistart: initiator rep",
+		"orted error (19 - iSCSI login failed due to authorization failure)\n",
+		"iscsistart: initiator reported error (0 - not a failure)\n",
+	};
+	struct iscsistart_output o = { .len = 0 };
+	char echoed[4096] = "", big[2000];
+	const char *last = "\niscsistart: initiator reported error (24 - auth)";
+	FILE *echo = fmemopen(echoed, sizeof(echoed), "w");
+
+	(void)state;
+	assert_non_null(echo);
+	for (size_t i = 0; i < sizeof(pieces) / sizeof(pieces[0]); i++)
+		iscsistart_output_feed(&o, pieces[i], strlen(pieces[i]), echo);
+	assert_int_equal(o.reported, 19);
+	/* A line longer than the buffer: cut, and the next one still read. */
+	memset(big, 'x', sizeof(big));
+	iscsistart_output_feed(&o, big, sizeof(big), echo);
+	iscsistart_output_feed(&o, last, strlen(last), echo);
+	assert_int_equal(o.reported, 19);
+	iscsistart_output_end(&o, echo);
+	assert_int_equal(o.reported, 24);
+	fclose(echo);
+	assert_non_null(strstr(echoed, "Logging into iqn.x 10.0.0.1:3260,1\n"));
+	assert_non_null(strstr(echoed, "error (24 - auth)\n"));
+	assert_int_equal(strspn(strstr(echoed, "xxx"), "x"), ISCSISTART_LINE_MAX - 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -364,6 +396,7 @@ int main(void)
 		cmocka_unit_test(ibft_target),
 		cmocka_unit_test(lun_disks),
 		cmocka_unit_test(start_statuses),
+		cmocka_unit_test(start_output_lines),
 	};
 
 	return cmocka_run_group_tests(tests, tmp_setup, tmp_teardown);

@@ -17,6 +17,26 @@
 #include "kdump/diskdump.h"
 #include "kdump/kvmem.h"
 #include "kdump/pagefilter.h"
+#include "kdump/vmcoreinfo_check.h"
+
+static void synth_open(struct synth *s, struct elfcore *core, struct vmcoreinfo *vi)
+{
+	int fd;
+
+	synth_build(s);
+	fd = fixture_memfd(s->buf, s->size);
+	assert_true(fd >= 0);
+	assert_int_equal(elfcore_open(core, fd), 0);
+	assert_int_equal(vmcoreinfo_parse(core->vmcoreinfo, core->vmcoreinfo_size, vi), 0);
+	assert_int_equal(vmcoreinfo_check_filter(vi, NULL, 0), 0);
+}
+
+static void synth_close(struct synth *s, struct elfcore *core)
+{
+	close(core->fd);
+	elfcore_close(core);
+	free(s->buf);
+}
 
 static uint64_t apply(struct elfcore *core, const struct vmcoreinfo *vi, unsigned level, uint8_t bits[PAGES / 8])
 {
@@ -154,6 +174,67 @@ static void writer_uses_filter(void **state)
 	synth_close(&s, &core);
 }
 
+/* VMCOREINFO comes from the crashed kernel: sizes and offsets that do not
+ * fit the structures they describe are refused before any memory is read
+ * with them, and the writers then keep every page instead of dying. */
+static void hostile_sizes_refused(void **state)
+{
+	static const struct {
+		size_t field;
+		int64_t value;
+		const char *key;
+	} cases[] = {
+		/* SIZE(mem_section) > PAGESIZE made sections per root 0: SIGFPE. */
+		{ offsetof(struct vmcoreinfo, size_mem_section), 8192, "SIZE(mem_section)" },
+		{ offsetof(struct vmcoreinfo, size_mem_section), -16, "SIZE(mem_section)" },
+		/* struct page fields past SIZE(page): reads past the chunk's buffer. */
+		{ offsetof(struct vmcoreinfo, off_mapping), 1000, "OFFSET(page.mapping)" },
+		{ offsetof(struct vmcoreinfo, off_private), 60, "OFFSET(page.private)" },
+		{ offsetof(struct vmcoreinfo, off_mapcount), 62, "OFFSET(page._mapcount)" },
+		{ offsetof(struct vmcoreinfo, off_flags), -8, "OFFSET(page.flags)" },
+		{ offsetof(struct vmcoreinfo, off_section_mem_map), 12, "OFFSET(mem_section.section_mem_map)" },
+		{ offsetof(struct vmcoreinfo, size_page), 4, "SIZE(page)" },
+		{ offsetof(struct vmcoreinfo, section_size_bits), 12, "NUMBER(SECTION_SIZE_BITS)" },
+		{ offsetof(struct vmcoreinfo, mem_section_len), 0, "LENGTH(mem_section)" },
+	};
+	struct synth s;
+	struct elfcore core;
+	struct vmcoreinfo vi, good;
+	struct pagefilter pf;
+	char why[200];
+
+	(void)state;
+	synth_open(&s, &core, &good);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct diskdump_opts opts = { .dump_level = 31 };
+		struct diskdump_stats st;
+		struct dump_sink sink;
+		int out = memfd_create("dump", 0);
+
+		vi = good;
+		*(int64_t *)((char *)&vi + cases[i].field) = cases[i].value;
+		why[0] = '\0';
+		assert_int_equal(vmcoreinfo_check_filter(&vi, why, sizeof(why)), -EINVAL);
+		assert_non_null(strstr(why, cases[i].key));
+		assert_int_equal(pagefilter_init(&pf, &core, &vi, 31), -EINVAL);
+		pagefilter_free(&pf);
+		/* The writer goes on without filtering: every page kept. */
+		dump_sink_init(&sink, out, false);
+		assert_int_equal(diskdump_write(&core, &vi, &sink, &opts, &st), 0);
+		assert_int_equal(st.filtered_by_kind, 0);
+		assert_true(st.pages_total == PAGES);
+		assert_true(st.pages_filtered == 0);
+		close(out);
+	}
+	/* A key the kernel did not export is not nonsense: just no filtering. */
+	vi = good;
+	vi.off_private = VI_UNSET;
+	assert_int_equal(vmcoreinfo_check_filter(&vi, why, sizeof(why)), -EOPNOTSUPP);
+	assert_non_null(strstr(why, "OFFSET(page.private)"));
+	assert_int_equal(vmcoreinfo_check_filter(&good, why, sizeof(why)), 0);
+	synth_close(&s, &core);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -161,6 +242,7 @@ int main(void)
 		cmocka_unit_test(page_walk_5level),
 		cmocka_unit_test(levels),
 		cmocka_unit_test(writer_uses_filter),
+		cmocka_unit_test(hostile_sizes_refused),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

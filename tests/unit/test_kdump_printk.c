@@ -6,11 +6,14 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include <cmocka.h>
 
 #include "tests/unit/kdump_ring.h"
+#include "tests/unit/kdump_synth.h"
+#include "kdump/vmcoreinfo_check.h"
 
 struct ring_fixture {
 	struct vmcoreinfo vi;
@@ -92,12 +95,96 @@ static void inconsistent_refused(void **state)
 	assert_int_equal(printk_format(&f.vi, &f.ring, &text, &len), -EOPNOTSUPP);
 }
 
+/* Descriptor and info field offsets from a hostile VMCOREINFO: each one
+ * past its structure's SIZE() is refused before the ring is read. */
+static void hostile_offsets_refused(void **state)
+{
+	static const struct {
+		size_t field;
+		int64_t value;
+		const char *key;
+	} cases[] = {
+		{ offsetof(struct vmcoreinfo, off_lpos_next), 4000, "OFFSET(prb_data_blk_lpos.next)" },
+		{ offsetof(struct vmcoreinfo, off_lpos_begin), 12, "OFFSET(prb_data_blk_lpos.begin)" },
+		{ offsetof(struct vmcoreinfo, off_atomic_counter), 100, "OFFSET(atomic_long_t.counter)" },
+		{ offsetof(struct vmcoreinfo, off_desc_state_var), 20, "OFFSET(prb_desc.state_var)" },
+		{ offsetof(struct vmcoreinfo, size_prb_desc), 16, "SIZE(prb_desc)" },
+		{ offsetof(struct vmcoreinfo, off_info_text_len), 87, "OFFSET(printk_info.text_len)" },
+		{ offsetof(struct vmcoreinfo, off_info_ts_nsec), 84, "OFFSET(printk_info.ts_nsec)" },
+		{ offsetof(struct vmcoreinfo, size_printk_info), 0, "SIZE(printk_info)" },
+		{ offsetof(struct vmcoreinfo, off_dr_descs), -8, "OFFSET(prb_desc_ring.descs)" },
+		{ offsetof(struct vmcoreinfo, off_tdr_data), 1 << 20, "OFFSET(prb_data_ring.data)" },
+	};
+	struct ring_fixture f;
+	char *text = NULL, why[200];
+	size_t len;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		ring_init(&f);
+		ring_put(f.descs, f.infos, f.data, 3, 8, 7, 2, 0xe0, 0x100, 0, "last slot");
+		f.ring.tail_id = 7;
+		f.ring.head_id = 7;
+		*(int64_t *)((char *)&f.vi + cases[i].field) = cases[i].value;
+		why[0] = '\0';
+		assert_int_equal(vmcoreinfo_check_printk(&f.vi, why, sizeof(why)), -EINVAL);
+		assert_non_null(strstr(why, cases[i].key));
+		assert_int_equal(printk_format(&f.vi, &f.ring, &text, &len), -EINVAL);
+	}
+	/* When the note gives SIZE(prb_desc_ring), the ring's fields fit in it. */
+	ring_init(&f);
+	f.vi.size_prb_desc_ring = 32;
+	assert_int_equal(vmcoreinfo_check_printk(&f.vi, why, sizeof(why)), -EINVAL);
+	assert_non_null(strstr(why, "OFFSET(prb_desc_ring.tail_id)"));
+	f.vi.size_prb_desc_ring = 48;
+	assert_int_equal(vmcoreinfo_check_printk(&f.vi, why, sizeof(why)), 0);
+}
+
+/* The reader on a core: prb and the ring's arrays found through the
+ * crashed kernel's page tables; a ring whose header is corrupt gives no
+ * log, not a crash. */
+static void read_from_core(void **state)
+{
+	char note[4096], *text = NULL;
+	struct synth s;
+	struct elfcore core;
+	struct vmcoreinfo vi;
+	size_t len;
+	int fd;
+
+	(void)state;
+	snprintf(note, sizeof(note), "%s%s%s", info, ring_vmcoreinfo, SYNTH_PRB);
+	synth_build_info(&s, note);
+	fd = fixture_memfd(s.buf, s.size);
+	assert_int_equal(elfcore_open(&core, fd), 0);
+	assert_int_equal(vmcoreinfo_parse(core.vmcoreinfo, core.vmcoreinfo_size, &vi), 0);
+	assert_int_equal(printk_read(&core, &vi, &text, &len), 0);
+	assert_string_equal(text, SYNTH_DMESG);
+	free(text);
+	/* Offsets past SIZE(prb_desc): refused before the ring is read. */
+	vi.off_lpos_next = 2000;
+	assert_int_equal(printk_read(&core, &vi, &text, &len), -EINVAL);
+	close(fd);
+	elfcore_close(&core);
+	/* count_bits 31 in the crashed kernel's memory: an inconsistent ring. */
+	s.buf[s.mem_at + 0xc100] = 31;
+	fd = fixture_memfd(s.buf, s.size);
+	assert_int_equal(elfcore_open(&core, fd), 0);
+	assert_int_equal(vmcoreinfo_parse(core.vmcoreinfo, core.vmcoreinfo_size, &vi), 0);
+	assert_int_equal(printk_read(&core, &vi, &text, &len), -EINVAL);
+	close(fd);
+	elfcore_close(&core);
+	free(s.buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(records_in_order),
 		cmocka_unit_test(stale_ids_skipped),
 		cmocka_unit_test(inconsistent_refused),
+		cmocka_unit_test(hostile_offsets_refused),
+		cmocka_unit_test(read_from_core),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -5,12 +5,15 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include <cmocka.h>
 
 #include "tests/unit/kdump_fixture.h"
+#include "kdump/diskdump.h"
 #include "kdump/elfcore.h"
 #include "kdump/vmcoreinfo.h"
+#include "kdump/vmcoreinfo_check.h"
 
 static const char info_text[] =
 	"OSRELEASE=6.1.0-57-amd64\n"
@@ -42,7 +45,7 @@ static void vmcoreinfo_values(void **state)
 	/* "4z" is not a number: the key stays unset rather than half-read. */
 	assert_true(vi.pg_lru == VI_UNSET);
 	assert_true(vi.mem_section == VI_UNSET);
-	assert_false(vmcoreinfo_can_filter(&vi));
+	assert_int_equal(vmcoreinfo_check_filter(&vi, NULL, 0), -EOPNOTSUPP);
 }
 
 static void vmcoreinfo_needs_pagesize(void **state)
@@ -130,6 +133,34 @@ static void core_reads(void **state)
 	elfcore_close(&core);
 }
 
+/* Marking frames range by range gives what asking frame by frame gives,
+ * at any chunk's start and length, with a range of size 0 off a frame's
+ * edge and one on it. */
+static void core_pfn_mark(void **state)
+{
+	static const struct fixture_load odd[] = {
+		{ 0x1000, 0x9f000, 0x9f000 }, { 0x100000, 0x4000, 0x6000 }, { 0x200800, 0x800, 0x800 },
+		{ 0x300800, 0, 0 }, { 0x301000, 0, 0 }, { 0x302fff, 0x2, 0x2 },
+	};
+	size_t size;
+	uint8_t *buf = fixture_core(odd, 6, NULL, 0, &size), bits[0x400 / 8];
+	struct elfcore core;
+	int fd = fixture_memfd(buf, size);
+
+	(void)state;
+	assert_int_equal(elfcore_open(&core, fd), 0);
+	for (uint64_t start = 0; start < 0x310; start += 0x61) {
+		memset(bits, 0, sizeof(bits));
+		elfcore_pfn_mark(&core, start, 0x3ff, 4096, bits);
+		for (uint64_t i = 0; i < 0x3ff; i++)
+			assert_int_equal((bits[i / 8] >> (i % 8)) & 1, elfcore_pfn_valid(&core, start + i, 4096));
+		assert_int_equal(bits[0x3ff / 8] >> 7, 0);
+	}
+	close(fd);
+	elfcore_close(&core);
+	free(buf);
+}
+
 /* Every prefix of a core is either refused or read consistently. */
 static void core_truncated(void **state)
 {
@@ -150,8 +181,9 @@ static void core_truncated(void **state)
 		if (r == 0) {
 			uint8_t page[4096];
 
+			/* A range whose bytes the cut removed is left out. */
 			r = elfcore_read_phys(&core, 0x90000, page, sizeof(page));
-			assert_true(r == 0 || r == -EIO);
+			assert_true(r == 0 || r == -ENOENT);
 			elfcore_close(&core);
 		}
 		close(fd);
@@ -178,11 +210,93 @@ static void core_refused(void **state)
 	assert_int_equal(elfcore_open(&core, fd), -EINVAL);
 	close(fd);
 	eh->e_phentsize = sizeof(Elf64_Phdr);
-	/* A load whose file size exceeds its memory size. */
-	((Elf64_Phdr *)(buf + eh->e_phoff))[1].p_filesz = 0x100000;
+	free(buf);
+}
+
+/* A corrupt PT_LOAD is left out, with the others kept: one whose file size
+ * exceeds its memory size, one whose bytes lie past the file's end, one
+ * beyond any physical address (which made the writers walk every page
+ * frame up to it: weeks at 2^62), and one past NUMBER(MAX_PHYSMEM_BITS). */
+static void core_corrupt_loads_skipped(void **state)
+{
+	static const struct fixture_load five[] = {
+		{ 0x1000, 0x2000, 0x2000 },
+		{ 0x10000, 0x1000, 0x1000 },
+		{ 0x20000, 0x1000, 0x1000 },
+		{ 1ULL << 62, 0x1000, 0x1000 },
+		{ 1ULL << 50, 0x1000, 0x1000 },
+	};
+	size_t size;
+	uint8_t *buf = fixture_core(five, 5, "PAGESIZE=4096\nNUMBER(MAX_PHYSMEM_BITS)=46\n", 1, &size);
+	Elf64_Phdr *ph = (Elf64_Phdr *)(buf + sizeof(Elf64_Ehdr));
+	struct elfcore core;
+	struct vmcoreinfo vi;
+	struct timespec t0, t1;
+	uint64_t bound;
+	int fd;
+
+	(void)state;
+	ph[2].p_filesz = 0x100000;                 /* more file than memory */
+	ph[3].p_offset = (uint64_t)size + 4096;    /* past the file's end */
 	fd = fixture_memfd(buf, size);
-	assert_int_equal(elfcore_open(&core, fd), -EINVAL);
+	assert_int_equal(elfcore_open(&core, fd), 0);
+	assert_int_equal(core.nloads, 2);
+	assert_int_equal(core.loads_skipped, 3);
+	assert_true(core.first_skipped.paddr == 0x10000);
+	assert_true(core.max_paddr == (1ULL << 50) + 0x1000);
+	assert_int_equal(vmcoreinfo_parse(core.vmcoreinfo, core.vmcoreinfo_size, &vi), 0);
+	assert_int_equal(vmcoreinfo_phys_bits(&vi), 46);
+	assert_int_equal(elfcore_limit_phys(&core, vmcoreinfo_phys_bits(&vi)), 1);
+	assert_int_equal(core.nloads, 1);
+	assert_int_equal(core.loads_skipped, 4);
+	assert_true(core.max_paddr == 0x3000);
+	/* The writer's size pass now covers three pages, at once. */
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	assert_int_equal(diskdump_bound(&core, &vi, 31, &bound), 0);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	assert_true(t1.tv_sec - t0.tv_sec < 2);
+	assert_true(bound < (1 << 20));
+	/* A nonsense MAX_PHYSMEM_BITS is not used. */
+	vi.max_physmem_bits = 99;
+	assert_int_equal(vmcoreinfo_phys_bits(&vi), 0);
+	vi.max_physmem_bits = VI_UNSET;
+	assert_int_equal(vmcoreinfo_phys_bits(&vi), 0);
 	close(fd);
+	elfcore_close(&core);
+	free(buf);
+}
+
+/* Overlapping ranges (the kernel's text is in the direct map too): a page
+ * wholly inside the second range but only partly inside the first reads
+ * whole, not as missing. */
+static void core_overlapping_loads(void **state)
+{
+	static const struct fixture_load two[] = {
+		{ 0x1000, 0x800, 0x800 },      /* the first half of page 1 */
+		{ 0x1000, 0x2000, 0x2000 },    /* pages 1 and 2 */
+	};
+	size_t size;
+	uint8_t *buf = fixture_core(two, 2, NULL, 0, &size);
+	uint8_t page[4096];
+	struct elfcore core;
+	int fd = fixture_memfd(buf, size);
+
+	(void)state;
+	assert_int_equal(elfcore_open(&core, fd), 0);
+	assert_int_equal(core.nloads, 2);
+	for (uint64_t pa = 0x1000; pa < 0x3000; pa += 4096) {
+		memset(page, 0xaa, sizeof(page));
+		assert_int_equal(elfcore_read_page(&core, pa, page, sizeof(page)), 0);
+		for (int i = 0; i < 4096; i++)
+			assert_int_equal(page[i], fixture_byte(pa + (uint64_t)i));
+	}
+	/* Half covered, at a range's end: the rest reads as zeros. */
+	assert_int_equal(elfcore_read_page(&core, 0x2800, page, sizeof(page)), 0);
+	assert_int_equal(page[0], fixture_byte(0x2800));
+	assert_int_equal(page[0x800], 0);
+	assert_int_equal(elfcore_read_page(&core, 0x3000, page, sizeof(page)), -ENOENT);
+	close(fd);
+	elfcore_close(&core);
 	free(buf);
 }
 
@@ -193,8 +307,11 @@ int main(void)
 		cmocka_unit_test(vmcoreinfo_needs_pagesize),
 		cmocka_unit_test(core_headers_and_notes),
 		cmocka_unit_test(core_reads),
+		cmocka_unit_test(core_pfn_mark),
 		cmocka_unit_test(core_truncated),
 		cmocka_unit_test(core_refused),
+		cmocka_unit_test(core_corrupt_loads_skipped),
+		cmocka_unit_test(core_overlapping_loads),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -222,6 +222,17 @@ static void mountinfo_file(void **state)
 	fclose(f);
 	assert_int_equal(mountinfo_find_block(path, what, sizeof(what)), 1);
 	assert_string_equal(what, "/dev/vda1 on /sysroot");
+	/* A line longer than any fixed buffer (a mount point of 1500 bytes;
+	 * the kernel allows 4095): read whole, so its block source is seen. */
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("22 1 0:21 / /proc rw - proc proc rw\n37 1 254:2 / /mnt/", f);
+	for (int i = 0; i < 1500; i++)
+		fputc('d', f);
+	fputs(" rw,relatime shared:9 - ext4 /dev/vdb1 rw\n", f);
+	fclose(f);
+	assert_int_equal(mountinfo_find_block(path, what, sizeof(what)), 1);
+	assert_non_null(strstr(what, "/dev/vdb1 on /mnt/ddd"));
 	unlink(path);
 	assert_int_equal(mountinfo_find_block(path, what, sizeof(what)), -ENOENT);
 	/* The real one of this process: whatever it holds, it parses. */
