@@ -11,8 +11,9 @@
 #define MOUNTINFO_MAX (256 * 1024)
 
 /* Copy the field at *p (up to a blank) into out, turning mountinfo's octal
- * escapes (\040 for a space, \134 for a backslash) back into bytes.
- * Returns -EINVAL when the field is empty or does not fit. */
+ * escapes (\040 for a space, \134 for a backslash) back into bytes; with
+ * out NULL, only step over it. Returns -EINVAL when the field is empty or
+ * does not fit. */
 static int field_take(const char **p, char *out, size_t size)
 {
 	const char *s = *p + strspn(*p, " ");
@@ -26,14 +27,17 @@ static int field_take(const char **p, char *out, size_t size)
 			c = (char)((s[0] - '0') * 64 + (s[1] - '0') * 8 + (s[2] - '0'));
 			s += 3;
 		}
-		if (n + 1 >= size)
+		if (out && n + 1 >= size)
 			return -EINVAL;
-		out[n++] = c;
+		if (out)
+			out[n] = c;
+		n++;
 	}
 	*p = s;
 	if (n == 0)
 		return -EINVAL;
-	out[n] = '\0';
+	if (out)
+		out[n] = '\0';
 	return 0;
 }
 
@@ -46,13 +50,12 @@ static int under_prefix(const char *path, const char *prefix)
 
 int mountlist_parse_line(const char *line, const char *prefix, struct mount_entry *out)
 {
-	char skip[MOUNTLIST_PATH_MAX];
 	const char *p = line;
 	const char *sep;
 
 	/* mount ID, parent ID, major:minor, root: not needed. */
 	for (int i = 0; i < 4; i++)
-		if (field_take(&p, skip, sizeof(skip)) < 0)
+		if (field_take(&p, NULL, 0) < 0)
 			return -EINVAL;
 	if (field_take(&p, out->path, sizeof(out->path)) < 0)
 		return -EINVAL;
@@ -101,18 +104,20 @@ int mountlist_parse(const char *text, const char *prefix, struct mount_list *out
 	while (text && *text) {
 		const char *nl = strchr(text, '\n');
 		size_t len = nl ? (size_t)(nl - text) : strlen(text);
-		char line[4 * MOUNTLIST_PATH_MAX];
+		/* Whole lines, however long (a bind of a deep directory has a
+		 * long root field). A mount point longer than MOUNTLIST_PATH_MAX
+		 * is not listed: its parent is then detached as the last resort. */
+		char *line = strndup(text, len);
 
-		if (len < sizeof(line)) {
-			memcpy(line, text, len);
-			line[len] = '\0';
-			if (mountlist_parse_line(line, prefix, &out->items[out->len]) == 0) {
-				if (out->len + 1 < MOUNTLIST_MAX)
-					out->len++;
-				else
-					r = -E2BIG;
-			}
+		if (!line)
+			return -ENOMEM;
+		if (mountlist_parse_line(line, prefix, &out->items[out->len]) == 0) {
+			if (out->len + 1 < MOUNTLIST_MAX)
+				out->len++;
+			else
+				r = -E2BIG;
 		}
+		free(line);
 		text += len + (nl ? 1 : 0);
 	}
 	order_for_unmount(out);

@@ -100,6 +100,14 @@ static void mountinfo_line(void **state)
 	assert_int_equal(mountlist_parse_line("40 36 0:5 / /oldroot rw tmpfs tmpfs", "/oldroot", &e),
 			 -EINVAL);
 	assert_int_equal(mountlist_parse_line("40 36", "/oldroot", &e), -EINVAL);
+	/* A long root field (a bind of a deep directory) is stepped over. */
+	{
+		char line[2048];
+
+		snprintf(line, sizeof(line), "41 36 0:5 /%01500d /oldroot/b rw - ext4 /dev/vda rw", 7);
+		assert_int_equal(mountlist_parse_line(line, "/oldroot", &e), 0);
+		assert_string_equal(e.path, "/oldroot/b");
+	}
 	assert_int_equal(mountlist_parse_line("", "/oldroot", &e), -EINVAL);
 }
 
