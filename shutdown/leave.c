@@ -20,8 +20,9 @@
 #include "common/exitrd.h"
 
 /* The mount points systemd moves /dev, /proc and /sys onto (it unmounts
- * those it finds no place for), and where it leaves the old root. */
-static const char *const env_dirs[] = { "dev", "proc", "sys", "oldroot" };
+ * those it finds no place for; newer versions also bind /run), and where
+ * it leaves the old root. */
+static const char *const env_dirs[] = { "dev", "proc", "sys", "run", "oldroot" };
 
 bool shutdown_env_needed(const char *block_path, bool nfs)
 {
