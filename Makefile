@@ -21,7 +21,7 @@ ALL_LDFLAGS = $(LDFLAGS) $(SANFLAGS)
 GEN_LIBS  := -lkmod -lz -llzma -lzstd -lblkid -pthread
 INIT_LIBS := -lblkid -lz
 
-GEN_SRCS    := $(filter-out gen/main.c,$(wildcard gen/*.c))
+GEN_SRCS    := $(filter-out gen/main.c,$(sort $(shell find gen -name '*.c')))
 INIT_SRCS   := $(filter-out init/boot.c shutdown/shutdown_main.c,$(wildcard init/*.c bootlib/*.c resume/*.c kdump/*.c net/*.c rescue/*.c blockstack/*.c fsck/*.c shutdown/*.c))
 COMMON_SRCS := $(wildcard common/*.c)
 UNIT_SRCS   := $(wildcard tests/unit/test_*.c)

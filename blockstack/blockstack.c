@@ -17,9 +17,11 @@
 #include "blockstack/lukskey.h"
 #include "blockstack/params.h"
 #include "bootlib/run.h"
+#include "common/featuremods.h"
+#include "common/layout.h"
 
-#define LVM "/usr/sbin/lvm"
-#define MDADM "/usr/sbin/mdadm"
+#define LVM LAYOUT_LVM
+#define MDADM LAYOUT_MDADM
 /* md_mod's start_ro: 1 starts every array auto-read-only (array_state
  * read-auto): no resync, recovery or superblock update until the first
  * write to the array, which makes it read-write by itself. */
@@ -72,10 +74,9 @@ static void load_modules(const char *const *names)
 
 static const char *const dm_modules[] = { "dm_mod", NULL };
 static const char *const crypt_modules[] = {
-	"dm_mod", "dm_crypt", "aesni_intel", "aes_generic", "xts", "essiv", "cbc", "ecb",
-	"sha256_generic", "sha512_generic", "af_alg", "algif_skcipher", "algif_hash", NULL,
+	"dm_mod", "dm_crypt", FEATUREMODS_LUKS_CRYPTO, NULL,
 };
-static const char *const md_modules[] = { "md_mod", "raid1", "raid0", "raid10", "raid456", "linear", NULL };
+static const char *const md_modules[] = { "md_mod", FEATUREMODS_MD_PERSONALITIES, NULL };
 
 static void unmark_seen(const char *devname, const char *uuid);
 

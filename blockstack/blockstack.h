@@ -5,7 +5,7 @@
  * volume activates its volume group, an md member is added with mdadm
  * --incremental. What they create appears as a new block device and is
  * offered in turn, so any nesting (LVM on LUKS, LUKS on md, ...) follows.
- * The tools are the distribution's own, in the image (gen/blockstacks.c). */
+ * The tools are the distribution's own, in the image (gen/feature/blockstacks.c). */
 #ifndef LIFEBOAT_BLOCKSTACK_H
 #define LIFEBOAT_BLOCKSTACK_H
 

@@ -10,8 +10,9 @@
 #include "bootlib/log.h"
 #include "bootlib/console.h"
 #include "bootlib/run.h"
+#include "common/layout.h"
 
-#define CRYPTSETUP "/usr/sbin/cryptsetup"
+#define CRYPTSETUP LAYOUT_CRYPTSETUP
 /* cryptsetup's exit status for a refused passphrase (cryptsetup(8)). */
 #define CRYPTSETUP_EXIT_BAD_PASSPHRASE 2
 

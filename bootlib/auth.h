@@ -4,12 +4,14 @@
 
 #include <stddef.h>
 
+#include "common/layout.h"
+
 /* The root password hash from the build host's /etc/shadow, one line,
  * mode 0600. Present only in images built with --rescue-auth. */
-#define RESCUE_AUTH_PATH "/etc/lifeboat/rescue-auth"
+#define RESCUE_AUTH_PATH LAYOUT_RESCUE_AUTH
 /* libcrypt is loaded only when a password is asked, so images without
  * --rescue-auth do not carry it (the generator adds it with the hash). */
-#define RESCUE_LIBCRYPT "libcrypt.so.1"
+#define RESCUE_LIBCRYPT LAYOUT_LIBCRYPT
 #define RESCUE_AUTH_TRIES 3
 
 /* Read the hash from path into hash. Returns 0, -ENOENT when the image has

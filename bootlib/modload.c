@@ -30,7 +30,7 @@
 static struct modtab modload_tab;
 static struct strv modload_blacklisted = STRV_INIT;
 
-/* The image stores modules gzip-compressed (gen/modpack.h): inflate and
+/* The image stores modules gzip-compressed (gen/kmod/modpack.h): inflate and
  * hand the kernel the bytes. A plain module file goes by its fd. */
 static int modload_kernel(const char *path, const char *options)
 {

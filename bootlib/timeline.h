@@ -10,7 +10,9 @@
 #ifndef LIFEBOAT_TIMELINE_H
 #define LIFEBOAT_TIMELINE_H
 
-#define TIMELINE_PATH "/run/initramfs/timeline"
+#include "common/timeline_format.h"
+
+#define TIMELINE_PATH TIMELINE_FORMAT_PATH
 
 /* Record a phase now. Kept in memory until timeline_flush() can write. */
 void timeline_mark(const char *phase, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -1,5 +1,5 @@
 /* fsckcheck: which checker lifeboat runs for which filesystem, shared by
- * the init (fsck/) and the generator (gen/fsckpack.c), which adds it. */
+ * the init (fsck/) and the generator (gen/feature/fsckpack.c), which adds it. */
 #ifndef LIFEBOAT_FSCKCHECK_H
 #define LIFEBOAT_FSCKCHECK_H
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gen/report.h"
+#include "gen/gen_report.h"
 
 static char *trim(char *s)
 {

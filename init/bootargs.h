@@ -3,8 +3,9 @@
 #define LIFEBOAT_BOOTARGS_H
 
 #include "bootlib/cmdline.h"
+#include "common/layout.h"
 
-#define CMDLINE_D "/etc/cmdline.d"
+#define CMDLINE_D LAYOUT_CMDLINE_DIR
 
 /* Apply /etc/cmdline.d/STAR.conf (built in with lifeboat build --cmdline), in
  * name order, then /proc/cmdline, so the kernel's command line wins.

@@ -18,6 +18,7 @@
 #include "kdump/capture.h"
 #include "kdump/savedir.h"
 #include "net/nfsspec.h"
+#include "common/featuremods.h"
 
 #define NFS_MNT "/run/kdump-nfs"
 #define NFS_PORT 2049
@@ -72,7 +73,7 @@ static int mount_export(struct nfs_spec *spec, struct in_addr client, char *src,
 	char data[600], path[NFS_PATH_MAX + 32], server[INET_ADDRSTRLEN];
 
 	modload_name("nfs");
-	modload_name(spec->v4 ? "nfsv4" : "nfsv3");
+	modload_name(spec->v4 ? FEATUREMODS_NFS_V4 : FEATUREMODS_NFS_V3);
 	inet_ntop(AF_INET, &spec->server, server, sizeof(server));
 	mkdir(NFS_MNT, 0700);
 	for (;;) {

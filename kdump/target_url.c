@@ -18,8 +18,9 @@
 #include "bootlib/log.h"
 #include "kdump/capture.h"
 #include "kdump/curlfn.h"
+#include "common/layout.h"
 
-#define CA_BUNDLE "/etc/lifeboat/kdump-ca.pem"
+#define CA_BUNDLE LAYOUT_KDUMP_CA
 
 enum rename_kind { RENAME_MOVE, RENAME_FTP, RENAME_SFTP };
 

@@ -17,6 +17,7 @@
 #include "net/iscsistart.h"
 #include "net/net.h"
 #include "net/netup.h"
+#include "common/featuremods.h"
 
 /* A login that has not finished in this long will not: iscsistart's own
  * connect retries would otherwise hold the boot for minutes. Each try gets
@@ -49,7 +50,7 @@ bool iscsi_root_wanted(const struct net_request *args)
  * table. */
 static int modules_load(char *why, size_t n)
 {
-	static const char *const mods[] = { "crc32c", "iscsi_tcp", "sd_mod" };
+	static const char *const mods[] = { FEATUREMODS_ISCSI };
 
 	for (size_t i = 0; i < sizeof(mods) / sizeof(mods[0]); i++) {
 		char sys[64];
@@ -75,7 +76,7 @@ static int target_choose(const struct net_request *a, const struct net_state *st
 	fw_initiator[0] = '\0';
 	if (!a->iscsi->firmware)
 		return iscsi_conf_target(a, st->conf.root_path, t, why, n);
-	modload_name("iscsi_ibft");
+	modload_name(FEATUREMODS_ISCSI_FIRMWARE);
 	r = ibft_read(IBFT_SYSFS, t, fw_initiator, fw_size);
 	if (r < 0) {
 		snprintf(why, n, "rd.iscsi.firmware: %s; check the firmware's iSCSI boot setup, "

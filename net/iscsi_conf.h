@@ -8,11 +8,12 @@
 #include <stdint.h>
 
 #include "bootlib/cmdline.h"
+#include "common/layout.h"
 #include "net/net.h"
 #include "net/rfc4173.h"
 
 /* The host's initiator name, put into the image by `lifeboat build --iscsi`. */
-#define ISCSI_INITIATOR_FILE "/etc/iscsi/initiatorname.iscsi"
+#define ISCSI_INITIATOR_FILE LAYOUT_ISCSI_INITIATOR
 /* The prefix of a generated initiator name (RFC 3720 3.2.6.3.1 iqn. form:
  * a date the naming authority owned the domain, then the domain reversed). */
 #define ISCSI_GENERATED_PREFIX "iqn.2026-01.org.lifeboat:"

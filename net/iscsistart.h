@@ -6,9 +6,10 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "common/layout.h"
 #include "net/rfc4173.h"
 
-#define ISCSISTART_PATH "/sbin/iscsistart"
+#define ISCSISTART_PATH LAYOUT_ISCSISTART
 
 /* Run iscsistart for t as initiator, killing it after timeout_ms. Returns 0
  * when the session is up (or was already), -ETIMEDOUT when killed, -ENOENT

@@ -19,6 +19,7 @@
 #include "net/netup.h"
 #include "net/nfsspec.h"
 #include "net/rfc4173.h"
+#include "common/featuremods.h"
 
 /* Defaults when rd.net.timeout.* are not given: long enough for a slow
  * switch port or DHCP server, short enough that a missing one ends in a
@@ -123,7 +124,7 @@ static bool mount_error_transient(int err)
 static int nfs_mount(const struct net_request *a, const struct net_state *st,
 		     struct nfs_spec *spec, char *why, size_t n)
 {
-	static const char *const mods[] = { "sunrpc", "nfs" };
+	static const char *const mods[] = { FEATUREMODS_NFS };
 	char data[CMDLINE_VALUE_MAX * 2], path[NFS_PATH_MAX + 32], src[NFS_PATH_MAX + 64];
 	char server[INET_ADDRSTRLEN];
 	unsigned long flags = a->root->rw == ROOT_RW_RW ? 0 : MS_RDONLY;
@@ -132,7 +133,7 @@ static int nfs_mount(const struct net_request *a, const struct net_state *st,
 
 	for (size_t i = 0; i < sizeof(mods) / sizeof(mods[0]); i++)
 		modload_name(mods[i]);
-	modload_name(spec->v4 ? "nfsv4" : "nfsv3");
+	modload_name(spec->v4 ? FEATUREMODS_NFS_V4 : FEATUREMODS_NFS_V3);
 	inet_ntop(AF_INET, &spec->server, server, sizeof(server));
 	if (nfs_spec_mount_data(spec, st->conf.addr, data, sizeof(data), path, sizeof(path)) < 0 ||
 	    snprintf(src, sizeof(src), "%s:%s", server, path) >= (int)sizeof(src)) {

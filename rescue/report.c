@@ -15,6 +15,8 @@
 
 #include "bootlib/blkprobe.h"
 #include "common/redact.h"
+#include "common/layout.h"
+#include "common/timeline_format.h"
 
 #define SYSLOG_ACTION_READ_ALL 3
 #define SYSLOG_ACTION_SIZE_BUFFER 10
@@ -143,11 +145,11 @@ static void write_sections(FILE *out, const char *what)
 	fprintf(out, "lifeboat rescue report\n\nwhy: %s\n", what);
 	section(out, "kernel command line (/proc/cmdline, then the image's /etc/cmdline.d)");
 	copy_redacted(out, "/proc/cmdline");
-	copy_dir_files(out, "/etc/cmdline.d");
+	copy_dir_files(out, LAYOUT_CMDLINE_DIR);
 	section(out, "image build settings (/etc/lifeboat/build.conf)");
-	copy_redacted(out, "/etc/lifeboat/build.conf");
+	copy_redacted(out, LAYOUT_BUILD_CONF);
 	section(out, "timeline (/run/initramfs/timeline)");
-	copy_file(out, "/run/initramfs/timeline");
+	copy_file(out, TIMELINE_FORMAT_PATH);
 	section(out, "block devices (blkid)");
 	if (blk_list(out) == 0)
 		fprintf(out, "  (none)\n");

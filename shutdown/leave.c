@@ -17,7 +17,7 @@
 #include <linux/magic.h>
 
 #include "bootlib/log.h"
-#include "common/exitrd.h"
+#include "common/layout.h"
 
 /* The mount points systemd moves /dev, /proc and /sys onto (it unmounts
  * those it finds no place for; newer versions also bind /run), and where
@@ -85,10 +85,10 @@ static int make_dirs(void)
 {
 	char path[128];
 
-	if (mkdir(EXITRD_DIR, 0755) < 0 && errno != EEXIST)
+	if (mkdir(LAYOUT_EXITRD_DIR, 0755) < 0 && errno != EEXIST)
 		return -errno;
 	for (size_t i = 0; i < sizeof(env_dirs) / sizeof(env_dirs[0]); i++) {
-		snprintf(path, sizeof(path), "%s/%s", EXITRD_DIR, env_dirs[i]);
+		snprintf(path, sizeof(path), "%s/%s", LAYOUT_EXITRD_DIR, env_dirs[i]);
 		if (mkdir(path, 0755) < 0 && errno != EEXIST)
 			return -errno;
 	}
@@ -102,9 +102,9 @@ static int copy_shell(void)
 
 	if (!realpath("/bin/sh", real))
 		return -errno;
-	if (mkdir(EXITRD_DIR "/bin", 0755) < 0 && errno != EEXIST)
+	if (mkdir(LAYOUT_EXITRD_DIR "/bin", 0755) < 0 && errno != EEXIST)
 		return -errno;
-	return copy_file(real, EXITRD_DIR "/bin/sh", 0755);
+	return copy_file(real, LAYOUT_EXITRD_DIR "/bin/sh", 0755);
 }
 
 int shutdown_env_leave(const char *sysroot, bool break_shell, char *why, size_t size)
@@ -115,17 +115,17 @@ int shutdown_env_leave(const char *sysroot, bool break_shell, char *why, size_t 
 		return 0;
 	r = make_dirs();
 	if (r == 0)
-		r = copy_file(SHUTDOWN_IMAGE_PATH, EXITRD_PROGRAM, 0755);
+		r = copy_file(LAYOUT_SHUTDOWN, LAYOUT_EXITRD_PROGRAM, 0755);
 	if (r == 0 && break_shell && copy_shell() < 0)
 		log_warn("rd.break=shutdown: the image has no shell to leave for the way out");
 	if (r < 0) {
 		snprintf(why, size, "leaving the way out in %s failed (%s, copying %s): at "
 			 "shutdown the root's stack will stay assembled; rebuild the image with "
-			 "this lifeboat", EXITRD_DIR, strerror(-r), SHUTDOWN_IMAGE_PATH);
-		unlink(EXITRD_PROGRAM);
+			 "this lifeboat", LAYOUT_EXITRD_DIR, strerror(-r), LAYOUT_SHUTDOWN);
+		unlink(LAYOUT_EXITRD_PROGRAM);
 		return r;
 	}
-	fd = open(EXITRD_NEED_MARK, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	fd = open(LAYOUT_EXITRD_NEED, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
 	if (fd >= 0)
 		close(fd);
 	return 1;

@@ -9,7 +9,7 @@
 MD_SUPER=$TOP/tests/boot/md-super.py
 
 # The stacks image (cases-stacks.sh) with the mdadm.conf a host-only image
-# of the LVM-on-md root carries (gen/stackhost.c): its ARRAY line makes
+# of the LVM-on-md root carries (gen/host/stackhost.c): its ARRAY line makes
 # mdadm trust the array as this host's and start it read-write when
 # complete (a generic image, without it, starts a foreign array read-auto
 # by itself). Made once per run.

@@ -3,7 +3,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "gen/archive.h"
+#include "gen/archive/archive.h"
 
 /* Touch every byte the reader hands out, so ASan sees any overread. */
 static int entry_touch(const struct archive_entry *e, void *ctx)

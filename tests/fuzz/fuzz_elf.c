@@ -4,7 +4,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "gen/elf.h"
+#include "gen/elf/elf.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

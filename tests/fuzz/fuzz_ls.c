@@ -10,7 +10,7 @@
 #include <string.h>
 #include <wchar.h>
 
-#include "gen/ls.h"
+#include "gen/cmd/ls.h"
 
 /* glibc's own UTF-8 decoder is the judge, not the escaper's. */
 int LLVMFuzzerInitialize(int *argc, char ***argv)

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gen/applets.h"
-#include "gen/shadow.h"
+#include "gen/elf/applets.h"
+#include "gen/host/shadow.h"
 #include "rescue/prompt.h"
 #include "bootlib/stage.h"
 

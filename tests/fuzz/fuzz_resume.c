@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gen/resumehost.h"
+#include "gen/host/resumehost.h"
 #include "resume/mountinfo.h"
 #include "resume/swsusp.h"
 
@@ -26,7 +26,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	line[size] = '\0';
 	mountinfo_line_is_block(line, where, sizeof(where), source, sizeof(source));
 	mountinfo_line_is_block(line, where, 1, source, 1);
-	swaps_pick_largest(line, path, sizeof(path));
+	resumehost_swaps_pick_largest(line, path, sizeof(path));
 	free(line);
 	return 0;
 }

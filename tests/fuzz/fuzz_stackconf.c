@@ -8,8 +8,8 @@
 #include "blockstack/params.h"
 #include "common/crypttab.h"
 #include "common/luksopts.h"
-#include "gen/lvmfilter.h"
-#include "gen/stackconf.h"
+#include "gen/host/lvmfilter.h"
+#include "gen/host/stackconf.h"
 
 #define U1 "1b2c3d4e-0001-4a5b-8c6d-7e8f9a0b1c2d"
 

@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "gen/timeline_read.h"
-#include "gen/timeline_svg.h"
+#include "gen/cmd/timeline_read.h"
+#include "gen/cmd/timeline_svg.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -15,7 +15,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *svg = NULL;
 	size_t len = 0;
 
-	if (timeline_parse((const char *)data, size, &tl, &bad) == 0) {
+	if (timeline_read_parse((const char *)data, size, &tl, &bad) == 0) {
 		FILE *f = open_memstream(&svg, &len);
 
 		if (f) {
@@ -24,6 +24,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		free(svg);
 	}
-	timeline_free(&tl);
+	timeline_read_free(&tl);
 	return 0;
 }

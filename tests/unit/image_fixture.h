@@ -9,7 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "gen/archive.h"
+#include "gen/archive/archive.h"
 
 /* A fresh directory under /tmp; the caller removes it with fixture_rmrf. */
 static inline char *fixture_tmpdir(void)

@@ -1,6 +1,6 @@
 /* newc_fixture: cpio "newc" archives made by hand, so a test can write any
  * header value (a hostile size, a name with escape sequences), unlike
- * gen/image.c, which only writes sane ones. */
+ * gen/image/image.c, which only writes sane ones. */
 #ifndef LIFEBOAT_TEST_NEWC_FIXTURE_H
 #define LIFEBOAT_TEST_NEWC_FIXTURE_H
 

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "gen/config.h"
-#include "gen/options.h"
+#include "gen/build_opts.h"
 
 struct seen {
 	char keys[8][32];

@@ -11,8 +11,8 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "gen/cpio.h"
-#include "gen/sink.h"
+#include "gen/archive/cpio.h"
+#include "gen/archive/sink.h"
 #include "tests/unit/image_fixture.h"
 
 /* Write through a sink into a temp file and read the bytes back. */

@@ -13,7 +13,7 @@
 #include <cmocka.h>
 
 #include "tests/unit/elf_fixture.h"
-#include "gen/elf.h"
+#include "gen/elf/elf.h"
 
 /* What readelf reports for a file: the expected values. */
 struct readelf_view {

@@ -20,7 +20,7 @@ static void checkers(void **state)
 	assert_null(fsck_checker_find("btrfs"));
 	assert_null(fsck_checker_find(""));
 	assert_null(fsck_checker_find(NULL));
-	/* The table the generator walks (gen/fsckpack.c): ends, and each
+	/* The table the generator walks (gen/feature/fsckpack.c): ends, and each
 	 * entry is what find returns for its type. */
 	for (size_t i = 0; fsck_checker_at(i); i++) {
 		assert_true(i < 16);

@@ -13,7 +13,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "gen/image.h"
+#include "gen/image/image.h"
 #include "tests/unit/image_fixture.h"
 
 #define MTIME 1234567

@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "gen/kdump_load.h"
+#include "gen/cmd/kdump_load.h"
 #include "common/kdumpconf.h"
 
 static void conf_full(void **state)

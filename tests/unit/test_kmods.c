@@ -13,9 +13,9 @@
 #include <unistd.h>
 
 #include "common/modtab.h"
-#include "gen/hostonly.h"
-#include "gen/kmods.h"
-#include "gen/modfile.h"
+#include "gen/host/hostonly.h"
+#include "gen/kmod/kmods.h"
+#include "gen/kmod/modfile.h"
 
 static char kver[256];
 static char moddir[512];

@@ -16,9 +16,9 @@
 #include <cmocka.h>
 
 #include "tests/unit/elf_fixture.h"
-#include "gen/ldconf.h"
-#include "gen/libdeps.h"
-#include "gen/rootpath.h"
+#include "gen/elf/ldconf.h"
+#include "gen/elf/libdeps.h"
+#include "gen/elf/rootpath.h"
 
 static const char *base_of(const char *path)
 {

@@ -15,7 +15,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "gen/ls.h"
+#include "gen/cmd/ls.h"
 #include "tests/unit/image_fixture.h"
 #include "tests/unit/newc_fixture.h"
 

@@ -6,7 +6,7 @@
 
 #include <string.h>
 
-#include "gen/ls_escape.h"
+#include "gen/cmd/ls_escape.h"
 
 static void escaped_is(const char *in, size_t len, unsigned int flags, const char *want)
 {

@@ -10,8 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "gen/image.h"
-#include "gen/microcode.h"
+#include "gen/image/image.h"
+#include "gen/feature/microcode.h"
 
 static const char intel_cpuinfo[] =
 	"processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: 142\n"
@@ -23,7 +23,7 @@ static void parses_the_first_processor(void **state)
 	struct cpu_id cpu;
 
 	(void)state;
-	assert_int_equal(cpuinfo_parse(intel_cpuinfo, strlen(intel_cpuinfo), &cpu), 0);
+	assert_int_equal(microcode_cpuinfo_parse(intel_cpuinfo, strlen(intel_cpuinfo), &cpu), 0);
 	assert_string_equal(cpu.vendor, "GenuineIntel");
 	assert_int_equal(cpu.family, 6);
 	assert_int_equal(cpu.model, 142);   /* not "model name" */
@@ -46,7 +46,7 @@ static void rejects_incomplete_or_bad_cpuinfo(void **state)
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct cpu_id cpu;
 
-		assert_int_equal(cpuinfo_parse(cases[i].text, strlen(cases[i].text), &cpu), cases[i].err);
+		assert_int_equal(microcode_cpuinfo_parse(cases[i].text, strlen(cases[i].text), &cpu), cases[i].err);
 	}
 }
 

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "gen/modpack.h"
+#include "gen/kmod/modpack.h"
 #include "bootlib/gunzip.h"
 
 /* A real module of the installed kernel, found at run time. */

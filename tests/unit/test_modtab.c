@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "common/modtab.h"
-#include "gen/modtab_write.h"
+#include "gen/kmod/modtab_write.h"
 #include "bootlib/modload.h"
 
 static char *table_build(size_t *len)

@@ -12,11 +12,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "gen/applets.h"
-#include "gen/image.h"
-#include "gen/options.h"
-#include "gen/rescue_pack.h"
-#include "gen/shadow.h"
+#include "gen/elf/applets.h"
+#include "gen/image/image.h"
+#include "gen/build_opts.h"
+#include "gen/feature/rescue_pack.h"
+#include "gen/host/shadow.h"
 #include "bootlib/cmdline.h"
 #include "bootlib/auth.h"
 #include "rescue/prompt.h"

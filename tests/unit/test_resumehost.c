@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "gen/resumehost.h"
+#include "gen/host/resumehost.h"
 
 #define HEADING "Filename\t\t\t\tType\t\tSize\t\tUsed\t\tPriority\n"
 #define SWAP_UUID "0d4c2b1a-9e8f-4a7b-8c6d-5e4f3a2b1c0d"
@@ -21,7 +21,7 @@ static void pick_largest_partition(void **state)
 	char path[128];
 
 	(void)state;
-	assert_int_equal(swaps_pick_largest(HEADING
+	assert_int_equal(resumehost_swaps_pick_largest(HEADING
 		"/dev/sda2                               partition\t1000\t\t0\t\t-2\n"
 		"/swapfile                               file\t\t900000\t\t0\t\t-3\n"
 		"/dev/nvme0n1p3                          partition\t4000\t\t0\t\t-4\n"
@@ -29,7 +29,7 @@ static void pick_largest_partition(void **state)
 		path, sizeof(path)), 0);
 	assert_string_equal(path, "/dev/nvme0n1p3");
 	/* Blanks in paths are escaped as octal. */
-	assert_int_equal(swaps_pick_largest(HEADING "/dev/my\\040swap partition 5 0 -2\n",
+	assert_int_equal(resumehost_swaps_pick_largest(HEADING "/dev/my\\040swap partition 5 0 -2\n",
 					    path, sizeof(path)), 0);
 	assert_string_equal(path, "/dev/my swap");
 }
@@ -39,15 +39,15 @@ static void pick_none(void **state)
 	char path[16];
 
 	(void)state;
-	assert_int_equal(swaps_pick_largest(HEADING, path, sizeof(path)), -ENOENT);
-	assert_int_equal(swaps_pick_largest("", path, sizeof(path)), -ENOENT);
-	assert_int_equal(swaps_pick_largest(HEADING "/swapfile file 100 0 -2\n", path, sizeof(path)), -ENOENT);
-	assert_int_equal(swaps_pick_largest(HEADING "/dev/sda2 partition\n", path, sizeof(path)), -ENOENT);
+	assert_int_equal(resumehost_swaps_pick_largest(HEADING, path, sizeof(path)), -ENOENT);
+	assert_int_equal(resumehost_swaps_pick_largest("", path, sizeof(path)), -ENOENT);
+	assert_int_equal(resumehost_swaps_pick_largest(HEADING "/swapfile file 100 0 -2\n", path, sizeof(path)), -ENOENT);
+	assert_int_equal(resumehost_swaps_pick_largest(HEADING "/dev/sda2 partition\n", path, sizeof(path)), -ENOENT);
 	/* A path that does not fit is not cut short. */
-	assert_int_equal(swaps_pick_largest(HEADING "/dev/disk/by-id/very-long-name partition 5 0 -2\n",
+	assert_int_equal(resumehost_swaps_pick_largest(HEADING "/dev/disk/by-id/very-long-name partition 5 0 -2\n",
 					    path, sizeof(path)), -ENOENT);
 	/* The heading alone is never taken for an entry. */
-	assert_int_equal(swaps_pick_largest("/dev/sda1 partition 5 0 -2\n", path, sizeof(path)), -ENOENT);
+	assert_int_equal(resumehost_swaps_pick_largest("/dev/sda1 partition 5 0 -2\n", path, sizeof(path)), -ENOENT);
 }
 
 static void write_text(const char *dir, const char *name, const char *text)
@@ -96,7 +96,7 @@ static void detect_from_sysfs(void **state)
 	write_text(root, "/sys/power/resume", "254:16\n");
 	write_text(root, "/sys/power/resume_offset", "34816\n");
 	write_text(root, "/proc/swaps", HEADING "/dev/sda2 partition 5 0 -2\n");
-	assert_int_equal(resume_host_detect(root, &h), 0);
+	assert_int_equal(resumehost_detect(root, &h), 0);
 	assert_string_equal(h.spec, "254:16");
 	assert_true(h.offset == 34816);
 	assert_string_equal(h.from, "/sys/power/resume");
@@ -120,14 +120,14 @@ static void detect_from_swaps(void **state)
 	write_text(root, "/sys/power/resume", "0:0\n");
 	snprintf(text, sizeof(text), HEADING "%s partition 1020 0 -2\n/swapfile file 9000 0 -3\n", swap);
 	write_text(root, "/proc/swaps", text);
-	assert_int_equal(resume_host_detect(root, &h), 0);
+	assert_int_equal(resumehost_detect(root, &h), 0);
 	assert_string_equal(h.spec, "UUID=" SWAP_UUID);
 	assert_true(h.offset == 0);
 	assert_string_equal(h.from, "/proc/swaps");
 	/* Not a swap (any more): nothing is recorded rather than a guess. */
 	snprintf(cmd, sizeof(cmd), "dd if=/dev/zero of=%s bs=4096 count=1 conv=notrunc status=none", swap);
 	assert_int_equal(system(cmd), 0);
-	assert_int_equal(resume_host_detect(root, &h), -ENOENT);
+	assert_int_equal(resumehost_detect(root, &h), -ENOENT);
 	remove_root(root);
 }
 
@@ -137,9 +137,9 @@ static void detect_nothing(void **state)
 	struct resume_host h;
 
 	(void)state;
-	assert_int_equal(resume_host_detect(root, &h), -ENOENT);
+	assert_int_equal(resumehost_detect(root, &h), -ENOENT);
 	write_text(root, "/proc/swaps", HEADING);
-	assert_int_equal(resume_host_detect(root, &h), -ENOENT);
+	assert_int_equal(resumehost_detect(root, &h), -ENOENT);
 	remove_root(root);
 }
 

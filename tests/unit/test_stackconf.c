@@ -16,10 +16,10 @@
 
 #include "blockstack/params.h"
 #include "common/crypttab.h"
-#include "gen/blockstacks.h"
-#include "gen/hostonly.h"
-#include "gen/lvmfilter.h"
-#include "gen/stackconf.h"
+#include "gen/feature/blockstacks.h"
+#include "gen/host/hostonly.h"
+#include "gen/host/lvmfilter.h"
+#include "gen/host/stackconf.h"
 
 #define U1 "1b2c3d4e-0001-4a5b-8c6d-7e8f9a0b1c2d"
 #define U1_HEX "1b2c3d4e00014a5b8c6d7e8f9a0b1c2d"

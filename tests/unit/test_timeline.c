@@ -9,12 +9,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "gen/timeline_read.h"
-#include "gen/timeline_svg.h"
+#include "gen/cmd/timeline_read.h"
+#include "gen/cmd/timeline_svg.h"
 
 static int parse(const char *text, struct timeline *tl, unsigned int *bad)
 {
-	return timeline_parse(text, strlen(text), tl, bad);
+	return timeline_read_parse(text, strlen(text), tl, bad);
 }
 
 static void parses_a_recorded_boot(void **state)
@@ -35,7 +35,7 @@ static void parses_a_recorded_boot(void **state)
 	assert_string_equal(tl.marks[1].detail, "11 loaded by coldplug");
 	assert_int_equal(tl.marks[4].usec, 3894966ULL);
 	assert_string_equal(tl.marks[4].detail, "/sbin/init");
-	timeline_free(&tl);
+	timeline_read_free(&tl);
 }
 
 static void scales_fractions_to_microseconds(void **state)
@@ -51,7 +51,7 @@ static void scales_fractions_to_microseconds(void **state)
 	assert_int_equal(tl.marks[1].usec, 1500000ULL);
 	assert_int_equal(tl.marks[2].usec, 1ULL);
 	assert_int_equal(tl.marks[3].usec, 2123456ULL);
-	timeline_free(&tl);
+	timeline_read_free(&tl);
 }
 
 static void accepts_blank_lines_crlf_and_no_final_newline(void **state)
@@ -66,7 +66,7 @@ static void accepts_blank_lines_crlf_and_no_final_newline(void **state)
 	assert_string_equal(tl.marks[0].detail, "");
 	assert_string_equal(tl.marks[1].phase, "exec");
 	assert_string_equal(tl.marks[1].detail, "/sbin/init");
-	timeline_free(&tl);
+	timeline_read_free(&tl);
 }
 
 /* Each bad line and the line number reported for it. */
@@ -92,7 +92,7 @@ static void rejects_malformed_lines(void **state)
 
 		assert_int_equal(parse(cases[i].text, &tl, &bad), -EINVAL);
 		assert_int_equal(bad, cases[i].line);
-		timeline_free(&tl);
+		timeline_read_free(&tl);
 	}
 }
 
@@ -108,7 +108,7 @@ static void cuts_long_details(void **state)
 	text[sizeof(text) - 1] = '\0';
 	assert_int_equal(parse(text, &tl, &bad), 0);
 	assert_int_equal(strlen(tl.marks[0].detail), TIMELINE_DETAIL_MAX - 1);
-	timeline_free(&tl);
+	timeline_read_free(&tl);
 }
 
 static void refuses_endless_files(void **state)
@@ -122,9 +122,9 @@ static void refuses_endless_files(void **state)
 	assert_non_null(text);
 	for (size_t i = 0; i < n; i += 4)
 		memcpy(text + i, "1 a\n", 4);
-	assert_int_equal(timeline_parse(text, n, &tl, &bad), -E2BIG);
+	assert_int_equal(timeline_read_parse(text, n, &tl, &bad), -E2BIG);
 	assert_int_equal(bad, TIMELINE_LINES_MAX + 1);
-	timeline_free(&tl);
+	timeline_read_free(&tl);
 	free(text);
 }
 
@@ -139,12 +139,12 @@ static void loads_a_file_and_reports_missing(void **state)
 	assert_true(fd >= 0);
 	assert_int_equal(write(fd, "0.5 start\n0.9 exec /init\n", 25), 25);
 	close(fd);
-	assert_int_equal(timeline_load(path, &tl, &bad), 0);
+	assert_int_equal(timeline_read_load(path, &tl, &bad), 0);
 	assert_int_equal(tl.len, 2);
 	assert_int_equal(tl.marks[1].usec, 900000ULL);
-	timeline_free(&tl);
+	timeline_read_free(&tl);
 	unlink(path);
-	assert_int_equal(timeline_load(path, &tl, &bad), -ENOENT);
+	assert_int_equal(timeline_read_load(path, &tl, &bad), -ENOENT);
 }
 
 static char *svg_render(const char *text)
@@ -159,7 +159,7 @@ static char *svg_render(const char *text)
 	assert_int_equal(parse(text, &tl, &bad), 0);
 	assert_int_equal(timeline_svg_write(&tl, f), 0);
 	fclose(f);
-	timeline_free(&tl);
+	timeline_read_free(&tl);
 	return buf;
 }
 

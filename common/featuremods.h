@@ -1,0 +1,32 @@
+/* featuremods: the kernel modules the init loads by name for a feature,
+ * which the generator must therefore put in the image.
+ *
+ * In the image nothing answers the kernel's request_module() (there is no
+ * modprobe), so what the kernel or a tool would ask for on its own is
+ * loaded by the init first: these lists. Each is string literals to put in
+ * an array initializer, so both sides list them in the same order.
+ */
+#ifndef LIFEBOAT_FEATUREMODS_H
+#define LIFEBOAT_FEATUREMODS_H
+
+/* md RAID: the personalities an array's level asks for. */
+#define FEATUREMODS_MD_PERSONALITIES "raid1", "raid0", "raid10", "raid456", "linear"
+
+/* LUKS: the ciphers, modes and hashes dm-crypt and cryptsetup ask for by
+ * alias (the kernel crypto API and its user-space interface). */
+#define FEATUREMODS_LUKS_CRYPTO \
+	"aesni_intel", "aes_generic", "xts", "essiv", "cbc", "ecb", \
+	"sha256_generic", "sha512_generic", "af_alg", "algif_skcipher", "algif_hash"
+
+/* NFS: the client; the protocol version's module is asked for at mount. */
+#define FEATUREMODS_NFS "sunrpc", "nfs"
+#define FEATUREMODS_NFS_V3 "nfsv3"
+#define FEATUREMODS_NFS_V4 "nfsv4"
+
+/* iSCSI: crc32c first (iscsi_tcp's digests ask for it by request_module),
+ * the transport, and sd_mod so the LUN is a disk. */
+#define FEATUREMODS_ISCSI "crc32c", "iscsi_tcp", "sd_mod"
+/* rd.iscsi.firmware: the iBFT table's reader. */
+#define FEATUREMODS_ISCSI_FIRMWARE "iscsi_ibft"
+
+#endif

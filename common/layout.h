@@ -1,0 +1,55 @@
+/* layout: the paths inside the image that the generator writes and the init
+ * (or one of its components) reads, each spelled here once.
+ *
+ * Also part of the contract, in their own headers in common/: the module
+ * table (MODTAB_PATH, common/modtab.h), the kdump settings
+ * (KDUMP_CONF_PATH, common/kdumpconf.h), the boot timeline
+ * (common/timeline_format.h) and the modules the init loads by name
+ * (common/featuremods.h). docs/image-layout.md describes the whole image.
+ */
+#ifndef LIFEBOAT_LAYOUT_H
+#define LIFEBOAT_LAYOUT_H
+
+/* What the image was built with (`lifeboat ls`, the rescue report). */
+#define LAYOUT_BUILD_CONF "/etc/lifeboat/build.conf"
+
+/* Kernel parameters built into the image: every *.conf here is read, in
+ * name order, before /proc/cmdline (whose words win). */
+#define LAYOUT_CMDLINE_DIR "/etc/cmdline.d"
+/* Host-only: rd.luks.uuid=, rd.md.uuid=, rd.lvm.vg= of the root's stack. */
+#define LAYOUT_CMDLINE_STACKS LAYOUT_CMDLINE_DIR "/30-stacks.conf"
+/* Host-only: resume= of the host's swap. */
+#define LAYOUT_CMDLINE_RESUME LAYOUT_CMDLINE_DIR "/40-resume.conf"
+/* --cmdline: last of the image's, so the user's words win over the above. */
+#define LAYOUT_CMDLINE_USER LAYOUT_CMDLINE_DIR "/50-lifeboat.conf"
+
+/* The CA bundle for https:// kdump targets without their own cafile=. */
+#define LAYOUT_KDUMP_CA "/etc/lifeboat/kdump-ca.pem"
+
+/* --rescue-auth: root's password hash, one line, mode 0600. */
+#define LAYOUT_RESCUE_AUTH "/etc/lifeboat/rescue-auth"
+/* The library the init opens (dlopen) to check that password; the
+ * generator puts it beside the init's libc. */
+#define LAYOUT_LIBCRYPT "libcrypt.so.1"
+
+/* open-iscsi's login tool, and the initiator name of a host-only image. */
+#define LAYOUT_ISCSISTART "/sbin/iscsistart"
+#define LAYOUT_ISCSI_INITIATOR "/etc/iscsi/initiatorname.iscsi"
+
+/* The block-stack tools, at their paths on Debian's host. */
+#define LAYOUT_CRYPTSETUP "/usr/sbin/cryptsetup"
+#define LAYOUT_LVM "/usr/sbin/lvm"
+#define LAYOUT_MDADM "/usr/sbin/mdadm"
+/* Host-only: the lines of the host's crypttab for the root's containers. */
+#define LAYOUT_CRYPTTAB "/etc/crypttab"
+
+/* The way out at shutdown (docs/shutdown.md): lifeboat-shutdown, static,
+ * in the image; the init copies it to LAYOUT_EXITRD_PROGRAM before
+ * switch_root, where systemd's shutdown looks for it, and marks the boot
+ * with LAYOUT_EXITRD_NEED (dracut's name for "this boot needs the way out"). */
+#define LAYOUT_SHUTDOWN "/usr/lib/lifeboat/lifeboat-shutdown"
+#define LAYOUT_EXITRD_DIR "/run/initramfs"
+#define LAYOUT_EXITRD_PROGRAM LAYOUT_EXITRD_DIR "/shutdown"
+#define LAYOUT_EXITRD_NEED LAYOUT_EXITRD_DIR "/.need_shutdown"
+
+#endif

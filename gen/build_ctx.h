@@ -1,0 +1,21 @@
+/* build_ctx: what one `lifeboat build` knows, decided once and handed to
+ * every step: the options, the build host as read once (host-only images),
+ * the init, and the images being filled. */
+#ifndef LIFEBOAT_BUILD_CTX_H
+#define LIFEBOAT_BUILD_CTX_H
+
+#include "gen/host/hostfacts.h"
+#include "gen/image/image.h"
+#include "gen/build_opts.h"
+
+struct build_ctx {
+	const struct build_opts *opts;
+	/* Host-only images: the host, read once (gen/host/hostfacts.h).
+	 * NULL for a generic image, which must not depend on the build host. */
+	const struct host_facts *host;
+	const char *init;        /* the host path of lifeboat-init */
+	struct image *img;
+	struct image *early;     /* the uncompressed archive in front (microcode); NULL: none */
+};
+
+#endif

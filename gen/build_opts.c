@@ -1,0 +1,332 @@
+/* build_opts: the settings of `lifeboat build`, from config files and the command line. */
+#include "gen/build_opts.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gen/config.h"
+#include "gen/gen_report.h"
+
+typedef int (*opt_fn)(struct build_opts *o, const char *value, size_t offset);
+
+struct opt_def {
+	const char *name;
+	char short_name;
+	bool takes_value;
+	opt_fn apply;
+	size_t offset;
+	const char *help;
+};
+
+static int set_string(struct build_opts *o, const char *value, size_t offset)
+{
+	char **dst = (char **)((char *)o + offset);
+	char *copy = strdup(value);
+
+	if (!copy)
+		return -ENOMEM;
+	free(*dst);
+	*dst = copy;
+	return 0;
+}
+
+static int add_list(struct build_opts *o, const char *value, size_t offset)
+{
+	return strv_split_append((struct strv *)((char *)o + offset), value, ", ");
+}
+
+static int set_generic(struct build_opts *o, const char *value, size_t offset)
+{
+	(void)value;
+	(void)offset;
+	o->mode = BUILD_GENERIC;
+	return 0;
+}
+
+static int set_host_only(struct build_opts *o, const char *value, size_t offset)
+{
+	(void)value;
+	(void)offset;
+	o->mode = BUILD_HOST_ONLY;
+	return 0;
+}
+
+static int set_mode(struct build_opts *o, const char *value, size_t offset)
+{
+	(void)offset;
+	if (strcmp(value, "generic") == 0)
+		return set_generic(o, value, 0);
+	if (strcmp(value, "host-only") == 0 || strcmp(value, "hostonly") == 0)
+		return set_host_only(o, value, 0);
+	return -EINVAL;
+}
+
+static int set_compress(struct build_opts *o, const char *value, size_t offset)
+{
+	(void)offset;
+	if (strcmp(value, "gzip") == 0)
+		o->compress = IMAGE_COMPRESS_GZIP;
+	else if (strcmp(value, "none") == 0)
+		o->compress = IMAGE_COMPRESS_NONE;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+static int set_microcode(struct build_opts *o, const char *value, size_t offset)
+{
+	static const char *const names[] = { [MICROCODE_AUTO] = "auto", [MICROCODE_ALL] = "all",
+					     [MICROCODE_NONE] = "none" };
+
+	(void)offset;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(value, names[i]) == 0) {
+			o->microcode = (enum microcode_mode)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+static int set_verbose(struct build_opts *o, const char *value, size_t offset)
+{
+	(void)value;
+	(void)offset;
+	o->verbose = true;
+	return 0;
+}
+
+static int set_net(struct build_opts *o, const char *value, size_t offset)
+{
+	(void)value;
+	(void)offset;
+	o->net = true;
+	return 0;
+}
+
+/* A flag option that turns a bool field on. */
+static int set_flag(struct build_opts *o, const char *value, size_t offset)
+{
+	(void)value;
+	*(bool *)((char *)o + offset) = true;
+	return 0;
+}
+
+#define F(f) offsetof(struct build_opts, f)
+
+static const struct opt_def opt_defs[] = {
+	{ "output",        'o', true,  set_string,    F(output),        "FILE: the image to write" },
+	{ "kver",          0,   true,  set_string,    F(kver),          "VERSION: kernel version (default: the running one)" },
+	{ "kmoddir",       0,   true,  set_string,    F(kmoddir),       "DIR: modules tree (INSTALL_MOD_PATH or lib/modules/VERSION)" },
+	{ "generic",       0,   false, set_generic,   0,                "every storage, filesystem and virtio driver" },
+	{ "host-only",     0,   false, set_host_only, 0,                "only what this machine needs (default)" },
+	{ "mode",          0,   true,  set_mode,      0,                "generic|host-only (config files)" },
+	{ "add-modules",   0,   true,  add_list,      F(add_modules),   "M,...: modules to add" },
+	{ "omit-modules",  0,   true,  add_list,      F(omit_modules),  "M,...: modules never to add" },
+	{ "add-files",     0,   true,  add_list,      F(add_files),     "SRC[:DST],...: files to add" },
+	{ "add-binaries",  0,   true,  add_list,      F(add_binaries),  "PATH,...: programs to add with their libraries" },
+	{ "compress",      0,   true,  set_compress,  0,                "gzip|none (default gzip)" },
+	{ "microcode",     0,   true,  set_microcode, 0,                "auto|all|none: early x86 microcode (auto: this CPU's if host-only)" },
+	{ "cmdline",       0,   true,  set_string,    F(cmdline),       "'...': kernel parameters built into the image" },
+	{ "firmware-dirs", 0,   true,  set_string,    F(firmware_dirs), "DIR:...: where firmware is looked up" },
+	{ "rescue",        0,   true,  set_string,    F(rescue),        "busybox|none|PATH: the rescue shell (default: busybox in generic images)" },
+	{ "rescue-auth",   0,   false, set_flag,      F(rescue_auth),   "ask for root's password before the rescue shell (docs/rescue.md)" },
+	{ "rescue-shadow", 0,   true,  set_string,    F(rescue_shadow), "FILE: where --rescue-auth reads root's hash (default /etc/shadow)" },
+	{ "config",        0,   true,  set_string,    F(config),        "FILE: read this instead of /etc/lifeboat.conf{,.d}" },
+	{ "verbose",       'v', false, set_verbose,   0,                "say what is added and why" },
+	{ "net",           0,   false, set_net,       0,                "network root: NIC drivers, NFS client (docs/network.md)" },
+	{ "iscsi",         0,   false, set_flag,      F(iscsi),         "iSCSI root: iscsistart, iSCSI and NIC modules (docs/network.md)" },
+	{ "block-stacks",  0,   false, set_flag,      F(block_stacks),  "LUKS, LVM, md RAID: cryptsetup, lvm, mdadm (host-only: those the root uses)" },
+	{ "fsck",          0,   false, set_flag,      F(fsck),          "host-only: add the root filesystem's checker (e2fsck; generic images have it)" },
+	{ "no-fsck",       0,   false, set_flag,      F(no_fsck),       "add no filesystem checker, not even to generic images" },
+	{ "kdump",         0,   false, set_flag,      F(kdump),         "a kdump capture image (docs/kdump.md)" },
+	{ "kdump-target",  0,   true,  add_list,      F(kdump_targets), "T,...: where dumps go, in order: UUID=|LABEL=|/dev/...[:/DIR], nfs:..., URL[;cafile=F][;sshkey=F;knownhosts=F]" },
+	{ "kdump-options", 0,   true,  add_list,      F(kdump_options), "K=V,...: level=31 format=kdump+elf action=reboot|poweroff|shell cafile=F (https targets without their own) netrc=F" },
+};
+
+#define N_OPTS (sizeof(opt_defs) / sizeof(opt_defs[0]))
+
+/* Config keys may use '_' where options use '-'. */
+static bool name_equal(const char *def, const char *key, size_t len)
+{
+	if (strlen(def) != len)
+		return false;
+	for (size_t i = 0; i < len; i++)
+		if (def[i] != key[i] && !(def[i] == '-' && key[i] == '_'))
+			return false;
+	return true;
+}
+
+static const struct opt_def *opt_find(const char *key, size_t len)
+{
+	for (size_t i = 0; i < N_OPTS; i++)
+		if (name_equal(opt_defs[i].name, key, len))
+			return &opt_defs[i];
+	return NULL;
+}
+
+static const struct opt_def *opt_find_short(char c)
+{
+	for (size_t i = 0; i < N_OPTS; i++)
+		if (opt_defs[i].short_name == c)
+			return &opt_defs[i];
+	return NULL;
+}
+
+static int opt_apply(struct build_opts *o, const struct opt_def *d, const char *value,
+		     const char *origin)
+{
+	int r = d->apply(o, value ? value : "", d->offset);
+
+	if (r == -EINVAL)
+		gen_error("%s: bad value '%s' for %s; lifeboat build --help lists the values",
+			  origin, value ? value : "", d->name);
+	return r;
+}
+
+int build_opts_set(struct build_opts *o, const char *key, const char *value, const char *origin)
+{
+	const struct opt_def *d = opt_find(key, strlen(key));
+
+	if (!d || strcmp(d->name, "config") == 0) {
+		gen_error("%s: unknown setting '%s'; lifeboat build --help lists them", origin, key);
+		return -EINVAL;
+	}
+	if (!d->takes_value && value && *value &&
+	    strcmp(value, "yes") != 0 && strcmp(value, "1") != 0 && strcmp(value, "true") != 0)
+		return 0;   /* "generic = no": leave the default */
+	return opt_apply(o, d, value, origin);
+}
+
+static int config_setting(const char *key, const char *value, const char *file,
+			  unsigned int line, void *ctx)
+{
+	char origin[4200];
+
+	snprintf(origin, sizeof(origin), "%s:%u", file, line);
+	return build_opts_set(ctx, key, value, origin);
+}
+
+/* Find --config before anything else: it decides what is read first. */
+static const char *find_config_arg(int argc, char **argv)
+{
+	const char *config = NULL;
+
+	for (int i = 1; i < argc; i++) {
+		if (strncmp(argv[i], "--config=", 9) == 0)
+			config = argv[i] + 9;
+		else if (strcmp(argv[i], "--config") == 0 && i + 1 < argc)
+			config = argv[++i];
+	}
+	return config;
+}
+
+static int parse_long(struct build_opts *o, int argc, char **argv, int *i)
+{
+	const char *arg = argv[*i] + 2;
+	const char *eq = strchr(arg, '=');
+	const struct opt_def *d = opt_find(arg, eq ? (size_t)(eq - arg) : strlen(arg));
+	const char *value = eq ? eq + 1 : NULL;
+
+	if (!d) {
+		gen_error("unknown option '%s'; lifeboat build --help lists them", argv[*i]);
+		return -EINVAL;
+	}
+	if (d->takes_value && !value) {
+		if (*i + 1 >= argc) {
+			gen_error("option --%s needs a value", d->name);
+			return -EINVAL;
+		}
+		value = argv[++*i];
+	}
+	if (!d->takes_value && value) {
+		gen_error("option --%s takes no value", d->name);
+		return -EINVAL;
+	}
+	return opt_apply(o, d, value, "command line");
+}
+
+static int parse_short(struct build_opts *o, int argc, char **argv, int *i)
+{
+	const struct opt_def *d = opt_find_short(argv[*i][1]);
+	const char *value = NULL;
+
+	if (!d || argv[*i][2]) {
+		gen_error("unknown option '%s'; lifeboat build --help lists them", argv[*i]);
+		return -EINVAL;
+	}
+	if (d->takes_value) {
+		if (*i + 1 >= argc) {
+			gen_error("option -%c needs a value", d->short_name);
+			return -EINVAL;
+		}
+		value = argv[++*i];
+	}
+	return opt_apply(o, d, value, "command line");
+}
+
+int build_opts_parse(struct build_opts *o, int argc, char **argv)
+{
+	const char *config = find_config_arg(argc, argv);
+	int r = config ? config_parse_file(config, 0, config_setting, o)
+		       : config_load_system("", config_setting, o);
+
+	for (int i = 1; r == 0 && i < argc; i++) {
+		if (strncmp(argv[i], "--", 2) == 0)
+			r = parse_long(o, argc, argv, &i);
+		else if (argv[i][0] == '-')
+			r = parse_short(o, argc, argv, &i);
+		else {
+			gen_error("unexpected argument '%s'; lifeboat build --help shows the usage", argv[i]);
+			r = -EINVAL;
+		}
+	}
+	if (r == 0 && !o->output) {
+		gen_error("no output file: give -o IMAGE");
+		r = -EINVAL;
+	}
+	return r;
+}
+
+void build_opts_usage(void)
+{
+	printf("usage: lifeboat build -o IMAGE [options]\n\n");
+	for (size_t i = 0; i < N_OPTS; i++) {
+		char flag[40];
+
+		if (opt_defs[i].short_name)
+			snprintf(flag, sizeof(flag), "-%c, --%s", opt_defs[i].short_name, opt_defs[i].name);
+		else
+			snprintf(flag, sizeof(flag), "    --%s", opt_defs[i].name);
+		printf("  %-22s %s\n", flag, opt_defs[i].help);
+	}
+	printf("\nSettings are read from %s and %s/*.conf (key = value, the option's\n"
+	       "long name as key); the command line wins. Exit status: 0 success, 1 the build\n"
+	       "failed, 2 usage error.\n", CONFIG_FILE, CONFIG_DIR);
+}
+
+void build_opts_init(struct build_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->mode = BUILD_HOST_ONLY;
+	o->compress = IMAGE_COMPRESS_GZIP;
+}
+
+void build_opts_free(struct build_opts *o)
+{
+	free(o->output);
+	free(o->kver);
+	free(o->kmoddir);
+	free(o->config);
+	free(o->cmdline);
+	free(o->firmware_dirs);
+	free(o->rescue);
+	free(o->rescue_shadow);
+	strv_free(&o->add_modules);
+	strv_free(&o->omit_modules);
+	strv_free(&o->add_files);
+	strv_free(&o->add_binaries);
+	strv_free(&o->kdump_targets);
+	strv_free(&o->kdump_options);
+}

@@ -1,0 +1,337 @@
+/* build: assemble an image from the build options. */
+#include "gen/cmd/build.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "common/layout.h"
+#include "gen/build_ctx.h"
+#include "gen/elf/program.h"
+#include "gen/feature/feature.h"
+#include "gen/feature/iscsi_pack.h"
+#include "gen/feature/rescue_pack.h"
+#include "gen/gen_report.h"
+#include "gen/host/hostfacts.h"
+#include "gen/kmod/kernel.h"
+#include "gen/kmod/kmods.h"
+
+/* The skeleton every image has: mount points the init uses, and a console
+ * node so the kernel can give PID 1 its stdio before devtmpfs is mounted. */
+static const char *const skeleton_dirs[] = {
+	"/dev", "/proc", "/sys", "/run", "/sysroot", "/etc", "/tmp", "/root",
+};
+
+static int add_skeleton(struct image *img)
+{
+	int r = 0;
+
+	for (size_t i = 0; r == 0 && i < sizeof(skeleton_dirs) / sizeof(skeleton_dirs[0]); i++)
+		r = image_add_dir(img, skeleton_dirs[i], 0755);
+	if (r == 0)
+		r = image_add_node(img, "/dev/console", S_IFCHR | 0600, 5, 1);
+	return r;
+}
+
+/* The init and the way out (lifeboat-shutdown) are found beside the
+ * generator (the build tree) or in ../lib/lifeboat/ from it (an installed
+ * lifeboat, whatever the prefix). */
+static int find_program(const char *name, char *out, size_t size)
+{
+	static const char *const places[] = { "%s/%s", "%s/../lib/lifeboat/%s" };
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char *slash;
+
+	if (n < 0)
+		return -errno;
+	exe[n] = '\0';
+	slash = strrchr(exe, '/');
+	if (slash)
+		*slash = '\0';
+	for (size_t i = 0; i < sizeof(places) / sizeof(places[0]); i++) {
+		int len = snprintf(out, size, places[i], exe, name);
+
+		if (len > 0 && (size_t)len < size && access(out, R_OK) == 0)
+			return 0;
+	}
+	gen_error("%s not found beside %s or in %s/../lib/lifeboat; run 'make' "
+		  "or 'make install' first", name, exe, exe);
+	return -ENOENT;
+}
+
+/* The modules each wanted feature of the table needs. */
+static int features_add_modules(const struct build_ctx *c, struct kmods *k)
+{
+	int r = 0;
+
+	for (const struct feature *const *f = feature_table; r == 0 && *f; f++)
+		if ((*f)->add_modules && (*f)->wanted(c))
+			r = (*f)->add_modules(c, k);
+	return r;
+}
+
+/* The files of each wanted feature of the table. */
+static int features_add_files(struct build_ctx *c)
+{
+	int r = 0;
+
+	for (const struct feature *const *f = feature_table; r == 0 && *f; f++)
+		if ((*f)->add_files && (*f)->wanted(c))
+			r = (*f)->add_files(c);
+	return r;
+}
+
+static int add_modules(const struct build_ctx *c, const char *kver, const char *moddir,
+		       size_t *count)
+{
+	const struct build_opts *o = c->opts;
+	struct kmods *k;
+	int r = kmods_open(&k, moddir, kver);
+
+	if (r < 0)
+		return r;
+	for (size_t i = 0; r == 0 && i < o->omit_modules.len; i++)
+		r = kmods_omit(k, o->omit_modules.items[i]);
+	if (r == 0)
+		r = c->host ? kmods_add_host(k, &c->host->stack) : kmods_add_generic(k);
+	if (r == 0)
+		r = features_add_modules(c, k);
+	for (size_t i = 0; r == 0 && i < o->add_modules.len; i++)
+		r = kmods_add(k, o->add_modules.items[i], "--add-modules");
+	if (r == 0)
+		r = kmods_emit(k, c->img, o->firmware_dirs);
+	*count = kmods_count(k);
+	kmods_free(k);
+	return r;
+}
+
+/* --add-files SRC[:DST]: DST defaults to SRC. */
+static int add_files(const struct build_opts *o, struct image *img)
+{
+	int r = 0;
+
+	for (size_t i = 0; r == 0 && i < o->add_files.len; i++) {
+		char *src = strdup(o->add_files.items[i]);
+		char *colon = src ? strchr(src, ':') : NULL;
+
+		if (!src)
+			return -ENOMEM;
+		if (colon)
+			*colon = '\0';
+		if (access(src, R_OK) < 0) {
+			gen_error("--add-files %s: cannot read %s: %s", o->add_files.items[i], src,
+				  strerror(errno));
+			r = -errno;
+		} else {
+			r = colon ? image_add_file(img, src, colon + 1, 0) : image_add_host_path(img, src);
+		}
+		free(src);
+	}
+	return r;
+}
+
+static int add_binaries(const struct build_opts *o, struct image *img)
+{
+	int r = 0;
+
+	for (size_t i = 0; r == 0 && i < o->add_binaries.len; i++) {
+		const char *path = o->add_binaries.items[i];
+
+		if (access(path, R_OK) < 0) {
+			gen_error("--add-binaries %s: cannot read it: %s; give the full path",
+				  path, strerror(errno));
+			return -errno;
+		}
+		r = program_add(img, path, NULL);
+	}
+	return r;
+}
+
+static void append_list(char *buf, size_t size, const char *key, const struct strv *v)
+{
+	size_t n = strlen(buf);
+
+	if (v->len == 0)
+		return;
+	n += (size_t)snprintf(buf + n, size - n, "%s =", key);
+	for (size_t i = 0; i < v->len && n < size; i++)
+		n += (size_t)snprintf(buf + n, size - n, " %s", v->items[i]);
+	if (n < size)
+		snprintf(buf + n, size - n, "\n");
+}
+
+/* What the image was built with, for `lifeboat ls` and the init's report. */
+static int add_build_conf(const struct build_opts *o, struct image *img, const char *kver,
+			  size_t n_modules)
+{
+	char buf[8192];
+
+	snprintf(buf, sizeof(buf),
+		 "# lifeboat build settings of this image\nkver = %s\nmode = %s\n"
+		 "compress = %s\nmodules = %zu\n", kver,
+		 o->mode == BUILD_GENERIC ? "generic" : "host-only",
+		 o->compress == IMAGE_COMPRESS_GZIP ? "gzip" : "none", n_modules);
+	append_list(buf, sizeof(buf), "add_modules", &o->add_modules);
+	append_list(buf, sizeof(buf), "omit_modules", &o->omit_modules);
+	append_list(buf, sizeof(buf), "add_files", &o->add_files);
+	append_list(buf, sizeof(buf), "add_binaries", &o->add_binaries);
+	snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "rescue = %s%s\n",
+		 rescue_pack_busybox(o) ? rescue_pack_busybox(o) : "none",
+		 o->rescue_auth ? " (root password)" : "");
+	if (o->cmdline) {
+		size_t n = strlen(buf);
+		char shown[4096];
+
+		iscsi_pack_redact(o->cmdline, shown, sizeof(shown));
+		snprintf(buf + n, sizeof(buf) - n, "cmdline = %s\n%s", shown,
+			 iscsi_pack_has_secrets(o->cmdline) ? "secrets = iSCSI CHAP credentials in "
+			 LAYOUT_CMDLINE_USER "\n" : "");
+	}
+	return image_add_data(img, LAYOUT_BUILD_CONF, buf, strlen(buf), 0644);
+}
+
+/* SOURCE_DATE_EPOCH (reproducible-builds.org) or 0. */
+static time_t image_time(void)
+{
+	const char *s = getenv("SOURCE_DATE_EPOCH");
+	char *end;
+	long long v;
+
+	if (!s || !*s)
+		return 0;
+	v = strtoll(s, &end, 10);
+	if (*end || v < 0) {
+		gen_warn("SOURCE_DATE_EPOCH=%s is not a number of seconds; using 0", s);
+		return 0;
+	}
+	return (time_t)v;
+}
+
+/* --cmdline: kernel parameters the init reads before /proc/cmdline's. */
+static int add_cmdline(const struct build_opts *o, struct image *img)
+{
+	char line[4096];
+
+	if (!o->cmdline)
+		return 0;
+	snprintf(line, sizeof(line), "%s\n", o->cmdline);
+	/* CHAP secrets: readable by root only, also once unpacked. */
+	return image_add_data(img, LAYOUT_CMDLINE_USER, line, strlen(line),
+			      iscsi_pack_has_secrets(o->cmdline) ? 0600 : 0644);
+}
+
+/* The image's core (skeleton, /init, modules, what the user named), then
+ * each wanted feature of the table, then what was built with. */
+static int assemble(struct build_ctx *c, const char *kver, const char *moddir)
+{
+	char init[PATH_MAX], way_out[PATH_MAX];
+	size_t n_modules = 0;
+	int r;
+
+	r = add_skeleton(c->img);
+	if (r == 0)
+		r = find_program("lifeboat-init", init, sizeof(init));
+	c->init = init;
+	if (r == 0)
+		r = program_add(c->img, init, "/init");
+	/* The init leaves it in /run/initramfs for the shutdown (docs/shutdown.md). */
+	if (r == 0)
+		r = find_program("lifeboat-shutdown", way_out, sizeof(way_out));
+	if (r == 0)
+		r = program_add(c->img, way_out, LAYOUT_SHUTDOWN);
+	if (r == 0)
+		r = add_modules(c, kver, moddir, &n_modules);
+	if (r == 0)
+		r = add_binaries(c->opts, c->img);
+	if (r == 0)
+		r = features_add_files(c);
+	if (r == 0)
+		r = add_files(c->opts, c->img);
+	if (r == 0)
+		r = add_cmdline(c->opts, c->img);
+	if (r == 0)
+		r = add_build_conf(c->opts, c->img, kver, n_modules);
+	c->init = NULL;
+	return r;
+}
+
+/* -v: where the bytes went, so a user sees what to omit to make it smaller. */
+static void sizes_report(const struct image *img, const char *output, const char *kver)
+{
+	unsigned long long bytes[IMAGE_KIND_COUNT];
+
+	image_kind_bytes(img, bytes);
+	gen_info("wrote %s for kernel %s (%llu bytes of content)", output, kver,
+		 image_content_bytes(img));
+	for (int k = 0; k < IMAGE_KIND_COUNT; k++)
+		gen_info("  %-10s %10llu bytes", image_kind_name((enum image_kind)k), bytes[k]);
+}
+
+static int build_with_host(const struct build_opts *o, const struct host_facts *host,
+			   const char *kver, const char *moddir)
+{
+	struct build_ctx c = { .opts = o, .host = host };
+	int r;
+
+	c.img = image_new();
+	if (!c.img)
+		return -ENOMEM;
+	r = assemble(&c, kver, moddir);
+	if (c.early)
+		image_set_early(c.img, c.early);
+	if (r == 0)
+		r = image_write(c.img, o->output, o->compress, image_time());
+	if (r == 0)
+		sizes_report(c.img, o->output, kver);
+	image_free(c.img);
+	image_free(c.early);
+	return r;
+}
+
+int build_image(const struct build_opts *o)
+{
+	char kver[256], moddir[PATH_MAX];
+	struct host_facts host;
+	int r;
+
+	gen_verbose = o->verbose;
+	r = kernel_find(o->kver, o->kmoddir, kver, sizeof(kver), moddir, sizeof(moddir));
+	if (r < 0)
+		return r;
+	if (o->mode == BUILD_GENERIC)
+		return build_with_host(o, NULL, kver, moddir);
+	/* The host is read once; every step of a host-only build decides from it. */
+	r = hostfacts_read(&host, "");
+	if (r < 0)
+		return r;
+	r = build_with_host(o, &host, kver, moddir);
+	hostfacts_free(&host);
+	return r;
+}
+
+int build_main(int argc, char **argv)
+{
+	struct build_opts o;
+	int r;
+
+	for (int i = 1; i < argc; i++)
+		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+			build_opts_usage();
+			return 0;
+		}
+	build_opts_init(&o);
+	r = build_opts_parse(&o, argc, argv);
+	if (r < 0) {
+		build_opts_free(&o);
+		return 2;
+	}
+	r = build_image(&o);
+	build_opts_free(&o);
+	return r < 0 ? 1 : 0;
+}

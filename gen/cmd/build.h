@@ -1,0 +1,13 @@
+/* build: assemble an image from the build options. */
+#ifndef LIFEBOAT_BUILD_H
+#define LIFEBOAT_BUILD_H
+
+#include "gen/build_opts.h"
+
+/* Returns 0 or -errno (the reason was reported). */
+int build_image(const struct build_opts *o);
+/* `lifeboat build [options]` (argv[0] is "build"): 0 built, 1 the build
+ * failed, 2 a usage error. */
+int build_main(int argc, char **argv);
+
+#endif

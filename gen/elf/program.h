@@ -1,0 +1,18 @@
+/* program: a program put into the image with what it needs to run. */
+#ifndef LIFEBOAT_PROGRAM_H
+#define LIFEBOAT_PROGRAM_H
+
+#include "gen/image/image.h"
+
+/* The interpreter and shared libraries binary needs (gen/elf/libdeps.h), at
+ * their host paths, tagged as libraries. Returns 0 or -errno (reported). */
+int program_add_libraries(struct image *img, const char *binary);
+/* The library binary would dlopen() by soname, with what that library
+ * needs, found as its loader would (gen/elf/libdeps.h); tagged as libraries.
+ * A missing library is reported naming binary and soname. */
+int program_add_dlopen(struct image *img, const char *binary, const char *soname);
+/* binary and its libraries: binary at dst with mode 0755, or with dst NULL
+ * at its host path (its symlinks recreated). */
+int program_add(struct image *img, const char *binary, const char *dst);
+
+#endif

@@ -1,0 +1,21 @@
+/* feature: the table of the image's optional parts, in the order they are added.
+ *
+ * The order is the generator's output order for -v and for errors: the
+ * network modules before iSCSI's (iSCSI needs the network), and the
+ * microcode last (it is an archive of its own, written in front).
+ */
+#include "gen/feature/feature.h"
+
+#include <stddef.h>
+
+const struct feature *const feature_table[] = {
+	&rescue_pack_feature,
+	&blockstacks_feature,
+	&fsckpack_feature,
+	&kdump_pack_feature,
+	&net_pack_feature,
+	&iscsi_pack_feature,
+	&resume_pack_feature,
+	&microcode_feature,
+	NULL,
+};

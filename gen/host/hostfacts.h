@@ -1,0 +1,36 @@
+/* hostfacts: everything a host-only build reads of the build host, read once.
+ *
+ * The module choice, the block-stack tools, the checker, the network and
+ * iSCSI parts and the resume setting all decide from this one reading, so
+ * they agree with each other and the host is not walked again per feature.
+ */
+#ifndef LIFEBOAT_HOSTFACTS_H
+#define LIFEBOAT_HOSTFACTS_H
+
+#include <stdbool.h>
+
+#include "common/strv.h"
+#include "gen/host/hostonly.h"
+#include "gen/host/resumehost.h"
+
+struct host_facts {
+	/* sysfs and mountinfo: the devices, the root's path and block stack,
+	 * and the block stack under the resume device. */
+	struct host_scan stack;
+	struct resume_host resume;  /* valid when resume_status is 0 */
+	int resume_status;          /* 0, -ENOENT (the host has none) or -errno */
+	bool root_nfs;              /* "/" is mounted over NFS */
+	bool iscsi_session;         /* an iSCSI session is logged in (the root may be on it) */
+	struct strv nic_drivers;    /* the module of each network device's driver */
+	bool nics_listed;           /* false: /sys/class/net could not be read */
+};
+
+/* Read the host under root ("" for the build host itself, a directory
+ * laid out like it for tests): sysfs at ROOT/sys, ROOT/proc/self/mountinfo,
+ * ROOT/proc/mounts, the resume device (gen/host/resumehost.h),
+ * ROOT/sys/class/iscsi_session and ROOT/sys/class/net. Returns 0 or -errno
+ * for what made the scan impossible (reported); the facts are then freed. */
+int hostfacts_read(struct host_facts *h, const char *root);
+void hostfacts_free(struct host_facts *h);
+
+#endif

@@ -1,0 +1,19 @@
+/* stackhost: the host's block-stack configuration put into host-only images. */
+#ifndef LIFEBOAT_STACKHOST_H
+#define LIFEBOAT_STACKHOST_H
+
+#include "gen/host/hostonly.h"
+#include "gen/image/image.h"
+#include "gen/build_opts.h"
+
+
+/* Write /etc/crypttab and /etc/mdadm/mdadm.conf for the containers and
+ * arrays in h, from the host's /etc/crypttab and /etc/mdadm/mdadm.conf
+ * (gen/host/stackconf.c chooses the lines), and LAYOUT_CMDLINE_STACKS. Returns 0 or
+ * -errno (reported). */
+int stackhost_add_config(const struct build_opts *o, const struct host_scan *h, struct image *img);
+/* The image's /etc/lvm/lvm.conf: lifeboat's settings, and with host_only
+ * the host's devices/filter and devices/global_filter. */
+int stackhost_add_lvm_conf(struct image *img, bool host_only);
+
+#endif

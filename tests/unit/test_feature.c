@@ -1,0 +1,119 @@
+/* Unit tests: the table of the image's optional parts (gen/feature/feature.c)
+ * and what each decides from the options and the host read once. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "gen/build_ctx.h"
+#include "gen/feature/feature.h"
+#include "gen/host/hostfacts.h"
+#include "gen/build_opts.h"
+
+/* The feature called name wants this build, or fails the test if there is none. */
+static bool wants(const struct build_ctx *c, const char *name)
+{
+	for (const struct feature *const *f = feature_table; *f; f++)
+		if (strcmp((*f)->name, name) == 0)
+			return (*f)->wanted(c);
+	fail_msg("no feature named %s", name);
+	return false;
+}
+
+static void every_entry_is_complete(void **state)
+{
+	size_t n = 0;
+
+	(void)state;
+	for (const struct feature *const *f = feature_table; *f; f++, n++) {
+		assert_non_null((*f)->name);
+		assert_non_null((*f)->wanted);
+		assert_true((*f)->add_modules || (*f)->add_files);
+		for (const struct feature *const *g = feature_table; g != f; g++)
+			assert_string_not_equal((*g)->name, (*f)->name);
+	}
+	/* block stacks, fsck, iSCSI, kdump, rescue, net, microcode, resume */
+	assert_int_equal(n, 8);
+}
+
+/* iSCSI needs the network: the net entry comes first, so its modules do. */
+static void net_comes_before_iscsi(void **state)
+{
+	int net = -1, iscsi = -1, i = 0;
+
+	(void)state;
+	for (const struct feature *const *f = feature_table; *f; f++, i++) {
+		if (strcmp((*f)->name, "net") == 0)
+			net = i;
+		if (strcmp((*f)->name, "iSCSI") == 0)
+			iscsi = i;
+	}
+	assert_true(net >= 0 && iscsi > net);
+}
+
+static void generic_image_wants_what_is_asked(void **state)
+{
+	struct build_opts o;
+	struct build_ctx c = { .opts = &o };
+
+	(void)state;
+	build_opts_init(&o);
+	o.mode = BUILD_GENERIC;
+	assert_false(wants(&c, "net"));
+	assert_false(wants(&c, "iSCSI"));
+	assert_false(wants(&c, "kdump"));
+	assert_false(wants(&c, "block stacks"));
+	assert_false(wants(&c, "resume"));
+	assert_true(wants(&c, "fsck"));
+	assert_true(wants(&c, "rescue"));
+	o.iscsi = true;
+	assert_true(wants(&c, "iSCSI"));
+	assert_true(wants(&c, "net"));
+	o.no_fsck = true;
+	o.kdump = true;
+	o.block_stacks = true;
+	o.microcode = MICROCODE_NONE;
+	assert_false(wants(&c, "fsck"));
+	assert_true(wants(&c, "kdump"));
+	assert_true(wants(&c, "block stacks"));
+	assert_false(wants(&c, "microcode"));
+	build_opts_free(&o);
+}
+
+/* A host-only image decides from the host: an NFS root or an iSCSI
+ * session brings the network in without --net. */
+static void host_only_image_follows_the_host(void **state)
+{
+	struct build_opts o;
+	struct host_facts h;
+	struct build_ctx c = { .opts = &o, .host = &h };
+
+	(void)state;
+	build_opts_init(&o);
+	memset(&h, 0, sizeof(h));
+	assert_false(wants(&c, "net"));
+	assert_false(wants(&c, "iSCSI"));
+	assert_true(wants(&c, "resume"));
+	assert_true(wants(&c, "block stacks"));
+	h.root_nfs = true;
+	assert_true(wants(&c, "net"));
+	assert_false(wants(&c, "iSCSI"));
+	h.root_nfs = false;
+	h.iscsi_session = true;
+	assert_true(wants(&c, "iSCSI"));
+	assert_true(wants(&c, "net"));
+	build_opts_free(&o);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(every_entry_is_complete),
+		cmocka_unit_test(net_comes_before_iscsi),
+		cmocka_unit_test(generic_image_wants_what_is_asked),
+		cmocka_unit_test(host_only_image_follows_the_host),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
