@@ -1,7 +1,11 @@
 /* sequence: the table of the way out's steps and the loop that runs it. */
 #include "shutdown/sequence.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <signal.h>
 #include <string.h>
 #include <time.h>
@@ -21,15 +25,44 @@ static int clamp_left(int left)
 	return left < 0 ? 255 : (left > 254 ? 254 : left);
 }
 
+/* User processes other than PID 1 and us: kernel threads have an empty
+ * cmdline (kill(-1) counts them, so its result does not tell). */
+static int user_processes_left(void)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	int n = 0;
+
+	while (d && (e = readdir(d))) {
+		char path[300], c;
+		int pid = atoi(e->d_name), fd;
+
+		if (pid <= 1 || pid == getpid())
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/cmdline", e->d_name);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd >= 0 && read(fd, &c, 1) == 1)
+			n++;
+		if (fd >= 0)
+			close(fd);
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
 /* With systemd none are left (it killed them before handing over); with
- * another init this is where they end. kill(-1) spares PID 1, us. */
+ * another init this is where they end: SIGTERM, up to KILL_GRACE_MS for
+ * them to go, then SIGKILL. kill(-1) spares PID 1 and the caller. */
 static int step_kill(void)
 {
-	struct timespec grace = { KILL_GRACE_MS / 1000, (KILL_GRACE_MS % 1000) * 1000000L };
+	struct timespec pause = { 0, 100 * 1000000L };
 
-	if (kill(-1, SIGTERM) < 0)
-		return 0;  /* ESRCH: nothing else runs */
-	nanosleep(&grace, NULL);
+	if (user_processes_left() == 0)
+		return 0;
+	kill(-1, SIGTERM);
+	for (int waited = 0; waited < KILL_GRACE_MS && user_processes_left() > 0; waited += 100)
+		nanosleep(&pause, NULL);
 	kill(-1, SIGKILL);
 	return 0;
 }

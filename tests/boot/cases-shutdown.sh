@@ -30,7 +30,10 @@ assert_way_out() {
 
 # Root on md RAID1: the way out stops the array; both members' superblocks
 # say it is in sync (resync_offset all ones: md-super.py shows "all"), and
-# the next boot finds the last write and starts no resync.
+# the next boot finds the last write and starts no resync. Measured: after
+# a power-off without the way out the superblocks are clean too (the
+# kernel's md reboot notifier stops writes and marks them clean), so the
+# array's stop is asserted on the console ("md: md0 stopped").
 case_shutdown_md_raid1() {
 	local a b d off
 	stacks_setup || return 1
@@ -39,6 +42,7 @@ case_shutdown_md_raid1() {
 		"root=UUID=$UUID_MD_FS rd.md.uuid=$UUID_MD rw rd.timeout=60 lifeboat.test.handback=poweroff" \
 		$(virtio_disk "$a") $(virtio_disk "$b")
 	assert_root_reached "$CASE_DIR/console.log" && assert_way_out "$CASE_DIR/console.log" &&
+	assert_before "$CASE_DIR/console.log" 'md: md[0-9]* stopped' 'lifeboat: stopped the md array md' &&
 	assert_before "$CASE_DIR/console.log" 'lifeboat: stopped the md array md' \
 		"lifeboat: the root's stack is down" || return 1
 	for d in "$a" "$b"; do
