@@ -6,18 +6,18 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "common/dmname.h"
-#include "common/filewrite.h"
-#include "bootlib/blkprobe.h"
-#include "bootlib/log.h"
-#include "bootlib/modload.h"
-#include "bootlib/devwait.h"
 #include "blockstack/luks.h"
 #include "blockstack/lukscfg.h"
 #include "blockstack/lukskey.h"
 #include "blockstack/params.h"
+#include "bootlib/blkprobe.h"
+#include "bootlib/evloop.h"
+#include "bootlib/log.h"
+#include "bootlib/modload.h"
 #include "bootlib/run.h"
+#include "common/dmname.h"
 #include "common/featuremods.h"
+#include "common/filewrite.h"
 #include "common/layout.h"
 
 #define LVM LAYOUT_LVM
@@ -44,11 +44,21 @@ struct pending_luks {
 };
 static struct pending_luks pending[STACK_LIST_MAX];
 static size_t n_pending;
+/* Containers that appeared while a prompt held the console: their
+ * passphrase is asked once it is free, in the order they came. Queued,
+ * not nested: a prompt inside a prompt inside a prompt would stack
+ * without bound and leave the person unsure which device they answer. */
+static struct pending_luks queued[STACK_LIST_MAX];
+static size_t n_queued;
 
-/* The device waits offer every block device they see, and say when it is quiet. */
-static const struct devwait_observer stack_observer = {
+static void console_free(void);
+
+/* The event loop offers every block device it sees, says when it is quiet
+ * and when the console is free again. */
+static const struct evloop_observer stack_observer = {
 	.added = blockstack_device_added,
 	.settled = blockstack_settled,
+	.console_free = console_free,
 };
 
 void blockstack_setup(const struct strv *words)
@@ -60,7 +70,7 @@ void blockstack_setup(const struct strv *words)
 				 words->items[i]);
 	luks_config_load(&params);
 	configured = true;
-	devwait_observe(&stack_observer);
+	evloop_observe(&stack_observer);
 }
 
 /* The kernel cannot load modules itself here (no modprobe in the image):
@@ -80,14 +90,30 @@ static const char *const md_modules[] = { "md_mod", FEATUREMODS_MD_PERSONALITIES
 
 static void unmark_seen(const char *devname, const char *uuid);
 
-static bool pending_add(const char *devname, const char *uuid)
+static bool list_add(struct pending_luks *list, size_t *n, const char *devname, const char *uuid)
 {
-	if (n_pending >= STACK_LIST_MAX)
+	if (*n >= STACK_LIST_MAX)
 		return false;
-	snprintf(pending[n_pending].devname, sizeof(pending[0].devname), "%s", devname);
-	snprintf(pending[n_pending].uuid, sizeof(pending[0].uuid), "%s", uuid);
-	n_pending++;
+	snprintf(list[*n].devname, sizeof(list[0].devname), "%s", devname);
+	snprintf(list[*n].uuid, sizeof(list[0].uuid), "%s", uuid);
+	(*n)++;
 	return true;
+}
+
+/* The passphrase now, or after the prompt that holds the console. */
+static int ask_passphrase(const struct luks_container *c)
+{
+	if (!evloop_prompt_busy())
+		return luks_unlock(c);
+	if (!list_add(queued, &n_queued, c->devname, c->uuid)) {
+		log_warn("/dev/%s (LUKS UUID=%s) appeared while %d others wait for a prompt; it is "
+			 "asked for when the devices are looked at again (after the rescue shell)",
+			 c->devname, c->uuid, STACK_LIST_MAX);
+		return -ENOSPC;
+	}
+	log_info("/dev/%s (LUKS UUID=%s) appeared while another prompt waits; its passphrase "
+		 "is asked after that one", c->devname, c->uuid);
+	return 0;
 }
 
 /* The key files first (a container waits while its key device has not
@@ -98,18 +124,18 @@ static int open_luks(const struct luks_container *c, bool last_chance, bool firs
 	case KEY_OPENED:
 		return 0;
 	case KEY_WAIT:
-		if (!pending_add(c->devname, c->uuid))
+		if (!list_add(pending, &n_pending, c->devname, c->uuid))
 			break;
 		if (first)
-			console_print("lifeboat: /dev/%s (LUKS UUID=%s) waits for the device of its "
-				      "rd.luks.key; its passphrase is asked if that does not appear\n",
-				      c->devname, c->uuid);
+			log_console("lifeboat: /dev/%s (LUKS UUID=%s) waits for the device of its "
+				    "rd.luks.key; its passphrase is asked if that does not appear\n",
+				    c->devname, c->uuid);
 		return 0;
 	case KEY_NONE:
 	case KEY_FAILED:
 		break;
 	}
-	return luks_unlock(c);
+	return ask_passphrase(c);
 }
 
 /* Why stack_params_luks_wanted said no, for the log. */
@@ -159,6 +185,24 @@ static void retry_pending(bool last_chance)
 	n_pending = 0;
 	for (size_t i = 0; i < n; i++)
 		unlock_luks(again[i].devname, again[i].uuid, last_chance, false);
+}
+
+/* The console is free: ask for the queued containers, one after the
+ * other (each prompt's end calls this again: the flag keeps it flat). */
+static void console_free(void)
+{
+	static bool asking;
+
+	if (asking)
+		return;
+	asking = true;
+	while (n_queued && !evloop_prompt_busy()) {
+		struct pending_luks next = queued[0];
+
+		memmove(queued, queued + 1, --n_queued * sizeof(queued[0]));
+		unlock_luks(next.devname, next.uuid, false, true);
+	}
+	asking = false;
 }
 
 /* Run "lvm VERB -ay --sysinit NAMES..." (no NAMES: every volume group). */
@@ -285,7 +329,7 @@ void blockstack_device_added(const char *devname)
 {
 	struct blk_info info;
 
-	if (!configured || blk_probe(devname, &info) < 0)
+	if (!configured || blkprobe_dev(devname, &info) < 0)
 		return;
 	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
 		if (strcmp(info.type, kinds[i].type) == 0 && mark_seen(devname, info.uuid))

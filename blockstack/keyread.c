@@ -10,10 +10,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "bootlib/blockattr.h"
 #include "bootlib/blkprobe.h"
-#include "bootlib/modload.h"
+#include "bootlib/blockattr.h"
 #include "bootlib/devwait.h"
+#include "bootlib/modload.h"
 
 /* Up to want bytes of fd into buf; -errno on a read error. */
 static ssize_t read_full(int fd, char *buf, size_t want)
@@ -125,7 +125,7 @@ int keydev_find(const struct dev_spec *spec, char *devname, size_t size)
 
 		if (de->d_name[0] == '.' || blockattr_devnum(de->d_name, &major, &minor) < 0)
 			continue;
-		if (devspec_needs_probe(spec) && blk_probe(de->d_name, &info) < 0)
+		if (devspec_needs_probe(spec) && blkprobe_dev(de->d_name, &info) < 0)
 			continue;
 		if (devspec_matches(spec, de->d_name, major, minor,
 				      devspec_needs_probe(spec) ? &info : NULL)) {
@@ -152,7 +152,7 @@ static int keydev_mount(const char *devname, char *why, size_t why_size)
 {
 	struct blk_info info;
 	char src[96], alias[64];
-	int r = blk_probe(devname, &info);
+	int r = blkprobe_dev(devname, &info);
 
 	if (r < 0 || !info.type[0]) {
 		snprintf(why, why_size, "/dev/%s has no filesystem libblkid knows", devname);

@@ -2,13 +2,12 @@
 #include "blockstack/luks.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "bootlib/log.h"
 #include "bootlib/console.h"
+#include "bootlib/log.h"
 #include "bootlib/run.h"
 #include "common/layout.h"
 
@@ -44,17 +43,19 @@ void luks_opts_suffix(const struct luks_container *c, bool key_file, char *buf, 
 	snprintf(buf, size, "%s%s%s", words[0] ? " (" : "", words, words[0] ? ")" : "");
 }
 
-/* One try: prompt, read with echo off, open. */
-static int try_once(int fd, const struct luks_container *c, unsigned int attempt)
+/* One try: prompt on every console, read the first answer with echo off,
+ * open. */
+static int try_once(struct console_set *cons, const struct luks_container *c,
+		    unsigned int attempt)
 {
 	char pw[512], out[1024];
 	int len, r;
 
-	dprintf(fd, "\nlifeboat: /dev/%s is encrypted (LUKS UUID=%s; opens as /dev/mapper/%s).\n"
-		"Passphrase (try %u of %u): ", c->devname, c->uuid, c->name, attempt,
-		c->opts->tries);
-	len = console_read_line(fd, pw, sizeof(pw), true);
-	dprintf(fd, "\n");
+	console_printf_all(cons, "\nlifeboat: /dev/%s is encrypted (LUKS UUID=%s; opens as "
+			   "/dev/mapper/%s).\nPassphrase (try %u of %u): ", c->devname, c->uuid,
+			   c->name, attempt, c->opts->tries);
+	len = console_read_answer(cons, pw, sizeof(pw), true, NULL);
+	console_printf_all(cons, "\n");
 	if (len < 0) {
 		explicit_bzero(pw, sizeof(pw));
 		return len;
@@ -63,8 +64,8 @@ static int try_once(int fd, const struct luks_container *c, unsigned int attempt
 	explicit_bzero(pw, sizeof(pw));
 	if (r == 0 || r == -EACCES) {
 		if (r == -EACCES)
-			dprintf(fd, "lifeboat: the passphrase does not open /dev/%s (UUID=%s).\n",
-				c->devname, c->uuid);
+			console_printf_all(cons, "lifeboat: the passphrase does not open /dev/%s "
+					   "(UUID=%s).\n", c->devname, c->uuid);
 		return r;
 	}
 	log_error("cryptsetup could not open /dev/%s (UUID=%s) as %s: %s; check the image "
@@ -75,22 +76,19 @@ static int try_once(int fd, const struct luks_container *c, unsigned int attempt
 
 int luks_unlock(const struct luks_container *c)
 {
-	char tty[64];
+	struct console_set cons;
 	unsigned int attempt;
-	int fd, r = -EACCES;
+	int r = console_open_all(&cons);
 
-	console_tty_path(tty, sizeof(tty));
-	fd = open(tty, O_RDWR | O_NOCTTY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	console_make_sane(fd);
+	if (r < 0)
+		return r;
+	r = -EACCES;
 	for (attempt = 1; attempt <= c->opts->tries && r == -EACCES; attempt++)
-		r = try_once(fd, c, attempt);
+		r = try_once(&cons, c, attempt);
 	if (r == -EACCES)
-		dprintf(fd, "lifeboat: no passphrase opened /dev/%s (UUID=%s) in %u %s; "
-			"the devices on it stay locked.\n", c->devname, c->uuid, c->opts->tries,
-			c->opts->tries == 1 ? "try" : "tries");
-	close(fd);
+		console_printf_all(&cons, "lifeboat: no passphrase opened /dev/%s (UUID=%s) in %u "
+				   "%s; the devices on it stay locked.\n", c->devname, c->uuid,
+				   c->opts->tries, c->opts->tries == 1 ? "try" : "tries");
 	if (r == 0) {
 		char used[300];
 
@@ -98,5 +96,7 @@ int luks_unlock(const struct luks_container *c)
 		log_info("opened /dev/%s (LUKS UUID=%s) as /dev/mapper/%s with a passphrase%s",
 			 c->devname, c->uuid, c->name, used);
 	}
+	/* Last: giving the console back lets a queued prompt ask. */
+	console_close_all(&cons);
 	return r;
 }

@@ -26,10 +26,11 @@ int luks_open_key(const struct luks_container *c, const void *key, size_t len,
  * of the log line that says the container opened. */
 void luks_opts_suffix(const struct luks_container *c, bool key_file, char *buf, size_t size);
 
-/* Ask for the passphrase on the console, echo off, and open the container
- * with cryptsetup; up to its options' tries (3 by default; the boot then
- * waits for root and ends in rescue, which says which device stayed
- * locked). The passphrase is wiped after each try and never logged.
+/* Ask for the passphrase on every active console (the first answer wins;
+ * kernel events are followed meanwhile: bootlib/evloop.h), echo off, and
+ * open the container with cryptsetup; up to its options' tries (3 by
+ * default; the boot then waits for root and ends in rescue, which says
+ * which device stayed locked). The passphrase is wiped after each try and never logged.
  * Returns 0, -EACCES when every passphrase was refused, -EIO when the
  * console gave out, or another -errno (the reason is logged here, since
  * only this step knows the tool's words). */

@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bootlib/log.h"
 #include "blockstack/keyread.h"
+#include "bootlib/log.h"
 
 /* Whether a key must wait for its device to appear. Not before the resume
  * decision: the container may hold the resume device, and the resume wait
@@ -70,14 +70,14 @@ static int key_try(const struct luks_container *c, const struct luks_key *k, boo
 		log_info("opened /dev/%s (LUKS UUID=%s) as /dev/mapper/%s with the key file %s %s%s",
 			 c->devname, c->uuid, c->name, k->path, where, used);
 	else if (r == -EACCES)
-		console_print("lifeboat: the key file %s %s does not open /dev/%s (UUID=%s)\n",
-			      k->path, where, c->devname, c->uuid);
+		log_console("lifeboat: the key file %s %s does not open /dev/%s (UUID=%s)\n",
+			    k->path, where, c->devname, c->uuid);
 	else if (read)
-		console_print("lifeboat: cryptsetup could not open /dev/%s (UUID=%s) with the key "
-			      "file %s %s: %s\n", c->devname, c->uuid, k->path, where, out);
+		log_console("lifeboat: cryptsetup could not open /dev/%s (UUID=%s) with the key "
+			    "file %s %s: %s\n", c->devname, c->uuid, k->path, where, out);
 	else
-		console_print("lifeboat: rd.luks.key for /dev/%s (UUID=%s): %s\n", c->devname,
-			      c->uuid, why);
+		log_console("lifeboat: rd.luks.key for /dev/%s (UUID=%s): %s\n", c->devname,
+			    c->uuid, why);
 	return r;
 }
 
@@ -103,7 +103,7 @@ enum key_result luks_keys_open(const struct stack_params *p, const struct luks_c
 		if (luks_key_applies(&p->luks_keys[i], c->devname, c->uuid) &&
 		    key_try(c, &p->luks_keys[i], keydev_allowed) == 0)
 			return KEY_OPENED;
-	console_print("lifeboat: no key file of rd.luks.key= opened /dev/%s (UUID=%s); asking "
-		      "for its passphrase instead\n", c->devname, c->uuid);
+	log_console("lifeboat: no key file of rd.luks.key= opened /dev/%s (UUID=%s); asking "
+		    "for its passphrase instead\n", c->devname, c->uuid);
 	return KEY_FAILED;
 }

@@ -125,7 +125,7 @@ static bool uuid_of_options(const char *v, char *uuid, size_t size)
 	memcpy(uuid, v, n);
 	uuid[n] = '\0';
 	u = strip_luks_prefix(uuid);
-	return u[strspn(u, "0123456789abcdefABCDEF-")] == '\0' && uuid_hex(u, hex);
+	return u[strspn(u, "0123456789abcdefABCDEF-")] == '\0' && crypttab_uuid_hex(u, hex);
 }
 
 /* rd.luks.options=OPTS or rd.luks.options=UUID=OPTS; a later one for the
@@ -218,7 +218,7 @@ int stack_params_apply(struct stack_params *p, const char *word)
 
 bool stack_uuid_equal(const char *a, const char *b)
 {
-	return uuid_hex_equal(strip_luks_prefix(a), strip_luks_prefix(b));
+	return crypttab_uuid_equal(strip_luks_prefix(a), strip_luks_prefix(b));
 }
 
 /* crypttab's NAME and options for its UUID. */

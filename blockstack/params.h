@@ -5,8 +5,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "common/crypttab.h"
 #include "blockstack/keyspec.h"
+#include "common/crypttab.h"
 #include "common/luksopts.h"
 
 #define STACK_LIST_MAX 8

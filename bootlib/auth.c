@@ -60,25 +60,43 @@ int auth_check(const char *hash, const char *password)
 	return 0;
 }
 
-int auth_ask(int fd, const char *hash)
+/* One try on every console; the answer's console index goes to which. */
+static int ask_once(struct console_set *cons, const char *hash, size_t *which)
 {
 	char password[256];
+	int r;
 
-	for (int i = 0; i < RESCUE_AUTH_TRIES; i++) {
-		int r;
+	console_printf_all(cons, "Give root password for the rescue shell: ");
+	r = console_read_answer(cons, password, sizeof(password), true, which);
+	if (r < 0)
+		return -EIO;
+	r = auth_check(hash, password);
+	explicit_bzero(password, sizeof(password));
+	return r;
+}
 
-		dprintf(fd, "Give root password for the rescue shell: ");
-		r = console_read_line(fd, password, sizeof(password), true);
-		if (r < 0)
-			return -EIO;
-		r = auth_check(hash, password);
-		explicit_bzero(password, sizeof(password));
-		if (r == 0)
-			return 0;
-		if (r == -ENOSYS)
-			return r;
-		dprintf(fd, "Login incorrect.\n");
-		sleep(2);
+int auth_ask(const char *hash, char *tty, size_t size)
+{
+	struct console_set cons;
+	size_t which = 0;
+	int r = console_open_all(&cons);
+
+	if (r < 0)
+		return -EIO;
+	r = -EACCES;
+	for (int i = 0; i < RESCUE_AUTH_TRIES && r == -EACCES; i++) {
+		r = ask_once(&cons, hash, &which);
+		if (r == -EACCES) {
+			console_printf_all(&cons, "Login incorrect.\n");
+			sleep(2);
+		}
 	}
-	return -EACCES;
+	if (r == 0) {
+		snprintf(tty, size, "%s", cons.path[which]);
+		if (cons.n > 1)
+			console_printf_all(&cons, "lifeboat: the rescue shell runs on %s, where the "
+					   "password was typed\n", tty);
+	}
+	console_close_all(&cons);
+	return r;
 }

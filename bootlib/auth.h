@@ -21,9 +21,11 @@ int auth_load(const char *path, char *hash, size_t size);
 /* Whether password hashes to hash with crypt(3). Returns 0 on a match,
  * -EACCES on a mismatch, -ENOSYS when libcrypt cannot be loaded. */
 int auth_check(const char *hash, const char *password);
-/* Ask for the root password on the terminal fd, up to RESCUE_AUTH_TRIES
- * times. Returns 0 when one is right, -EACCES after the last wrong one,
- * -ENOSYS without libcrypt, -EIO when the console gave out. */
-int auth_ask(int fd, const char *hash);
+/* Ask for the root password on every active console (the first answer
+ * wins), up to RESCUE_AUTH_TRIES times. Returns 0 when one is right, with
+ * the device of the console it was typed on in tty (the shell runs
+ * there), -EACCES after the last wrong one, -ENOSYS without libcrypt,
+ * -EIO when the consoles gave out. */
+int auth_ask(const char *hash, char *tty, size_t size);
 
 #endif

@@ -16,7 +16,7 @@ static void copy_value(blkid_probe pr, const char *name, char *dst, size_t size)
 		snprintf(dst, size, "%s", v);
 }
 
-int blk_probe(const char *devname, struct blk_info *info)
+int blkprobe_dev(const char *devname, struct blk_info *info)
 {
 	char path[128];
 	blkid_probe pr;
@@ -48,7 +48,7 @@ int blk_probe(const char *devname, struct blk_info *info)
 	return r < 0 && r != -2 ? -EIO : 0;
 }
 
-int blk_list(FILE *out)
+int blkprobe_list(FILE *out)
 {
 	struct dirent **names;
 	int n = scandir("/sys/class/block", &names, NULL, versionsort);
@@ -60,7 +60,7 @@ int blk_list(FILE *out)
 
 		if (dev[0] != '.') {
 			count++;
-			if (blk_probe(dev, &info) < 0)
+			if (blkprobe_dev(dev, &info) < 0)
 				fprintf(out, "  /dev/%s (unreadable)\n", dev);
 			else
 				fprintf(out, "  /dev/%s TYPE=\"%s\" LABEL=\"%s\" UUID=\"%s\" "

@@ -14,10 +14,10 @@ struct blk_info {
 
 /* Probe /dev/DEVNAME. Returns 0 (fields empty where unknown) or -errno when
  * the device cannot be opened or read. */
-int blk_probe(const char *devname, struct blk_info *info);
+int blkprobe_dev(const char *devname, struct blk_info *info);
 
 /* The block devices present, one line each with TYPE, LABEL, UUID, PARTUUID
  * and PARTLABEL as blkid reads them, for diagnoses; returns how many. */
-int blk_list(FILE *out);
+int blkprobe_list(FILE *out);
 
 #endif

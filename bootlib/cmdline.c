@@ -317,7 +317,7 @@ int cmdline_parse(const char *line, struct boot_args *args)
 	return r < 0 ? r : first_err;
 }
 
-void boot_args_init(struct boot_args *args)
+void cmdline_args_init(struct boot_args *args)
 {
 	memset(args, 0, sizeof(*args));
 	args->root.timeout_sec = CMDLINE_DEFAULT_TIMEOUT;
@@ -326,7 +326,7 @@ void boot_args_init(struct boot_args *args)
 	args->resume.timeout_sec = CMDLINE_DEFAULT_RESUME_TIMEOUT;
 }
 
-void boot_args_free(struct boot_args *args)
+void cmdline_args_free(struct boot_args *args)
 {
 	strv_free(&args->drivers.pre);
 	strv_free(&args->drivers.post);

@@ -106,7 +106,7 @@ int cmdline_split(const char *line, struct strv *out);
 /* Apply one command line (kernel or embedded) to args; later calls override
  * earlier ones, as the last occurrence of a parameter wins. */
 int cmdline_parse(const char *line, struct boot_args *args);
-void boot_args_init(struct boot_args *args);
-void boot_args_free(struct boot_args *args);
+void cmdline_args_init(struct boot_args *args);
+void cmdline_args_free(struct boot_args *args);
 
 #endif

@@ -49,7 +49,7 @@ static int coldplug_bus(int busfd, const char *bus)
 		if (devfd < 0)
 			continue;
 		if (read_attr(devfd, "modalias", alias, sizeof(alias)) == 0 && alias[0] &&
-		    modalias_wanted_at_boot(alias)) {
+		    modtab_modalias_wanted(alias)) {
 			int r = modload_modalias(alias);
 
 			if (r > 0)
@@ -74,5 +74,18 @@ int coldplug_devices(void)
 		if (de->d_name[0] != '.')
 			loaded += coldplug_bus(dirfd(buses), de->d_name);
 	closedir(buses);
+	return loaded;
+}
+
+int coldplug_buses(const char *const *buses)
+{
+	int busfd = open("/sys/bus", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int loaded = 0;
+
+	if (busfd < 0)
+		return 0;
+	for (; *buses; buses++)
+		loaded += coldplug_bus(busfd, *buses);
+	close(busfd);
 	return loaded;
 }

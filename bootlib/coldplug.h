@@ -5,5 +5,7 @@
 /* Read the modalias of every device on every bus (/sys/bus/STAR/devices/STAR)
  * and load what each needs. Returns the number of modules loaded. */
 int coldplug_devices(void);
+/* The same for the buses named (NULL-terminated: "usb", "hid"). */
+int coldplug_buses(const char *const *buses);
 
 #endif

@@ -2,34 +2,77 @@
 #include "bootlib/console.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <termios.h>
 #include <unistd.h>
 
+#include "bootlib/evloop.h"
+
 #define CONSOLE_ACTIVE "/sys/class/tty/console/active"
+
+static bool name_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '_';
+}
+
+size_t console_active_parse(const char *text, char names[][CONSOLE_NAME_MAX], size_t max)
+{
+	size_t n = 0;
+
+	while (*text && n < max) {
+		size_t len = 0;
+		bool plain = true;
+
+		while (*text == ' ' || *text == '\n' || *text == '\t')
+			text++;
+		while (text[len] && text[len] != ' ' && text[len] != '\n' && text[len] != '\t') {
+			plain = plain && name_char(text[len]);
+			len++;
+		}
+		if (len && plain && len < CONSOLE_NAME_MAX) {
+			memcpy(names[n], text, len);
+			names[n++][len] = '\0';
+		}
+		text += len;
+	}
+	return n;
+}
+
+/* The active consoles' names, read from sysfs; 0 when it cannot be read. */
+static size_t active_names(char names[][CONSOLE_NAME_MAX], size_t max)
+{
+	char text[256];
+	FILE *f = fopen(CONSOLE_ACTIVE, "re");
+	size_t n = 0;
+
+	if (!f)
+		return 0;
+	if (fgets(text, sizeof(text), f))
+		n = console_active_parse(text, names, max);
+	fclose(f);
+	return n;
+}
+
+/* "tty0" is the virtual terminal in front: the console is its active VT. */
+static void device_path(const char *name, char *out, size_t size)
+{
+	snprintf(out, size, "/dev/%s", strcmp(name, "tty0") == 0 ? "tty1" : name);
+}
 
 void console_tty_path(char *out, size_t size)
 {
-	char line[256];
-	FILE *f = fopen(CONSOLE_ACTIVE, "re");
-	char *last = NULL;
+	char names[CONSOLE_MAX][CONSOLE_NAME_MAX];
+	size_t n = active_names(names, CONSOLE_MAX);
 
-	snprintf(out, size, "/dev/console");
-	if (!f)
-		return;
-	if (fgets(line, sizeof(line), f)) {
-		char *save = NULL;
-
-		for (char *w = strtok_r(line, " \n", &save); w; w = strtok_r(NULL, " \n", &save))
-			last = w;
-	}
-	fclose(f);
-	/* "tty0" is the virtual terminal in front: the console is its active VT. */
-	if (last && strcmp(last, "tty0") == 0)
-		last = "tty1";
-	if (last)
-		snprintf(out, size, "/dev/%s", last);
+	if (n)
+		device_path(names[n - 1], out, size);
+	else
+		snprintf(out, size, "/dev/console");
 }
 
 /* The control characters every Unix terminal starts with. */
@@ -56,47 +99,192 @@ int console_make_sane(int fd)
 	return 0;
 }
 
-static int set_echo(int fd, bool on, struct termios *saved)
-{
-	struct termios t;
+/* Echo off on each console of a secret prompt, and how to restore it. */
+struct echo_state {
+	struct termios saved[CONSOLE_MAX];
+	bool restore[CONSOLE_MAX];
+};
 
-	if (tcgetattr(fd, saved) < 0)
-		return -errno;
-	t = *saved;
-	if (on)
-		t.c_lflag |= ECHO;
-	else
+static void echo_off(const struct console_set *set, struct echo_state *st)
+{
+	for (size_t i = 0; i < set->n; i++) {
+		struct termios t;
+
+		st->restore[i] = tcgetattr(set->fd[i], &st->saved[i]) == 0;
+		if (!st->restore[i])
+			continue;
+		t = st->saved[i];
 		t.c_lflag &= ~(tcflag_t)ECHO;
-	return tcsetattr(fd, TCSAFLUSH, &t) < 0 ? -errno : 0;
+		st->restore[i] = tcsetattr(set->fd[i], TCSAFLUSH, &t) == 0;
+	}
+}
+
+/* Echo back on; what was typed on the consoles that did not answer is
+ * dropped (a half-typed passphrase must not become the next answer). The
+ * newline the person typed was not echoed: it is written now. */
+static void echo_restore(const struct console_set *set, const struct echo_state *st)
+{
+	for (size_t i = 0; i < set->n; i++) {
+		if (set->fd[i] < 0 || !st->restore[i])
+			continue;
+		tcsetattr(set->fd[i], TCSAFLUSH, &st->saved[i]);
+		if (write(set->fd[i], "\n", 1) < 0)
+			continue;
+	}
+}
+
+/* The rest of a line longer than the buffer, dropped without waiting. */
+static void discard_rest(int fd)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	char chunk[256];
+	ssize_t got;
+
+	while (poll(&pfd, 1, 0) > 0 && (got = read(fd, chunk, sizeof(chunk))) > 0)
+		if (chunk[got - 1] == '\n')
+			break;
+	explicit_bzero(chunk, sizeof(chunk));
+}
+
+/* One line from a console poll() found readable. In canonical mode a
+ * terminal is readable only once a whole line (or an end of input) is
+ * typed, and a read returns at most that line, so this never blocks. */
+static int read_ready_line(int fd, char *buf, size_t size)
+{
+	ssize_t got;
+	size_t n;
+
+	do
+		got = read(fd, buf, size - 1);
+	while (got < 0 && errno == EINTR);
+	if (got < 0)
+		return errno == EAGAIN ? -EAGAIN : -errno;
+	if (got == 0)
+		return -EIO;
+	n = (size_t)got;
+	if (buf[n - 1] == '\n')
+		n--;
+	else if (n == size - 1)
+		discard_rest(fd);
+	if (n && buf[n - 1] == '\r')
+		n--;
+	buf[n] = '\0';
+	return (int)n;
+}
+
+/* Wait for the first console to give a line; drop those that give out. */
+static int first_line(struct console_set *set, char *buf, size_t size, size_t *which)
+{
+	size_t live = 0;
+
+	for (size_t i = 0; i < set->n; i++)
+		live += set->fd[i] >= 0;
+	while (live) {
+		int i = evloop_wait_input(set->fd, set->n);
+		int r;
+
+		if (i < 0)
+			return i;
+		r = read_ready_line(set->fd[i], buf, size);
+		if (r >= 0) {
+			if (which)
+				*which = (size_t)i;
+			return r;
+		}
+		if (r == -EAGAIN)
+			continue;
+		close(set->fd[i]);
+		set->fd[i] = -1;   /* poll() ignores it from now on */
+		live--;
+	}
+	return -EIO;
+}
+
+int console_read_answer(struct console_set *set, char *buf, size_t size, bool secret,
+			size_t *which)
+{
+	struct echo_state st;
+	int r;
+
+	if (size < 2)
+		return -EINVAL;
+	buf[0] = '\0';
+	if (secret)
+		echo_off(set, &st);
+	r = first_line(set, buf, size, which);
+	if (secret)
+		echo_restore(set, &st);
+	return r;
 }
 
 int console_read_line(int fd, char *buf, size_t size, bool secret)
 {
-	struct termios saved;
-	bool restore = secret && set_echo(fd, false, &saved) == 0;
-	size_t n = 0;
+	struct console_set one = { .fd = { fd }, .n = 1 };
+	int r;
+
+	evloop_prompt_begin();
+	r = console_read_answer(&one, buf, size, secret, NULL);
+	evloop_prompt_end();
+	return r;
+}
+
+/* Open path as one more console of the set, unless it is there already.
+ * Returns 0 or -errno. */
+static int add_console(struct console_set *set, const char *path)
+{
+	int fd;
+
+	for (size_t i = 0; i < set->n; i++)
+		if (strcmp(set->path[i], path) == 0)
+			return 0;
+	fd = open(path, O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	console_make_sane(fd);
+	snprintf(set->path[set->n], sizeof(set->path[0]), "%s", path);
+	set->fd[set->n++] = fd;
+	return 0;
+}
+
+int console_open_all(struct console_set *set)
+{
+	char names[CONSOLE_MAX][CONSOLE_NAME_MAX];
+	size_t n = active_names(names, CONSOLE_MAX);
 	int r = 0;
 
-	for (;;) {
-		char c;
-		ssize_t got = read(fd, &c, 1);
+	set->n = 0;
+	for (size_t i = 0; i < n; i++) {
+		char path[CONSOLE_NAME_MAX + 8];
 
-		if (got < 0 && errno == EINTR)
+		device_path(names[i], path, sizeof(path));
+		add_console(set, path);
+	}
+	if (!set->n)
+		r = add_console(set, "/dev/console");
+	if (r < 0)
+		return r;
+	evloop_prompt_begin();
+	return 0;
+}
+
+void console_printf_all(const struct console_set *set, const char *fmt, ...)
+{
+	for (size_t i = 0; i < set->n; i++) {
+		va_list ap;
+
+		if (set->fd[i] < 0)
 			continue;
-		if (got <= 0) {
-			r = got < 0 ? -errno : -EIO;
-			break;
-		}
-		if (c == '\n' || c == '\r')
-			break;
-		if (n + 1 < size)
-			buf[n++] = c;
+		va_start(ap, fmt);
+		vdprintf(set->fd[i], fmt, ap);
+		va_end(ap);
 	}
-	buf[n] = '\0';
-	if (restore) {
-		tcsetattr(fd, TCSAFLUSH, &saved);
-		if (write(fd, "\n", 1) < 0)
-			r = r ? r : -errno;
-	}
-	return r < 0 ? r : (int)n;
+}
+
+void console_close_all(struct console_set *set)
+{
+	for (size_t i = 0; i < set->n; i++)
+		if (set->fd[i] >= 0)
+			close(set->fd[i]);
+	set->n = 0;
+	evloop_prompt_end();
 }

@@ -5,6 +5,23 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* The consoles a prompt is shown on: /sys/class/tty/console/active names
+ * a few (console=ttyS0 console=tty0); more are not worth a prompt. */
+#define CONSOLE_MAX 4
+#define CONSOLE_NAME_MAX 32
+
+struct console_set {
+	int fd[CONSOLE_MAX];
+	char path[CONSOLE_MAX][CONSOLE_NAME_MAX + 8];
+	size_t n;
+};
+
+/* Split the content of /sys/class/tty/console/active ("tty0 ttyS0\n")
+ * into device names, in order, each a plain name ([A-Za-z0-9_] only, so it
+ * stays a name under /dev). Returns how many were stored (at most max);
+ * malformed words are skipped. */
+size_t console_active_parse(const char *text, char names[][CONSOLE_NAME_MAX], size_t max);
+
 /* The device the kernel's console writes to ("/dev/ttyS0"): the last entry
  * of /sys/class/tty/console/active, the one /dev/console stands for.
  * /dev/console itself cannot become a controlling terminal, so a shell on it
@@ -15,7 +32,26 @@ void console_tty_path(char *out, size_t size);
  * crashed program in any state. Returns 0 or -errno. */
 int console_make_sane(int fd);
 /* Read one line from fd into buf (the newline removed), with echo off when
- * secret. Returns its length, -EIO at end of input, or -errno. */
+ * secret, serving kernel events meanwhile (bootlib/evloop.h). Returns its
+ * length, -EIO at end of input, or -errno. */
 int console_read_line(int fd, char *buf, size_t size, bool secret);
+
+/* A prompt on every active console: open each (sane settings) and take
+ * the console for the prompt (evloop_prompt_begin: keyboards present get
+ * their drivers first). Falls back to /dev/console. Returns 0, or -errno
+ * when none can be opened (the prompt is then not taken). */
+int console_open_all(struct console_set *set);
+/* Print on every console of the set. */
+void console_printf_all(const struct console_set *set, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Read the first line typed on any console of the set, as
+ * console_read_line does; the others' unfinished input is discarded.
+ * *which (when not NULL) gets the index of the console that answered. A
+ * console that ends its input is dropped. Returns the length, -EIO when
+ * every console gave out, or -errno. */
+int console_read_answer(struct console_set *set, char *buf, size_t size, bool secret,
+			size_t *which);
+/* Close the set and give the console back (evloop_prompt_end). */
+void console_close_all(struct console_set *set);
 
 #endif

@@ -11,19 +11,9 @@ struct found_dev {
 	struct blk_info info;
 };
 
-/* Who else follows the block devices the waits see: the block stacks
- * (blockstack/) assemble LUKS, LVM and md as their members appear. The
- * wait calls added() for every block device it sees (again on "change"),
- * and settled() when no event came for a while. */
-struct devwait_observer {
-	void (*added)(const char *devname);
-	void (*settled)(void);
-};
-
-/* Register the one observer (NULL: none). */
-void devwait_observe(const struct devwait_observer *obs);
-/* Coldplug (on the first wait), then follow kernel uevents (loading what
- * each new device needs) until a block device matches spec or timeout_sec
+/* Coldplug (on the first wait), then follow kernel uevents through the
+ * event loop (bootlib/evloop.h: loading what each new device needs,
+ * offering block devices to its observer) until a block device matches spec or timeout_sec
  * passes (0: no deadline). Returns 0 with *found filled, -ETIMEDOUT, or
  * another -errno. */
 int devwait_find(const struct dev_spec *spec, unsigned int timeout_sec, struct found_dev *found);

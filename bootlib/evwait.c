@@ -2,19 +2,16 @@
  *
  * A wait opens its uevent socket before it first looks at sysfs: what
  * appears before is seen by that look, what appears after is queued. It
- * then sleeps only in poll(), until an event or the deadline.
+ * then sleeps only in poll(), until an event or the deadline. Its events
+ * are handled by the event loop's drain (bootlib/evloop.c), as every
+ * other wait's.
  */
 #include "bootlib/evwait.h"
 
 #include <errno.h>
 #include <limits.h>
-#include <string.h>
-#include <time.h>
 
-#include "bootlib/coldplug.h"
-#include "bootlib/log.h"
-#include "bootlib/modload.h"
-#include "common/modtab.h"
+#include "bootlib/evloop.h"
 
 int evwait_poll(struct pollfd *fds, int n, uint64_t deadline)
 {
@@ -32,29 +29,20 @@ int evwait_poll(struct pollfd *fds, int n, uint64_t deadline)
 	return r;
 }
 
+struct net_match {
+	bool (*fn)(const struct uevent *ev);
+};
+
+static bool call_match(const struct uevent *ev, void *ctx)
+{
+	const struct net_match *m = ctx;
+
+	return m->fn(ev);
+}
+
 bool evwait_uevents(int fd, bool (*match)(const struct uevent *ev))
 {
-	char buf[UEVENT_BUFFER];
-	struct uevent ev;
-	bool look = false;
-	int r;
+	struct net_match m = { match };
 
-	while ((r = uevent_receive(fd, buf, sizeof(buf), &ev)) != -EAGAIN) {
-		if (r == -ENOBUFS) {
-			log_warn("uevent queue overflowed; loading drivers for every device again");
-			coldplug_devices();
-			look = true;
-			continue;
-		}
-		if (r == -EPERM || r == -EINVAL)
-			continue;   /* not the kernel's, or not a uevent */
-		if (r < 0)
-			break;
-		if (strcmp(ev.action, "add") == 0 && ev.modalias &&
-		    modalias_wanted_at_boot(ev.modalias))
-			modload_modalias(ev.modalias);
-		if (!match || match(&ev))
-			look = true;
-	}
-	return look;
+	return evloop_drain(fd, match ? call_match : NULL, &m);
 }

@@ -51,7 +51,7 @@ LOG_FN(log_warn, 4, true)
 LOG_FN(log_info, 6, true)
 LOG_FN(log_debug, 7, debug_on)
 
-void console_print(const char *fmt, ...)
+void log_console(const char *fmt, ...)
 {
 	va_list ap;
 

@@ -12,6 +12,6 @@ void log_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void log_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Text for the person at the console, printed there as it is (no prefix, no
  * log level), for diagnoses that must be read whatever the loglevel is. */
-void console_print(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void log_console(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

@@ -6,9 +6,10 @@
  * here, where the module's name is known, and does not stop other modules.
  */
 #include "bootlib/modload.h"
-#include "common/fileread.h"
+
 #include "bootlib/gunzip.h"
 #include "bootlib/log.h"
+#include "common/fileread.h"
 #include "common/modtab.h"
 #include "common/strv.h"
 

@@ -13,6 +13,7 @@
 
 #include "bootlib/auth.h"
 #include "bootlib/console.h"
+#include "bootlib/evloop.h"
 #include "bootlib/log.h"
 
 static const char *const shell_paths[] = { "/bin/sh", "/usr/bin/sh", "/sbin/sh" };
@@ -86,12 +87,9 @@ static int shell_run(const char *shell, const char *tty)
 		attach_terminal(tty);
 		exec_shell(shell, tty);
 	}
-	/* Only the shell: other components may have children of their own to
-	 * wait for. */
-	while (waitpid(pid, NULL, 0) < 0)
-		if (errno != EINTR)
-			return -errno;
-	return 0;
+	/* Only the shell (other components may have children of their own to
+	 * wait for), following kernel events meanwhile. */
+	return evloop_wait_child(pid);
 }
 
 enum shell_verdict shell_decide(const struct rescue_args *args, enum shell_cause cause,
@@ -106,22 +104,23 @@ enum shell_verdict shell_decide(const struct rescue_args *args, enum shell_cause
 	return auth_loaded == 0 ? SHELL_ASK_PASSWORD : SHELL_REFUSED_AUTH_FILE;
 }
 
-/* Ask for the password on fd when verdict says so. Returns 0 when access
- * is granted, -EACCES otherwise (the reason printed). */
-static int check_password(int fd, enum shell_verdict verdict, const char *hash)
+/* Ask for the password when verdict says so, on every console; tty then
+ * names the one it was typed on. Returns 0 when access is granted,
+ * -EACCES otherwise (the reason printed). */
+static int check_password(enum shell_verdict verdict, const char *hash, char *tty, size_t size)
 {
 	int r = 0;
 
 	if (verdict == SHELL_REFUSED_AUTH_FILE) {
-		console_print("lifeboat: %s cannot be read or is malformed, so no shell is opened; "
-			      "rebuild the image with --rescue-auth\n", RESCUE_AUTH_PATH);
+		log_console("lifeboat: %s cannot be read or is malformed, so no shell is opened; "
+			    "rebuild the image with --rescue-auth\n", RESCUE_AUTH_PATH);
 		return -EACCES;
 	}
 	if (verdict == SHELL_ASK_PASSWORD)
-		r = auth_ask(fd, hash);
+		r = auth_ask(hash, tty, size);
 	if (r == -ENOSYS)
-		console_print("lifeboat: %s cannot be loaded, so no password can be checked; "
-			      "rebuild the image with --rescue-auth\n", RESCUE_LIBCRYPT);
+		log_console("lifeboat: %s cannot be loaded, so no password can be checked; "
+			    "rebuild the image with --rescue-auth\n", RESCUE_LIBCRYPT);
 	return r == 0 ? 0 : -EACCES;
 }
 
@@ -153,9 +152,25 @@ static int terminal_open(char *tty, size_t size)
 	return fd;
 }
 
+/* The terminal the password was typed on, when it is not fd's (was):
+ * the shell runs where the person is. */
+static int terminal_follow(int fd, const char *was, const char *tty)
+{
+	int other;
+
+	if (strcmp(was, tty) == 0)
+		return fd;
+	other = open(tty, O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (other < 0)
+		return fd;
+	console_make_sane(other);
+	close(fd);
+	return other;
+}
+
 int shell_enter(const struct rescue_args *args, const struct shell_request *req)
 {
-	char hash[512], shell[64] = "", tty[64];
+	char hash[512], shell[64] = "", tty[64], opened[64];
 	enum shell_verdict verdict = shell_decide(args, req->cause,
 						  auth_load(RESCUE_AUTH_PATH, hash, sizeof(hash)));
 	int fd, r;
@@ -169,13 +184,16 @@ int shell_enter(const struct rescue_args *args, const struct shell_request *req)
 		return -ENOENT;
 	}
 	if (req->announce)
-		console_print("%s", req->announce);
+		log_console("%s", req->announce);
 	fd = terminal_open(tty, sizeof(tty));
+	snprintf(opened, sizeof(opened), "%s", tty);
 	/* Nobody can type: go on as if they had left. */
-	r = fd < 0 ? 0 : check_password(fd, verdict, hash);
+	r = fd < 0 ? 0 : check_password(verdict, hash, tty, sizeof(tty));
 	explicit_bzero(hash, sizeof(hash));
-	if (fd >= 0 && r == 0)
+	if (fd >= 0 && r == 0) {
+		fd = terminal_follow(fd, opened, tty);
 		run_shell_or_fallback(req, shell, fd, tty);
+	}
 	if (fd >= 0)
 		close(fd);
 	return r;

@@ -64,7 +64,7 @@ bool crypttab_source_uuid(const char *source, char *uuid, size_t size)
 	return false;
 }
 
-bool uuid_hex(const char *uuid, char hex[33])
+bool crypttab_uuid_hex(const char *uuid, char hex[33])
 {
 	size_t n = 0;
 
@@ -87,7 +87,7 @@ static int next_hex(const char **s)
 	return **s ? tolower((unsigned char)*(*s)++) : 0;
 }
 
-bool uuid_hex_equal(const char *a, const char *b)
+bool crypttab_uuid_equal(const char *a, const char *b)
 {
 	for (;;) {
 		int ca = next_hex(&a);

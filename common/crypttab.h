@@ -28,8 +28,8 @@ bool crypttab_has_keyfile(const struct crypttab_entry *e);
 bool crypttab_source_uuid(const char *source, char *uuid, size_t size);
 /* The 32 hex digits of a UUID, lower case, into hex (33 bytes); false
  * when it does not have exactly 32 (any separators are skipped). */
-bool uuid_hex(const char *uuid, char hex[33]);
+bool crypttab_uuid_hex(const char *uuid, char hex[33]);
 /* Two UUIDs are the same when their hex digits are (case and separators aside). */
-bool uuid_hex_equal(const char *a, const char *b);
+bool crypttab_uuid_equal(const char *a, const char *b);
 
 #endif

@@ -339,7 +339,7 @@ int modtab_match(const struct modtab *t, const char *modalias,
 	return 0;
 }
 
-bool modalias_wanted_at_boot(const char *modalias)
+bool modtab_modalias_wanted(const char *modalias)
 {
 	return strncmp(modalias, "cpu:", 4) != 0;
 }

@@ -51,7 +51,7 @@ struct modtab {
  * part of a second under emulation) that no root device needs to appear;
  * the real root's udev loads them, and a block stack that needs them loads
  * them by name. */
-bool modalias_wanted_at_boot(const char *modalias);
+bool modtab_modalias_wanted(const char *modalias);
 
 /* Parse a table from memory. Malformed lines are an error (-EINVAL) with
  * *bad_line set to the 1-based line number. */

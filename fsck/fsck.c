@@ -8,9 +8,9 @@
 #include <unistd.h>
 
 #include "bootlib/blockattr.h"
-#include "bootlib/run.h"
-#include "bootlib/log.h"
 #include "bootlib/devwait.h"
+#include "bootlib/log.h"
+#include "bootlib/run.h"
 
 /* fsck(8): 1 errors corrected, 2 corrected and a reboot wanted (for a
  * mounted filesystem; ours is not mounted yet), 4 errors left, 8 operational
@@ -70,13 +70,13 @@ int fsck_before_mount(enum fsck_mode mode, const char *devname, const char *type
 	case FSCK_CLEAN:
 		return 0;
 	case FSCK_REPAIRED:
-		console_print("lifeboat: the filesystem check repaired /dev/%s (%s):\n%s\n",
-			      devname, type, out);
+		log_console("lifeboat: the filesystem check repaired /dev/%s (%s):\n%s\n",
+			    devname, type, out);
 		return 0;
 	case FSCK_FAILED:
 		break;
 	}
-	console_print("lifeboat: the filesystem check of /dev/%s (%s) said:\n%s\n", devname, type, out);
+	log_console("lifeboat: the filesystem check of /dev/%s (%s) said:\n%s\n", devname, type, out);
 	snprintf(why, why_size, "the filesystem on /dev/%s (%s) has errors the automatic "
 		 "check could not repair (its output is above); repair it here with "
 		 "fsck /dev/%s (or e2fsck), then exit to retry; rd.fsck=0 skips the check",

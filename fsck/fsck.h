@@ -4,8 +4,8 @@
 
 #include <stddef.h>
 
-#include "common/fsckcheck.h"
 #include "bootlib/cmdline.h"
+#include "common/fsckcheck.h"
 
 enum fsck_result {
 	FSCK_CLEAN,      /* nothing to do, or skipped */

@@ -4,9 +4,9 @@
 #ifndef LIFEBOAT_BUILD_CTX_H
 #define LIFEBOAT_BUILD_CTX_H
 
+#include "gen/build_opts.h"
 #include "gen/host/hostfacts.h"
 #include "gen/image/image.h"
-#include "gen/build_opts.h"
 
 struct build_ctx {
 	const struct build_opts *opts;

@@ -4,9 +4,9 @@
 
 #include <stdbool.h>
 
-#include "gen/image/image.h"
-#include "gen/feature/microcode.h"
 #include "common/strv.h"
+#include "gen/feature/microcode.h"
+#include "gen/image/image.h"
 
 enum build_mode { BUILD_HOST_ONLY, BUILD_GENERIC };
 

@@ -14,6 +14,7 @@
 #include "bootlib/sysroot.h"
 #include "bootlib/timeline.h"
 #include "common/modtab.h"
+#include "common/redact.h"
 #include "fsck/fsck.h"
 #include "init/bootargs.h"
 #include "init/early.h"
@@ -79,32 +80,52 @@ static int mount_nfs_root(const struct boot_plan *plan, char *why)
 	return r < 0 ? failed(why, r, "network root: %s", text) : 0;
 }
 
+/* A root path's iscsi:USER:SECRET@ is no longer needed once the login is
+ * done (the kernel keeps the session): PID 1 drops it, as net/ drops
+ * rd.iscsi.password. What is left still names the same target for a retry. */
+static void forget_path_credentials(char *path, size_t size)
+{
+	char stripped[CMDLINE_VALUE_MAX];
+
+	if (redact_path_strip(path, stripped, sizeof(stripped))) {
+		explicit_bzero(path, size);
+		snprintf(path, size, "%s", stripped);
+	}
+	explicit_bzero(stripped, sizeof(stripped));
+}
+
 /* The network part of a disk root: an iSCSI login, whose LUN then appears
  * as a local disk, or rd.neednet's setup (a failure is reported and the
  * boot goes on). root gets what names the root device (the LUN's disk
  * when root= names no filesystem). */
-static int attach_network_disk(const struct boot_plan *plan, char *root, size_t size, char *why)
+static int attach_network_disk(struct boot_args *args, const struct boot_plan *plan,
+			       char *root, size_t size, char *why)
 {
 	char text[WHY_MAX - 16];
 
-	snprintf(root, size, "%s", plan->net.root->root);
 	if (plan->root_kind == ROOT_KIND_ISCSI) {
 		int r = iscsi_root_attach(&plan->net, root, size, text, sizeof(text));
-		return r < 0 ? failed(why, r, "iSCSI root: %s", text) : 0;
+
+		if (r < 0)
+			return failed(why, r, "iSCSI root: %s", text);
+		forget_path_credentials(args->root.root, sizeof(args->root.root));
+		forget_path_credentials(args->net.netroot, sizeof(args->net.netroot));
+		return 0;
 	}
+	snprintf(root, size, "%s", args->root.root);
 	if (plan->neednet && net_bring_up(plan->net.net, text, sizeof(text)) < 0)
 		log_warn("rd.neednet: %s; the real root starts without the network", text);
 	return 0;
 }
 
 /* Find the root device, check it and mount it on /sysroot. */
-static int mount_disk_root(const struct boot_args *args, const struct boot_plan *plan, char *why)
+static int mount_disk_root(struct boot_args *args, const struct boot_plan *plan, char *why)
 {
 	struct dev_spec spec;
 	struct found_dev dev;
 	char root[CMDLINE_VALUE_MAX];
 	const char *type;
-	int r = attach_network_disk(plan, root, sizeof(root), why);
+	int r = attach_network_disk(args, plan, root, sizeof(root), why);
 
 	if (r < 0)
 		return r;
@@ -134,7 +155,7 @@ static int mount_disk_root(const struct boot_args *args, const struct boot_plan 
 
 /* Mount the root (unless a previous try or the rescue shell did) as the
  * plan says, and enter it; returns only on failure. */
-static int boot_root(const struct boot_args *args, const struct boot_plan *plan,
+static int boot_root(struct boot_args *args, const struct boot_plan *plan,
 		     char **argv, char *why)
 {
 	const char *init = args->root.init[0] ? args->root.init : DEFAULT_INIT;
@@ -176,7 +197,7 @@ int main(int argc, char **argv)
 	if (r < 0)
 		failure_poweroff(why);
 	timeline_flush();
-	boot_args_init(&args);
+	cmdline_args_init(&args);
 	bootargs_load(&args);
 	log_set_debug(args.debug);
 	boot_plan_make(&args, &plan);

@@ -13,11 +13,11 @@
 void failure_poweroff(const char *what)
 {
 	log_error("boot failed: %s", what);
-	console_print("\nlifeboat: boot failed: %s\n", what);
-	console_print("lifeboat: block devices present:\n");
-	if (blk_list(stdout) == 0)
-		console_print("  (none)\n");
-	console_print("lifeboat: powering off in %d seconds\n", POWEROFF_DELAY_SEC);
+	log_console("\nlifeboat: boot failed: %s\n", what);
+	log_console("lifeboat: block devices present:\n");
+	if (blkprobe_list(stdout) == 0)
+		log_console("  (none)\n");
+	log_console("lifeboat: powering off in %d seconds\n", POWEROFF_DELAY_SEC);
 	sync();
 	sleep(POWEROFF_DELAY_SEC);
 	reboot(RB_POWER_OFF);

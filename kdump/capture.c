@@ -1,6 +1,8 @@
 /* capture: the capture kernel's work: read the crashed kernel's memory from
  * /proc/vmcore, try each target in the configured order until one saves the
  * dump, then reboot (or the configured action). */
+#include "kdump/capture.h"
+
 #include "kdump/kdump.h"
 
 #include <errno.h>
@@ -13,11 +15,10 @@
 #include <unistd.h>
 
 #include "bootlib/log.h"
-#include "kdump/capture.h"
+#include "bootlib/shell.h"
 #include "kdump/elfdump.h"
 #include "kdump/kvmem.h"
 #include "net/net.h"
-#include "bootlib/shell.h"
 
 #define VMCORE "/proc/vmcore"
 #define UTS_LEN 65
@@ -70,7 +71,7 @@ static void progress_print(void *ctx, uint64_t done, uint64_t total)
 	if (pct / 10 == p->last / 10 && pct != 100)
 		return;
 	p->last = pct;
-	console_print("kdump: saving memory: %3u%%\n", pct);
+	log_console("kdump: saving memory: %3u%%\n", pct);
 }
 
 int capture_write_kdump(struct capture *cap, struct dump_sink *sink, struct diskdump_stats *stats)
@@ -188,9 +189,9 @@ static void offer_shell(const struct rescue_args *args, enum kdump_action action
 		log_error("kdump: action=shell, but this image has no shell; rebuild it with "
 			  "--rescue busybox");
 	else if (r == -EPERM)
-		console_print("kdump: rd.shell=0: no shell\n");
+		log_console("kdump: rd.shell=0: no shell\n");
 	else if (r == -EACCES)
-		console_print("kdump: the root password was refused: no shell\n");
+		log_console("kdump: the root password was refused: no shell\n");
 }
 
 /* action, or failure_action after a failure (cause SHELL_FOR_FAILURE);
@@ -201,7 +202,7 @@ static void __attribute__((noreturn)) take_action(const struct rescue_args *args
 	if (action == ACTION_DEFAULT || action == ACTION_SHELL)
 		offer_shell(args, action, cause);
 	sync();
-	console_print("kdump: %s\n", action == ACTION_POWEROFF ? "powering off" : "rebooting");
+	log_console("kdump: %s\n", action == ACTION_POWEROFF ? "powering off" : "rebooting");
 	reboot(action == ACTION_POWEROFF ? RB_POWER_OFF : RB_AUTOBOOT);
 	for (;;)
 		pause();
@@ -235,8 +236,8 @@ static int save_anywhere(struct capture *cap)
 	for (int i = 0; i < cap->conf.ntargets; i++) {
 		const struct kdump_target *t = &cap->conf.targets[i];
 
-		console_print("kdump: saving the dump to target %d of %d: %s\n", i + 1,
-			      cap->conf.ntargets, t->where);
+		log_console("kdump: saving the dump to target %d of %d: %s\n", i + 1,
+			    cap->conf.ntargets, t->where);
 		if (target_find(t->where)(cap, t) == 0)
 			return 0;
 	}
@@ -253,7 +254,7 @@ void kdump_capture_if_crashed(const struct net_args *net, const struct rescue_ar
 		return;
 	cap.net = net;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	console_print("kdump: this is a capture kernel after a crash; saving the crashed kernel's memory\n");
+	log_console("kdump: this is a capture kernel after a crash; saving the crashed kernel's memory\n");
 	if (conf_load(&cap.conf) < 0)
 		take_action(rescue, ACTION_DEFAULT, SHELL_FOR_FAILURE);
 	r = capture_open(&cap);
@@ -267,7 +268,7 @@ void kdump_capture_if_crashed(const struct net_args *net, const struct rescue_ar
 			  "memory is lost after this");
 		take_action(rescue, cap.conf.failure_action, SHELL_FOR_FAILURE);
 	}
-	console_print("kdump: dump saved as %s in %.1f s; peak memory of the capture %lu KiB\n",
-		      cap.name, seconds_since(&t0), peak_kib());
+	log_console("kdump: dump saved as %s in %.1f s; peak memory of the capture %lu KiB\n",
+		    cap.name, seconds_since(&t0), peak_kib());
 	take_action(rescue, cap.conf.action, SHELL_FOR_ACTION);
 }

@@ -8,9 +8,9 @@
 #include <stdint.h>
 
 #include "bootlib/cmdline.h"
+#include "common/kdumpconf.h"
 #include "kdump/diskdump.h"
 #include "kdump/elfcore.h"
-#include "common/kdumpconf.h"
 #include "kdump/vmcoreinfo.h"
 
 struct capture {

@@ -17,7 +17,7 @@ static void put_be64(uint8_t *p, uint64_t v)
 		p[i] = (uint8_t)v;
 }
 
-void flat_record_header(uint8_t out[16], int64_t off, int64_t size)
+void dump_sink_flat_header(uint8_t out[16], int64_t off, int64_t size)
 {
 	put_be64(out, (uint64_t)off);
 	put_be64(out + 8, (uint64_t)size);
@@ -90,7 +90,7 @@ int dump_sink_write(struct dump_sink *s, uint64_t off, const void *buf, size_t l
 		return 0;
 	if (!s->flat)
 		return pwrite_all(s, off, buf, len);
-	flat_record_header(rec, (int64_t)off, (int64_t)len);
+	dump_sink_flat_header(rec, (int64_t)off, (int64_t)len);
 	r = write_all(s, rec, sizeof(rec));
 	return r < 0 ? r : write_all(s, buf, len);
 }
@@ -101,6 +101,6 @@ int dump_sink_end(struct dump_sink *s)
 
 	if (!s->flat)
 		return 0;
-	flat_record_header(rec, -1, -1);
+	dump_sink_flat_header(rec, -1, -1);
 	return write_all(s, rec, sizeof(rec));
 }

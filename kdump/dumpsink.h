@@ -26,6 +26,6 @@ int dump_sink_write(struct dump_sink *s, uint64_t off, const void *buf, size_t l
 int dump_sink_end(struct dump_sink *s);
 
 /* Encode the header of one flattened record (16 bytes). */
-void flat_record_header(uint8_t out[16], int64_t off, int64_t size);
+void dump_sink_flat_header(uint8_t out[16], int64_t off, int64_t size);
 
 #endif

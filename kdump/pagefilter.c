@@ -24,7 +24,7 @@ static int flag_set(uint64_t flags, int64_t bit)
 	return bit >= 0 && bit < 64 && (flags >> bit) & 1;
 }
 
-unsigned page_exclude_bits(const struct vmcoreinfo *vi, const struct page_fields *p)
+unsigned pagefilter_exclude_bits(const struct vmcoreinfo *vi, const struct page_fields *p)
 {
 	int slab = flag_set(p->flags, vi->pg_slab);
 	int cache;
@@ -136,7 +136,7 @@ uint64_t pagefilter_apply(struct pagefilter *pf, uint64_t start, uint64_t count,
 		unsigned ex;
 
 		page_fields_get(vi, pf->pages + i * size, &p);
-		ex = page_exclude_bits(vi, &p);
+		ex = pagefilter_exclude_bits(vi, &p);
 		if (!(ex & (pf->level | DL_ALWAYS)))
 			continue;
 		if (ex == DL_FREE && p.private < MAX_BUDDY_ORDER) {

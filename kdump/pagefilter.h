@@ -26,7 +26,7 @@ struct page_fields {
 
 /* The dump level bits any of which leaves this page out (0: always kept).
  * A free page's run of 1 << private pages is the caller's to skip. */
-unsigned page_exclude_bits(const struct vmcoreinfo *vi, const struct page_fields *p);
+unsigned pagefilter_exclude_bits(const struct vmcoreinfo *vi, const struct page_fields *p);
 
 struct pagefilter {
 	struct kvmem kv;

@@ -7,9 +7,9 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 
+#include "bootlib/devwait.h"
 #include "bootlib/log.h"
 #include "bootlib/modload.h"
-#include "bootlib/devwait.h"
 #include "kdump/capture.h"
 #include "kdump/savedir.h"
 

@@ -15,10 +15,10 @@
 
 #include "bootlib/log.h"
 #include "bootlib/modload.h"
+#include "common/featuremods.h"
 #include "kdump/capture.h"
 #include "kdump/savedir.h"
 #include "net/nfsspec.h"
-#include "common/featuremods.h"
 
 #define NFS_MNT "/run/kdump-nfs"
 #define NFS_PORT 2049

@@ -16,9 +16,9 @@
 #include <unistd.h>
 
 #include "bootlib/log.h"
+#include "common/layout.h"
 #include "kdump/capture.h"
 #include "kdump/curlfn.h"
-#include "common/layout.h"
 
 #define CA_BUNDLE LAYOUT_KDUMP_CA
 

@@ -8,16 +8,16 @@
 #include <unistd.h>
 
 #include "bootlib/evwait.h"
-#include "net/ibft.h"
 #include "bootlib/log.h"
 #include "bootlib/modload.h"
 #include "bootlib/timeline.h"
+#include "common/featuremods.h"
+#include "net/ibft.h"
 #include "net/iscsi_conf.h"
 #include "net/iscsi_lun.h"
 #include "net/iscsistart.h"
 #include "net/net.h"
 #include "net/netup.h"
-#include "common/featuremods.h"
 
 /* A login that has not finished in this long will not: iscsistart's own
  * connect retries would otherwise hold the boot for minutes. Each try gets

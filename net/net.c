@@ -14,12 +14,12 @@
 #include "bootlib/modload.h"
 #include "bootlib/sysroot.h"
 #include "bootlib/timeline.h"
+#include "common/featuremods.h"
 #include "net/ipconf.h"
 #include "net/netconf.h"
 #include "net/netup.h"
 #include "net/nfsspec.h"
 #include "net/rfc4173.h"
-#include "common/featuremods.h"
 
 /* Defaults when rd.net.timeout.* are not given: long enough for a slow
  * switch port or DHCP server, short enough that a missing one ends in a

@@ -8,12 +8,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "net/dhcp.h"
-#include "bootlib/evwait.h"
 #include "bootlib/coldplug.h"
+#include "bootlib/evwait.h"
 #include "bootlib/log.h"
 #include "bootlib/timeline.h"
 #include "common/redact.h"
+#include "net/dhcp.h"
 #include "net/linkwatch.h"
 
 /* Once one interface has a carrier, how long the others of the machine get

@@ -85,7 +85,7 @@ static bool prompt_do(FILE *out, int cmd)
 		print_file(out, RESCUE_REPORT_PATH);
 		return false;
 	case PROMPT_DEVICES:
-		if (blk_list(out) == 0)
+		if (blkprobe_list(out) == 0)
 			fprintf(out, "  (none)\n");
 		return false;
 	case PROMPT_REBOOT:

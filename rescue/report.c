@@ -14,8 +14,8 @@
 #include <unistd.h>
 
 #include "bootlib/blkprobe.h"
-#include "common/redact.h"
 #include "common/layout.h"
+#include "common/redact.h"
 #include "common/timeline_format.h"
 
 #define SYSLOG_ACTION_READ_ALL 3
@@ -151,7 +151,7 @@ static void write_sections(FILE *out, const char *what)
 	section(out, "timeline (/run/initramfs/timeline)");
 	copy_file(out, TIMELINE_FORMAT_PATH);
 	section(out, "block devices (blkid)");
-	if (blk_list(out) == 0)
+	if (blkprobe_list(out) == 0)
 		fprintf(out, "  (none)\n");
 	section(out, "loaded modules (/proc/modules)");
 	copy_file(out, "/proc/modules");

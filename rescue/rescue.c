@@ -7,16 +7,16 @@
 #include <sys/reboot.h>
 #include <unistd.h>
 
-#include "bootlib/log.h"
 #include "bootlib/blkprobe.h"
+#include "bootlib/log.h"
+#include "bootlib/shell.h"
 #include "rescue/prompt.h"
 #include "rescue/report.h"
-#include "bootlib/shell.h"
 
 static void reboot_after_delay(const char *why)
 {
-	console_print("lifeboat: %s: no shell; the report is in %s; rebooting in %d seconds\n",
-		      why, RESCUE_REPORT_PATH, RESCUE_REBOOT_DELAY_SEC);
+	log_console("lifeboat: %s: no shell; the report is in %s; rebooting in %d seconds\n",
+		    why, RESCUE_REPORT_PATH, RESCUE_REBOOT_DELAY_SEC);
 	log_error("%s: no shell; rebooting", why);
 	sync();
 	sleep(RESCUE_REBOOT_DELAY_SEC);
@@ -70,18 +70,18 @@ void rescue_break(const struct rescue_args *args, enum boot_stage stage)
 	snprintf(why, sizeof(why), "rd.break=%s", stage_name(stage));
 	write_report(why);
 	log_info("%s: stopping for a shell", why);
-	console_print("\nlifeboat: %s: the boot stops here (docs/rescue.md); type exit to go "
-		      "on. The report is %s\n", why, RESCUE_REPORT_PATH);
+	log_console("\nlifeboat: %s: the boot stops here (docs/rescue.md); type exit to go "
+		    "on. The report is %s\n", why, RESCUE_REPORT_PATH);
 	after_shell(shell_enter(args, &break_shell));
 }
 
 static void print_summary(const char *what)
 {
-	console_print("\nlifeboat: boot failed: %s\nlifeboat: block devices present:\n", what);
-	if (blk_list(stdout) == 0)
-		console_print("  (none: the disk's driver may be missing from the image; "
-			      "build it with --generic or --add-modules)\n");
-	console_print("lifeboat: the full report is %s\n", RESCUE_REPORT_PATH);
+	log_console("\nlifeboat: boot failed: %s\nlifeboat: block devices present:\n", what);
+	if (blkprobe_list(stdout) == 0)
+		log_console("  (none: the disk's driver may be missing from the image; "
+			    "build it with --generic or --add-modules)\n");
+	log_console("lifeboat: the full report is %s\n", RESCUE_REPORT_PATH);
 	fflush(stdout);
 }
 

@@ -20,12 +20,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bootlib/log.h"
-#include "resume/mountinfo.h"
 #include "bootlib/devwait.h"
-#include "common/filewrite.h"
-#include "resume/sigprobe.h"
+#include "bootlib/log.h"
 #include "bootlib/timeline.h"
+#include "common/filewrite.h"
+#include "resume/mountinfo.h"
+#include "resume/sigprobe.h"
 
 #define SYS_RESUME "/sys/power/resume"
 #define SYS_RESUME_OFFSET "/sys/power/resume_offset"
@@ -44,10 +44,10 @@ static bool wait_device(const struct resume_args *args, struct found_dev *dev)
 	timeline_mark("resume-wait", "%s", args->device);
 	r = devwait_find(&spec, args->timeout_sec, dev);
 	if (r == -ETIMEDOUT)
-		console_print("lifeboat: the resume device resume=%s did not appear within "
-			      "rd.resume.timeout=%u s; booting without resuming. If this machine "
-			      "was hibernated, its image stays there: check resume= or raise "
-			      "rd.resume.timeout\n", args->device, args->timeout_sec);
+		log_console("lifeboat: the resume device resume=%s did not appear within "
+			    "rd.resume.timeout=%u s; booting without resuming. If this machine "
+			    "was hibernated, its image stays there: check resume= or raise "
+			    "rd.resume.timeout\n", args->device, args->timeout_sec);
 	else if (r < 0)
 		log_error("waiting for the resume device resume=%s failed (%s); booting "
 			  "without resuming", args->device, strerror(-r));
@@ -87,10 +87,10 @@ static bool image_found(const struct found_dev *dev, unsigned long long offset,
 	timeline_mark("resume-check", "/dev/%s %s", dev->devname, sig->header.sig[0] ?
 		      sig->header.sig : "none");
 	if (sig->header.kind == SWSUSP_USERSPACE || sig->header.kind == SWSUSP_OTHER)
-		console_print("lifeboat: /dev/%s holds a hibernation image the kernel cannot "
-			      "restore (%s); lifeboat does not run uswsusp's resume program, so "
-			      "the system boots afresh and the image stays untouched\n",
-			      dev->devname, sig->header.sig);
+		log_console("lifeboat: /dev/%s holds a hibernation image the kernel cannot "
+			    "restore (%s); lifeboat does not run uswsusp's resume program, so "
+			    "the system boots afresh and the image stays untouched\n",
+			    dev->devname, sig->header.sig);
 	return sig->header.kind == SWSUSP_KERNEL;
 }
 
@@ -125,10 +125,10 @@ static void report_not_restored(const struct found_dev *dev, unsigned long long 
 		    after.header.kind != SWSUSP_KERNEL;
 
 	timeline_mark("resume-failed", "/dev/%s", dev->devname);
-	console_print("lifeboat: the hibernation image on /dev/%s was not restored (the "
-		      "kernel's reason is in its \"PM:\" messages above); booting normally. %s\n",
-		      dev->devname, gone ? "The kernel has discarded the image: what was not "
-		      "saved before hibernating is lost." : "The image is still on the device.");
+	log_console("lifeboat: the hibernation image on /dev/%s was not restored (the "
+		    "kernel's reason is in its \"PM:\" messages above); booting normally. %s\n",
+		    dev->devname, gone ? "The kernel has discarded the image: what was not "
+		    "saved before hibernating is lost." : "The image is still on the device.");
 }
 
 void resume_from_hibernation(const struct resume_args *args)

@@ -154,7 +154,7 @@ static int buffer_walk(struct walk *w, const unsigned char *buf, size_t len, boo
 		}
 		if (buf[pos] == '0')
 			err = member_walk(w, buf, len, &pos);
-		else if (top && (d = decompressor_find(buf + pos, len - pos)))
+		else if (top && (d = decompress_find(buf + pos, len - pos)))
 			err = compressed_walk(w, d, buf, len, &pos);
 		else
 			err = walk_fail(w, top ? "neither cpio nor a known compression"

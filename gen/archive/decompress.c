@@ -171,7 +171,7 @@ static const struct decompressor decompressors[] = {
 	{ "zstd", { 0x28, 0xb5, 0x2f, 0xfd }, 4, zstd_run, zstd_unpack },
 };
 
-const struct decompressor *decompressor_find(const unsigned char *buf, size_t len)
+const struct decompressor *decompress_find(const unsigned char *buf, size_t len)
 {
 	for (size_t i = 0; i < sizeof(decompressors) / sizeof(decompressors[0]); i++) {
 		const struct decompressor *d = &decompressors[i];

@@ -25,6 +25,6 @@ struct decompressor {
 };
 
 /* The decompressor whose magic starts buf, or NULL. */
-const struct decompressor *decompressor_find(const unsigned char *buf, size_t len);
+const struct decompressor *decompress_find(const unsigned char *buf, size_t len);
 
 #endif

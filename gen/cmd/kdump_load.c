@@ -51,7 +51,7 @@ static int append_word(char *out, size_t size, size_t *pos, const char *word, si
 
 /* Words are split as the kernel does (common/cmdwords.h); a dropped
  * parameter is recognised as the kernel reads it, quotes removed. */
-int kdump_capture_cmdline(const char *running, const char *extra, char *out, size_t size)
+int kdump_load_capture_cmdline(const char *running, const char *extra, char *out, size_t size)
 {
 	struct cmdword w;
 	size_t pos = 0;
@@ -166,7 +166,7 @@ static int kdump_load(int argc, char **argv)
 		return 1;
 	}
 	if (read_running_cmdline(running, sizeof(running)) < 0 ||
-	    kdump_capture_cmdline(running, o.append, cmdline, sizeof(cmdline)) < 0) {
+	    kdump_load_capture_cmdline(running, o.append, cmdline, sizeof(cmdline)) < 0) {
 		gen_error("kdump load: the capture command line from /proc/cmdline and --append is "
 			  "unreadable or longer than %d bytes; shorten --append", CMDLINE_MAX);
 		return 1;

@@ -10,7 +10,7 @@
  * again, and the loader passes the image itself), then irqpoll nr_cpus=1
  * reset_devices (one CPU, devices reset from their crashed state), then
  * extra. Returns 0 or -ENAMETOOLONG. */
-int kdump_capture_cmdline(const char *running, const char *extra, char *out, size_t size);
+int kdump_load_capture_cmdline(const char *running, const char *extra, char *out, size_t size);
 
 /* argv[0] is "kdump". Returns the exit status. */
 int kdump_load_main(int argc, char **argv);

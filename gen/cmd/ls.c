@@ -8,12 +8,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "gen/archive/archive.h"
-#include "gen/cmd/ls_escape.h"
-#include "gen/gen_report.h"
 #include "common/layout.h"
 #include "common/redact.h"
 #include "common/strv.h"
+#include "gen/archive/archive.h"
+#include "gen/cmd/ls_escape.h"
+#include "gen/gen_report.h"
 
 #define LS_CONFIG_PATH (&LAYOUT_BUILD_CONF[1])   /* archive names have no leading "/" */
 /* The longest symlink target the kernel makes (PATH_MAX with its NUL): more

@@ -10,9 +10,9 @@
 #include <unistd.h>
 
 #include "common/timeline_format.h"
-#include "gen/gen_report.h"
 #include "gen/cmd/timeline_read.h"
 #include "gen/cmd/timeline_svg.h"
+#include "gen/gen_report.h"
 
 /* Where the init leaves it; /run moves into the real root at switch_root. */
 #define TIMELINE_DEFAULT TIMELINE_FORMAT_PATH

@@ -1,5 +1,6 @@
 /* timeline_read: parse the init's boot timeline into marks. */
 #include "gen/cmd/timeline_read.h"
+
 #include "common/fileread.h"
 
 #include <errno.h>

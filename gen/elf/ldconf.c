@@ -10,8 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "gen/gen_report.h"
 #include "gen/elf/rootpath.h"
+#include "gen/gen_report.h"
 
 /* Deep enough for any real configuration, shallow enough to stop a file
  * that includes itself. */

@@ -2,8 +2,8 @@
 #ifndef LIFEBOAT_LDSEARCH_H
 #define LIFEBOAT_LDSEARCH_H
 
-#include "gen/elf/elf.h"
 #include "common/strv.h"
+#include "gen/elf/elf.h"
 
 /* Append to dirs what one DT_RPATH/DT_RUNPATH entry of obj names: $ORIGIN
  * (or ${ORIGIN}) becomes origin, the directory obj was found in; $LIB and

@@ -27,8 +27,8 @@
 #include "gen/elf/elf.h"
 #include "gen/elf/ldconf.h"
 #include "gen/elf/ldsearch.h"
-#include "gen/gen_report.h"
 #include "gen/elf/rootpath.h"
+#include "gen/gen_report.h"
 
 struct dep_obj {
 	char *path;           /* inside the root, as found */

@@ -1,8 +1,8 @@
 /* program: a program put into the image with what it needs to run. */
 #include "gen/elf/program.h"
 
-#include "gen/elf/libdeps.h"
 #include "common/strv.h"
+#include "gen/elf/libdeps.h"
 
 /* Add the libraries a resolver call found; r is what that call returned. */
 static int add_libraries(struct image *img, struct strv *libs, int r)

@@ -7,10 +7,10 @@
 
 #include "common/featuremods.h"
 #include "common/layout.h"
-#include "gen/feature/feature.h"
-#include "gen/host/hostonly.h"
 #include "gen/elf/libdeps.h"
+#include "gen/feature/feature.h"
 #include "gen/gen_report.h"
+#include "gen/host/hostonly.h"
 #include "gen/host/stackhost.h"
 
 struct stack_tool {

@@ -6,8 +6,8 @@
 #include <unistd.h>
 
 #include "common/fsckcheck.h"
-#include "gen/feature/feature.h"
 #include "gen/elf/program.h"
+#include "gen/feature/feature.h"
 #include "gen/gen_report.h"
 
 /* Each checker path once (e2fsck serves ext2, ext3 and ext4). */

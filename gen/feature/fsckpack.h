@@ -2,8 +2,8 @@
 #ifndef LIFEBOAT_FSCKPACK_H
 #define LIFEBOAT_FSCKPACK_H
 
-#include "gen/image/image.h"
 #include "gen/build_opts.h"
+#include "gen/image/image.h"
 
 /* Add the checkers of common/fsckcheck.h with their libraries: a generic
  * image gets each one the build host has; a host-only image the root

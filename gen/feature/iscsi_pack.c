@@ -6,11 +6,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "gen/elf/program.h"
-#include "gen/feature/feature.h"
 #include "common/featuremods.h"
 #include "common/layout.h"
 #include "common/redact.h"
+#include "gen/elf/program.h"
+#include "gen/feature/feature.h"
 #include "gen/gen_report.h"
 
 

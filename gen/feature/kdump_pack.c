@@ -9,8 +9,8 @@
 
 #include "common/kdumpconf.h"
 #include "common/layout.h"
-#include "gen/feature/feature.h"
 #include "gen/elf/program.h"
+#include "gen/feature/feature.h"
 #include "gen/gen_report.h"
 
 /* The name the init dlopen()s (kdump/curlfn.c). */

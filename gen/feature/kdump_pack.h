@@ -4,8 +4,8 @@
 #ifndef LIFEBOAT_GEN_KDUMP_PACK_H
 #define LIFEBOAT_GEN_KDUMP_PACK_H
 
-#include "gen/image/image.h"
 #include "gen/build_opts.h"
+#include "gen/image/image.h"
 
 /* Nothing without --kdump. Returns 0, or -errno after reporting. */
 int kdump_pack(const struct build_opts *o, struct image *img, const char *init);

@@ -8,9 +8,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "common/strv.h"
 #include "gen/feature/feature.h"
 #include "gen/gen_report.h"
-#include "common/strv.h"
 
 #define FW_DIRS_DEFAULT "/lib/firmware/updates:/lib/firmware"
 

@@ -12,9 +12,9 @@
 
 #include "common/layout.h"
 #include "gen/elf/applets.h"
-#include "gen/feature/feature.h"
 #include "gen/elf/libdeps.h"
 #include "gen/elf/program.h"
+#include "gen/feature/feature.h"
 #include "gen/gen_report.h"
 #include "gen/host/shadow.h"
 

@@ -2,8 +2,8 @@
 #ifndef LIFEBOAT_RESCUE_PACK_H
 #define LIFEBOAT_RESCUE_PACK_H
 
-#include "gen/image/image.h"
 #include "gen/build_opts.h"
+#include "gen/image/image.h"
 
 /* Where --rescue busybox takes busybox from: Debian's busybox-static. */
 #define RESCUE_BUSYBOX_HOST "/bin/busybox"

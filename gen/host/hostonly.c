@@ -8,6 +8,7 @@
  * arrays are recorded for the image's crypttab and mdadm.conf.
  */
 #include "gen/host/hostonly.h"
+
 #include "common/dmname.h"
 #include "common/modtab.h"
 #include "gen/gen_report.h"
@@ -89,7 +90,7 @@ static int modaliases_walk(struct strv *out, const char *dir, int depth)
 			r = modaliases_walk(out, path, depth + 1);
 		else if (strcmp(e->d_name, "modalias") == 0 &&
 			 line_read(path, alias, sizeof(alias)) == 0 && alias[0] &&
-			 modalias_wanted_at_boot(alias))
+			 modtab_modalias_wanted(alias))
 			r = strv_push_unique(out, alias);
 	}
 	closedir(d);

@@ -14,7 +14,7 @@ static bool source_is(const char *source, const struct host_luks *l, source_reso
 	char uuid[CRYPTTAB_FIELD_MAX], dev[256];
 
 	if (crypttab_source_uuid(source, uuid, sizeof(uuid)))
-		return uuid_hex_equal(uuid, l->uuid);
+		return crypttab_uuid_equal(uuid, l->uuid);
 	if (strncmp(source, "/dev/", 5) == 0 && strcmp(source + 5, l->dev) == 0)
 		return true;
 	return l->dev[0] && resolve && resolve(source, dev, sizeof(dev)) && strcmp(dev, l->dev) == 0;
@@ -112,7 +112,7 @@ static bool mdadm_uuid(const char *uuid, char *out, size_t size)
 {
 	char hex[33];
 
-	if (!uuid || !uuid_hex(uuid, hex))
+	if (!uuid || !crypttab_uuid_hex(uuid, hex))
 		return false;
 	snprintf(out, size, "%.8s:%.8s:%.8s:%.8s", hex, hex + 8, hex + 16, hex + 24);
 	return true;
@@ -132,7 +132,7 @@ static bool array_has_uuid(const char *line, size_t len, const char *uuid)
 		if (n >= sizeof(value) || p + 5 + n > line + len)
 			continue;
 		snprintf(value, sizeof(value), "%.*s", (int)n, p + 5);
-		if (uuid_hex_equal(value, uuid))
+		if (crypttab_uuid_equal(value, uuid))
 			return true;
 	}
 	return false;

@@ -6,9 +6,9 @@
 
 #include <stdbool.h>
 
-#include "gen/host/hostonly.h"
 #include "common/luksopts.h"
 #include "common/strv.h"
+#include "gen/host/hostonly.h"
 
 /* Which block device (e.g. "sda3") a crypttab source such as PARTUUID=...
  * or /dev/disk/by-id/... stands for on the host, into dev; false when

@@ -12,8 +12,8 @@
 
 #include "common/fileread.h"
 #include "common/layout.h"
-#include "gen/host/lvmfilter.h"
 #include "gen/gen_report.h"
+#include "gen/host/lvmfilter.h"
 #include "gen/host/stackconf.h"
 
 #define HOST_CONF_MAX (1024 * 1024)

@@ -2,9 +2,9 @@
 #ifndef LIFEBOAT_STACKHOST_H
 #define LIFEBOAT_STACKHOST_H
 
+#include "gen/build_opts.h"
 #include "gen/host/hostonly.h"
 #include "gen/image/image.h"
-#include "gen/build_opts.h"
 
 
 /* Write /etc/crypttab and /etc/mdadm/mdadm.conf for the containers and

@@ -21,8 +21,8 @@
 
 #include "gen/archive/cpio.h"
 #include "gen/archive/decompress.h"
-#include "gen/gen_report.h"
 #include "gen/archive/sink.h"
+#include "gen/gen_report.h"
 
 /* What each sorted entry becomes in the archive. */
 struct slot {
@@ -161,11 +161,11 @@ static bool content_is_compressed(const struct image_entry *e, int fd)
 	ssize_t n;
 
 	if (e->data)
-		return decompressor_find(e->data, e->size) != NULL;
+		return decompress_find(e->data, e->size) != NULL;
 	if (fd < 0)
 		return false;
 	n = pread(fd, head, sizeof(head), 0);
-	return n > 0 && decompressor_find(head, (size_t)n) != NULL;
+	return n > 0 && decompress_find(head, (size_t)n) != NULL;
 }
 
 /* One entry: header, name, data. Read errors are reported here; sink

@@ -1,10 +1,11 @@
 /* kmods: choose kernel modules with libkmod: names, aliases, modaliases, the
  * generic set and the host's needs, with dependencies and softdeps. */
 #include "gen/kmod/kmods.h"
-#include "gen/kmod/kmods_int.h"
-#include "gen/host/hostonly.h"
-#include "gen/kmod/modsets.h"
+
 #include "gen/gen_report.h"
+#include "gen/host/hostonly.h"
+#include "gen/kmod/kmods_int.h"
+#include "gen/kmod/modsets.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -1,12 +1,12 @@
 /* kmods_emit: put the chosen modules, their firmware and the module table
  * (common/modtab.h) into the image. */
+#include "common/modtab.h"
+#include "gen/gen_report.h"
 #include "gen/kmod/kmods.h"
 #include "gen/kmod/kmods_int.h"
 #include "gen/kmod/modfile.h"
 #include "gen/kmod/modpack.h"
-#include "common/modtab.h"
 #include "gen/kmod/modtab_write.h"
-#include "gen/gen_report.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -7,8 +7,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "gen/kmod/kmods.h"
 #include "common/strv.h"
+#include "gen/kmod/kmods.h"
 
 struct kmods_entry {
 	char *name;               /* normalised: '_' not '-' */

@@ -1,8 +1,9 @@
 /* modfile: the files of a kernel module on the build host: the module itself
  * (decompressed) and the firmware it declares. */
 #include "gen/kmod/modfile.h"
-#include "gen/archive/decompress.h"
+
 #include "common/fileread.h"
+#include "gen/archive/decompress.h"
 #include "gen/gen_report.h"
 
 #include <errno.h>
@@ -27,7 +28,7 @@ bool modfile_is_compressed(const char *path)
 		return false;
 	n = read(fd, magic, sizeof(magic));
 	close(fd);
-	return n > 0 && decompressor_find(magic, (size_t)n) != NULL;
+	return n > 0 && decompress_find(magic, (size_t)n) != NULL;
 }
 
 /* The same decompressors as the archive reader's (gen/archive/decompress.c). */
@@ -45,7 +46,7 @@ int modfile_read(const char *path, void **data, size_t *len)
 			  path, strerror(-r));
 		return r;
 	}
-	d = decompressor_find((const unsigned char *)raw, raw_len);
+	d = decompress_find((const unsigned char *)raw, raw_len);
 	if (!d) {
 		*data = raw;
 		*len = raw_len;

@@ -10,8 +10,8 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "gen/kmod/modfile.h"
 #include "gen/gen_report.h"
+#include "gen/kmod/modfile.h"
 
 #define MODPACK_MAX_THREADS 16
 

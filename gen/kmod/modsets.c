@@ -85,9 +85,13 @@ static const char *const generic_excluded[] = {
 };
 
 const char *const modsets_generic_names[] = {
-	/* keyboards for the rescue shell */
+	/* keyboards for the prompts and the rescue shell (docs/input.md): USB
+	 * HID, I2C HID behind a laptop's DesignWare/LPSS controller, Hyper-V,
+	 * virtio input */
 	"hid", "hid_generic", "hid_apple", "hid_cherry", "hid_lenovo", "hid_logitech",
 	"hid_logitech_dj", "hid_logitech_hidpp", "hid_microsoft", "hid_asus",
+	"usbhid", "i2c_hid_acpi", "i2c_designware_pci", "intel_lpss_pci", "intel_lpss_acpi",
+	"hid_hyperv", "hyperv_keyboard", "virtio_input",
 	/* controllers and buses storage sits behind */
 	"vmd", "hv_vmbus", "xen_blkfront", "virtio_console", "9pnet_virtio",
 	/* checksums and ciphers filesystems and dm-crypt ask for by alias */

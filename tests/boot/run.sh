@@ -16,6 +16,7 @@ source "$(dirname "$0")/cases-stacks.sh"
 source "$(dirname "$0")/cases-stacks-keys.sh"
 source "$(dirname "$0")/cases-shutdown.sh"
 source "$(dirname "$0")/cases-stacks-resume.sh"
+source "$(dirname "$0")/cases-input.sh"
 
 JOBS=${JOBS:-2}
 KVER=${KVER:-$(newest_kernel)}

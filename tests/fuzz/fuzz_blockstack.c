@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/dmname.h"
 #include "blockstack/keyspec.h"
 #include "blockstack/params.h"
 #include "bootlib/cmdline.h"
+#include "common/dmname.h"
 #include "common/luksopts.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -24,7 +24,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(line, data, size);
 	line[size] = '\0';
-	boot_args_init(&args);
+	cmdline_args_init(&args);
 	cmdline_parse(line, &args);
 	stack_params_init(&p);
 	for (size_t i = 0; i < args.stack_params.len; i++) {
@@ -50,7 +50,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	dmname_from_path(line, name, sizeof(name));
 	dmname_from_path(line, name, 3);
 	dmname_lvm_vg(line, name, sizeof(name));
-	boot_args_free(&args);
+	cmdline_args_free(&args);
 	free(line);
 	return 0;
 }

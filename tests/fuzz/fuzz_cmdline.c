@@ -4,8 +4,8 @@
 #include <string.h>
 
 #include "bootlib/cmdline.h"
-#include "init/mountopts.h"
 #include "bootlib/devspec.h"
+#include "init/mountopts.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -19,7 +19,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(line, data, size);
 	line[size] = '\0';
-	boot_args_init(&args);
+	cmdline_args_init(&args);
 	cmdline_parse(line, &args);
 	if (devspec_parse(args.root.root, &spec) == 0) {
 		struct blk_info info = { .label = "x", .uuid = "y" };
@@ -28,7 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	mountopts_parse(args.root.flags, &flags, mdata, sizeof(mdata));
 	mountopts_parse(line, &flags, mdata, sizeof(mdata));
-	boot_args_free(&args);
+	cmdline_args_free(&args);
 	free(line);
 	return 0;
 }

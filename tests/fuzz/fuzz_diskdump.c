@@ -16,10 +16,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "tests/fuzz/vmcoreinfo_input.h"
-#include "tests/unit/kdump_synth.h"
 #include "kdump/diskdump.h"
 #include "kdump/vmcoreinfo_check.h"
+#include "tests/fuzz/vmcoreinfo_input.h"
+#include "tests/unit/kdump_synth.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

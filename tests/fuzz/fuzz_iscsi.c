@@ -86,7 +86,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	text[size] = '\0';
 	rfc4173_parse(text, &t);
 	iscsistart_reported_status(text);
-	boot_args_init(&args);
+	cmdline_args_init(&args);
 	strcpy(args.net.netroot, "dhcp");
 	strcpy(args.root.root, "LABEL=root");
 	iscsi_conf_wanted(&rq);

@@ -169,13 +169,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	CHECK(found == redact_has_secrets(line));
 	CHECK(found || strcmp(out, line) == 0);
 	words_check(line, out);
-	boot_args_init(&a);
-	boot_args_init(&b);
+	cmdline_args_init(&a);
+	cmdline_args_init(&b);
 	cmdline_parse(line, &a);
 	cmdline_parse(out, &b);
 	args_check(&a, &b);
-	boot_args_free(&a);
-	boot_args_free(&b);
+	cmdline_args_free(&a);
+	cmdline_args_free(&b);
 	lines_check(data, size);
 	root_path_check(line, size);
 	free(line);

@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bootlib/stage.h"
 #include "gen/elf/applets.h"
 #include "gen/host/shadow.h"
 #include "rescue/prompt.h"
-#include "bootlib/stage.h"
 
 static void fuzz_text(const uint8_t *data, size_t size, int which)
 {

@@ -14,7 +14,6 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "tests/fuzz/vmcoreinfo_input.h"
 #include "kdump/elfcore.h"
 #include "kdump/elfdump.h"
 #include "kdump/kvmem.h"
@@ -22,6 +21,7 @@
 #include "kdump/printk.h"
 #include "kdump/vmcoreinfo.h"
 #include "kdump/vmcoreinfo_check.h"
+#include "tests/fuzz/vmcoreinfo_input.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

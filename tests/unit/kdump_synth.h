@@ -6,10 +6,10 @@
 #ifndef LIFEBOAT_TEST_KDUMP_SYNTH_H
 #define LIFEBOAT_TEST_KDUMP_SYNTH_H
 
-#include "tests/unit/kdump_fixture.h"
-#include "tests/unit/kdump_ring.h"
 #include "kdump/elfcore.h"
 #include "kdump/vmcoreinfo.h"
+#include "tests/unit/kdump_fixture.h"
+#include "tests/unit/kdump_ring.h"
 
 #define KTEXT 0xffffffff80000000ULL
 #define VMEMMAP 0xffffea0000000000ULL

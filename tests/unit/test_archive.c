@@ -11,8 +11,8 @@
 #include <limits.h>
 #include <unistd.h>
 
-#include "gen/image/image.h"
 #include "gen/cmd/ls.h"
+#include "gen/image/image.h"
 #include "tests/unit/image_fixture.h"
 
 /* A small tree for GNU cpio to pack: a file, a symlink, two hard links. */

@@ -7,9 +7,9 @@
 #include <errno.h>
 #include <string.h>
 
-#include "common/dmname.h"
 #include "blockstack/params.h"
 #include "bootlib/cmdline.h"
+#include "common/dmname.h"
 
 #define U1 "1b2c3d4e-0001-4a5b-8c6d-7e8f9a0b1c2d"
 #define U2 "1b2c3d4e-0004-4a5b-8c6d-7e8f9a0b1c2d"
@@ -20,12 +20,12 @@ static int parse(const char *line, struct stack_params *p)
 	struct boot_args args;
 	int r = 0;
 
-	boot_args_init(&args);
+	cmdline_args_init(&args);
 	assert_int_equal(cmdline_parse(line, &args), 0);
 	stack_params_init(p);
 	for (size_t i = 0; i < args.stack_params.len && r == 0; i++)
 		r = stack_params_apply(p, args.stack_params.items[i]);
-	boot_args_free(&args);
+	cmdline_args_free(&args);
 	return r;
 }
 

@@ -8,9 +8,9 @@
 #include <sys/mount.h>
 
 #include "bootlib/cmdline.h"
-#include "init/mountopts.h"
 #include "bootlib/devspec.h"
 #include "bootlib/uevent.h"
+#include "init/mountopts.h"
 
 static void split_quotes_like_the_kernel(void **state)
 {
@@ -31,7 +31,7 @@ static void parse_dracut_names(void **state)
 	struct boot_args a;
 
 	(void)state;
-	boot_args_init(&a);
+	cmdline_args_init(&a);
 	assert_int_equal(a.root.timeout_sec, CMDLINE_DEFAULT_TIMEOUT);
 	assert_int_equal(cmdline_parse("BOOT_IMAGE=/vmlinuz root=UUID=abc rootfstype=xfs "
 				       "rootflags=noatime,nouuid ro init=/bin/sh rd.timeout=7 "
@@ -47,7 +47,7 @@ static void parse_dracut_names(void **state)
 	assert_int_equal(a.drivers.pre.len, 3);
 	assert_string_equal(a.drivers.pre.items[2], "c");
 	assert_true(strv_contains(&a.drivers.blacklist, "nouveau"));
-	boot_args_free(&a);
+	cmdline_args_free(&a);
 }
 
 static void last_occurrence_wins(void **state)
@@ -55,13 +55,13 @@ static void last_occurrence_wins(void **state)
 	struct boot_args a;
 
 	(void)state;
-	boot_args_init(&a);
+	cmdline_args_init(&a);
 	assert_int_equal(cmdline_parse("root=/dev/sda1 ro rd.debug", &a), 0);
 	assert_int_equal(cmdline_parse("root=LABEL=x rw rd.debug=0", &a), 0);
 	assert_string_equal(a.root.root, "LABEL=x");
 	assert_int_equal(a.root.rw, ROOT_RW_RW);
 	assert_false(a.debug);
-	boot_args_free(&a);
+	cmdline_args_free(&a);
 }
 
 static void bad_values_are_reported_not_fatal(void **state)
@@ -70,7 +70,7 @@ static void bad_values_are_reported_not_fatal(void **state)
 	char longval[400];
 
 	(void)state;
-	boot_args_init(&a);
+	cmdline_args_init(&a);
 	assert_int_equal(cmdline_parse("rd.timeout=abc root=/dev/vda", &a), -EINVAL);
 	assert_string_equal(a.root.root, "/dev/vda");
 	assert_int_equal(a.root.timeout_sec, CMDLINE_DEFAULT_TIMEOUT);
@@ -79,7 +79,7 @@ static void bad_values_are_reported_not_fatal(void **state)
 	longval[sizeof(longval) - 1] = '\0';
 	assert_int_equal(cmdline_parse(longval, &a), -ENAMETOOLONG);
 	assert_string_equal(a.root.root, "/dev/vda");
-	boot_args_free(&a);
+	cmdline_args_free(&a);
 }
 
 static void root_spec_forms(void **state)

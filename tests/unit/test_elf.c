@@ -12,8 +12,8 @@
 
 #include <cmocka.h>
 
-#include "tests/unit/elf_fixture.h"
 #include "gen/elf/elf.h"
+#include "tests/unit/elf_fixture.h"
 
 /* What readelf reports for a file: the expected values. */
 struct readelf_view {

@@ -7,9 +7,9 @@
 #include <string.h>
 
 #include "gen/build_ctx.h"
+#include "gen/build_opts.h"
 #include "gen/feature/feature.h"
 #include "gen/host/hostfacts.h"
-#include "gen/build_opts.h"
 
 /* The feature called name wants this build, or fails the test if there is none. */
 static bool wants(const struct build_ctx *c, const char *name)

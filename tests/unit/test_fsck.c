@@ -7,8 +7,8 @@
 #include <cmocka.h>
 
 #include "blockstack/params.h"
-#include "fsck/fsck.h"
 #include "bootlib/cmdline.h"
+#include "fsck/fsck.h"
 
 static void checkers(void **state)
 {
@@ -47,10 +47,10 @@ static enum fsck_mode fsck_on(const char *line)
 	struct boot_args args;
 	enum fsck_mode mode;
 
-	boot_args_init(&args);
+	cmdline_args_init(&args);
 	assert_int_equal(cmdline_parse(line, &args), 0);
 	mode = args.fsck;
-	boot_args_free(&args);
+	cmdline_args_free(&args);
 	return mode;
 }
 
@@ -78,12 +78,12 @@ static void unknown_fsck_mode(void **state)
 	struct boot_args args;
 
 	(void)state;
-	boot_args_init(&args);
+	cmdline_args_init(&args);
 	assert_int_equal(cmdline_parse("fsck.mode=force", &args), 0);
 	assert_int_equal(cmdline_parse("fsck.mode=sometimes", &args), -EINVAL);
 	assert_int_equal(cmdline_parse("fsck.mode", &args), -EINVAL);
 	assert_int_equal(args.fsck, FSCK_MODE_FORCE);
-	boot_args_free(&args);
+	cmdline_args_free(&args);
 }
 
 static void skipped_when_off(void **state)

@@ -125,7 +125,7 @@ static void rfc4173_too_long(void **state)
 
 static void args_from(struct boot_args *a, const char *line)
 {
-	boot_args_init(a);
+	cmdline_args_init(a);
 	assert_int_equal(cmdline_parse(line, a), 0);
 }
 

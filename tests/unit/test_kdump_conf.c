@@ -9,8 +9,8 @@
 
 #include <cmocka.h>
 
-#include "gen/cmd/kdump_load.h"
 #include "common/kdumpconf.h"
+#include "gen/cmd/kdump_load.h"
 
 static void conf_full(void **state)
 {
@@ -135,19 +135,19 @@ static void capture_cmdline(void **state)
 	char out[256];
 
 	(void)state;
-	assert_int_equal(kdump_capture_cmdline("BOOT_IMAGE=/vmlinuz root=UUID=x ro crashkernel=256M "
-					       "quiet a=\"b crashkernel=1 c\" initrd=/i.img", "panic=-1",
-					       out, sizeof(out)), 0);
+	assert_int_equal(kdump_load_capture_cmdline("BOOT_IMAGE=/vmlinuz root=UUID=x ro crashkernel=256M "
+					            "quiet a=\"b crashkernel=1 c\" initrd=/i.img", "panic=-1",
+					            out, sizeof(out)), 0);
 	assert_string_equal(out, "root=UUID=x ro quiet a=\"b crashkernel=1 c\" irqpoll nr_cpus=1 "
 				 "reset_devices panic=-1");
-	assert_int_equal(kdump_capture_cmdline("crashkernel=1G-:256M", NULL, out, sizeof(out)), 0);
+	assert_int_equal(kdump_load_capture_cmdline("crashkernel=1G-:256M", NULL, out, sizeof(out)), 0);
 	assert_string_equal(out, "irqpoll nr_cpus=1 reset_devices");
 	/* Words as the kernel reads them: a quoted crashkernel= goes too, the
 	 * rest is passed on as written (the capture kernel may need it). */
-	assert_int_equal(kdump_capture_cmdline("\"crashkernel=256M\" rd.iscsi.password=\"a b\"", NULL,
-					       out, sizeof(out)), 0);
+	assert_int_equal(kdump_load_capture_cmdline("\"crashkernel=256M\" rd.iscsi.password=\"a b\"", NULL,
+					            out, sizeof(out)), 0);
 	assert_string_equal(out, "rd.iscsi.password=\"a b\" irqpoll nr_cpus=1 reset_devices");
-	assert_int_equal(kdump_capture_cmdline("root=/dev/vda", "", out, 20), -ENAMETOOLONG);
+	assert_int_equal(kdump_load_capture_cmdline("root=/dev/vda", "", out, 20), -ENAMETOOLONG);
 }
 
 int main(void)

@@ -14,9 +14,9 @@
 
 #include <cmocka.h>
 
-#include "tests/unit/kdump_fixture.h"
 #include "kdump/diskdump.h"
 #include "kdump/pagefilter.h"
+#include "tests/unit/kdump_fixture.h"
 
 static const char info_text[] = "OSRELEASE=6.1.0-test\nPAGESIZE=4096\n";
 
@@ -247,26 +247,26 @@ static void page_kinds(void **state)
 	struct page_fields p = { .mapcount = -1 };
 
 	(void)state;
-	assert_int_equal(page_exclude_bits(&kinds, &p), 0);                 /* kernel data */
+	assert_int_equal(pagefilter_exclude_bits(&kinds, &p), 0);                 /* kernel data */
 	p.flags = 1 << 4;
-	assert_int_equal(page_exclude_bits(&kinds, &p), DL_CACHE | DL_CACHE_PRIVATE);
+	assert_int_equal(pagefilter_exclude_bits(&kinds, &p), DL_CACHE | DL_CACHE_PRIVATE);
 	p.flags |= 1 << 13;
-	assert_int_equal(page_exclude_bits(&kinds, &p), DL_CACHE_PRIVATE);
+	assert_int_equal(pagefilter_exclude_bits(&kinds, &p), DL_CACHE_PRIVATE);
 	p.flags = 1 << 4;
 	p.mapping = 0xffff888001234561ULL;                                  /* anonymous */
-	assert_int_equal(page_exclude_bits(&kinds, &p), DL_USER);
+	assert_int_equal(pagefilter_exclude_bits(&kinds, &p), DL_USER);
 	p = (struct page_fields){ .mapcount = -129, .private = 3 };
-	assert_int_equal(page_exclude_bits(&kinds, &p), DL_FREE);
+	assert_int_equal(pagefilter_exclude_bits(&kinds, &p), DL_FREE);
 	p.flags = 1 << 9;                                                   /* slab reuses the field */
-	assert_int_equal(page_exclude_bits(&kinds, &p), 0);
+	assert_int_equal(pagefilter_exclude_bits(&kinds, &p), 0);
 	p = (struct page_fields){ .mapcount = -1, .flags = 1 << 10 };      /* swapcache bit alone */
-	assert_int_equal(page_exclude_bits(&kinds, &p), 0);
+	assert_int_equal(pagefilter_exclude_bits(&kinds, &p), 0);
 	p.flags |= 1 << 19;
-	assert_int_equal(page_exclude_bits(&kinds, &p), DL_CACHE | DL_CACHE_PRIVATE);
+	assert_int_equal(pagefilter_exclude_bits(&kinds, &p), DL_CACHE | DL_CACHE_PRIVATE);
 	p = (struct page_fields){ .mapcount = -257 };
-	assert_int_equal(page_exclude_bits(&kinds, &p), DL_ALWAYS);
+	assert_int_equal(pagefilter_exclude_bits(&kinds, &p), DL_ALWAYS);
 	p = (struct page_fields){ .mapcount = -1, .flags = 1 << 23 };
-	assert_int_equal(page_exclude_bits(&kinds, &p), DL_ALWAYS);
+	assert_int_equal(pagefilter_exclude_bits(&kinds, &p), DL_ALWAYS);
 }
 
 int main(void)

@@ -13,9 +13,9 @@
 
 #include <cmocka.h>
 
-#include "tests/unit/kdump_synth.h"
 #include "kdump/elfdump.h"
 #include "kdump/pagefilter.h"
+#include "tests/unit/kdump_synth.h"
 
 static const char info_text[] = "OSRELEASE=6.1.0-test\nPAGESIZE=4096\n";
 

@@ -13,11 +13,11 @@
 
 #include <cmocka.h>
 
-#include "tests/unit/kdump_synth.h"
 #include "kdump/diskdump.h"
 #include "kdump/kvmem.h"
 #include "kdump/pagefilter.h"
 #include "kdump/vmcoreinfo_check.h"
+#include "tests/unit/kdump_synth.h"
 
 static void synth_open(struct synth *s, struct elfcore *core, struct vmcoreinfo *vi)
 {

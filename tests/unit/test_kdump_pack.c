@@ -11,9 +11,9 @@
 
 #include <cmocka.h>
 
-#include "gen/image/image_entry.h"
-#include "gen/feature/kdump_pack.h"
 #include "gen/build_opts.h"
+#include "gen/feature/kdump_pack.h"
+#include "gen/image/image_entry.h"
 #include "tests/unit/image_fixture.h"
 
 static const struct image_entry *entry(const struct image *img, const char *path)

@@ -11,9 +11,9 @@
 
 #include <cmocka.h>
 
+#include "kdump/vmcoreinfo_check.h"
 #include "tests/unit/kdump_ring.h"
 #include "tests/unit/kdump_synth.h"
-#include "kdump/vmcoreinfo_check.h"
 
 struct ring_fixture {
 	struct vmcoreinfo vi;

@@ -9,11 +9,11 @@
 
 #include <cmocka.h>
 
-#include "tests/unit/kdump_fixture.h"
 #include "kdump/diskdump.h"
 #include "kdump/elfcore.h"
 #include "kdump/vmcoreinfo.h"
 #include "kdump/vmcoreinfo_check.h"
+#include "tests/unit/kdump_fixture.h"
 
 static const char info_text[] =
 	"OSRELEASE=6.1.0-57-amd64\n"

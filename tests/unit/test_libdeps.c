@@ -15,10 +15,10 @@
 
 #include <cmocka.h>
 
-#include "tests/unit/elf_fixture.h"
 #include "gen/elf/ldconf.h"
 #include "gen/elf/libdeps.h"
 #include "gen/elf/rootpath.h"
+#include "tests/unit/elf_fixture.h"
 
 static const char *base_of(const char *path)
 {

@@ -113,13 +113,13 @@ static void keys_on_the_command_line(void **state)
 	struct stack_params p;
 
 	(void)state;
-	boot_args_init(&args);
+	cmdline_args_init(&args);
 	assert_int_equal(cmdline_parse("root=/dev/mapper/r rd.luks.key=/a.key "
 				       "rd.luks.key=/b.key:LABEL=usb:UUID=" U1, &args), 0);
 	stack_params_init(&p);
 	for (size_t i = 0; i < args.stack_params.len; i++)
 		assert_int_equal(stack_params_apply(&p, args.stack_params.items[i]), 0);
-	boot_args_free(&args);
+	cmdline_args_free(&args);
 	assert_int_equal(p.n_keys, 2);
 	assert_string_equal(p.luks_keys[0].path, "/a.key");
 	assert_string_equal(p.luks_keys[1].path, "/b.key");

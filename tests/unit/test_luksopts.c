@@ -223,12 +223,12 @@ static void cmdline(const char *line, struct stack_params *p)
 {
 	struct boot_args args;
 
-	boot_args_init(&args);
+	cmdline_args_init(&args);
 	assert_int_equal(cmdline_parse(line, &args), 0);
 	stack_params_init(p);
 	for (size_t i = 0; i < args.stack_params.len; i++)
 		assert_int_equal(stack_params_apply(p, args.stack_params.items[i]), 0);
-	boot_args_free(&args);
+	cmdline_args_free(&args);
 }
 
 static void crypttab_line(struct stack_params *p, const char *line)

@@ -10,8 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "gen/image/image.h"
 #include "gen/feature/microcode.h"
+#include "gen/image/image.h"
 
 static const char intel_cpuinfo[] =
 	"processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: 142\n"

@@ -11,8 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "gen/kmod/modpack.h"
 #include "bootlib/gunzip.h"
+#include "gen/kmod/modpack.h"
 
 /* A real module of the installed kernel, found at run time. */
 static int find_module(char *path, size_t size)

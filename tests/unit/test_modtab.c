@@ -10,9 +10,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bootlib/modload.h"
 #include "common/modtab.h"
 #include "gen/kmod/modtab_write.h"
-#include "bootlib/modload.h"
 
 static char *table_build(size_t *len)
 {
@@ -329,10 +329,10 @@ static void loader_missing_table_is_fine(void **state)
 static void cpu_feature_modaliases_skipped(void **state)
 {
 	(void)state;
-	assert_false(modalias_wanted_at_boot("cpu:type:x86,ven0000fam0006mod003F:feature:,0000,0001,0066"));
-	assert_true(modalias_wanted_at_boot("pci:v00001AF4d00001001sv00001AF4sd00000002bc01sc00i00"));
-	assert_true(modalias_wanted_at_boot("virtio:d00000002v00001AF4"));
-	assert_true(modalias_wanted_at_boot("acpi:PNP0A03:"));
+	assert_false(modtab_modalias_wanted("cpu:type:x86,ven0000fam0006mod003F:feature:,0000,0001,0066"));
+	assert_true(modtab_modalias_wanted("pci:v00001AF4d00001001sv00001AF4sd00000002bc01sc00i00"));
+	assert_true(modtab_modalias_wanted("virtio:d00000002v00001AF4"));
+	assert_true(modtab_modalias_wanted("acpi:PNP0A03:"));
 }
 
 int main(void)

@@ -503,7 +503,7 @@ static void net_parameters(void **state)
 	struct boot_args a;
 
 	(void)state;
-	boot_args_init(&a);
+	cmdline_args_init(&a);
 	assert_int_equal(cmdline_parse("ip=dhcp rd.neednet=1 bootdev=eth1 rd.net.timeout.dhcp=7 "
 				       "nfsroot=198.51.100.1:/r", &a), 0);
 	assert_string_equal(a.net.ip, "dhcp");
@@ -517,15 +517,15 @@ static void net_parameters(void **state)
 	assert_true(net_root_wanted(RQ(a)));
 	assert_int_equal(cmdline_parse("root=UUID=x netroot=nfs4:198.51.100.1:/r", &a), 0);
 	assert_true(net_root_wanted(RQ(a)));
-	boot_args_free(&a);
-	boot_args_init(&a);
+	cmdline_args_free(&a);
+	cmdline_args_init(&a);
 	assert_int_equal(cmdline_parse("netroot=dhcp", &a), 0);
 	assert_true(net_root_wanted(RQ(a)));
-	boot_args_free(&a);
-	boot_args_init(&a);
+	cmdline_args_free(&a);
+	cmdline_args_init(&a);
 	assert_int_equal(cmdline_parse("ip=198.51.100.2::::::none", &a), 0);
 	assert_false(net_root_wanted(RQ(a)));
-	boot_args_free(&a);
+	cmdline_args_free(&a);
 }
 
 int main(void)

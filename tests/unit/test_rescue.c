@@ -12,22 +12,22 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "gen/elf/applets.h"
-#include "gen/image/image.h"
+#include "bootlib/auth.h"
+#include "bootlib/cmdline.h"
+#include "bootlib/stage.h"
 #include "gen/build_opts.h"
+#include "gen/elf/applets.h"
 #include "gen/feature/rescue_pack.h"
 #include "gen/host/shadow.h"
-#include "bootlib/cmdline.h"
-#include "bootlib/auth.h"
+#include "gen/image/image.h"
 #include "rescue/prompt.h"
-#include "bootlib/stage.h"
 
 static void shell_defaults_on_and_parses_off(void **state)
 {
 	struct boot_args a;
 
 	(void)state;
-	boot_args_init(&a);
+	cmdline_args_init(&a);
 	assert_true(a.rescue.shell);
 	assert_int_equal(a.rescue.break_stages, 0);
 	assert_int_equal(cmdline_parse("rd.shell=0", &a), 0);
@@ -36,7 +36,7 @@ static void shell_defaults_on_and_parses_off(void **state)
 	assert_true(a.rescue.shell);
 	assert_int_equal(cmdline_parse("rd.shell=no", &a), 0);
 	assert_false(a.rescue.shell);
-	boot_args_free(&a);
+	cmdline_args_free(&a);
 }
 
 static void break_stages_accumulate(void **state)
@@ -44,14 +44,14 @@ static void break_stages_accumulate(void **state)
 	struct boot_args a;
 
 	(void)state;
-	boot_args_init(&a);
+	cmdline_args_init(&a);
 	assert_int_equal(cmdline_parse("rd.break=pre-mount rd.break=cmdline", &a), 0);
 	assert_int_equal(a.rescue.break_stages, STAGE_BIT(STAGE_PRE_MOUNT) |
 			 STAGE_BIT(STAGE_CMDLINE));
 	/* rd.break alone: before switch_root, as dracut's. */
 	assert_int_equal(cmdline_parse("rd.break", &a), 0);
 	assert_true(a.rescue.break_stages & STAGE_BIT(STAGE_PRE_PIVOT));
-	boot_args_free(&a);
+	cmdline_args_free(&a);
 }
 
 static void break_unknown_stage_is_an_error(void **state)
@@ -59,11 +59,11 @@ static void break_unknown_stage_is_an_error(void **state)
 	struct boot_args a;
 
 	(void)state;
-	boot_args_init(&a);
+	cmdline_args_init(&a);
 	assert_int_equal(cmdline_parse("rd.break=nowhere root=/dev/vda", &a), -EINVAL);
 	assert_int_equal(a.rescue.break_stages, 0);
 	assert_string_equal(a.root.root, "/dev/vda");
-	boot_args_free(&a);
+	cmdline_args_free(&a);
 }
 
 static void stage_names_round_trip(void **state)

@@ -244,7 +244,7 @@ static void resume_cmdline(void **state)
 	struct boot_args a;
 
 	(void)state;
-	boot_args_init(&a);
+	cmdline_args_init(&a);
 	assert_string_equal(a.resume.device, "");
 	assert_false(a.resume.noresume);
 	assert_int_equal(a.resume.timeout_sec, CMDLINE_DEFAULT_RESUME_TIMEOUT);
@@ -269,7 +269,7 @@ static void resume_cmdline(void **state)
 	assert_int_equal(cmdline_parse("rd.timeout=3", &a), 0);
 	assert_int_equal(a.root.timeout_sec, 3);
 	assert_int_equal(a.resume.timeout_sec, 9);
-	boot_args_free(&a);
+	cmdline_args_free(&a);
 }
 
 int main(void)

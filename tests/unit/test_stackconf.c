@@ -78,14 +78,14 @@ static void uuid_digits(void **state)
 	char hex[33];
 
 	(void)state;
-	assert_true(uuid_hex(U1, hex));
+	assert_true(crypttab_uuid_hex(U1, hex));
 	assert_string_equal(hex, U1_HEX);
-	assert_true(uuid_hex("1B2C3D4E:00014A5B:8C6D7E8F:9A0B1C2D", hex));
+	assert_true(crypttab_uuid_hex("1B2C3D4E:00014A5B:8C6D7E8F:9A0B1C2D", hex));
 	assert_string_equal(hex, U1_HEX);
-	assert_false(uuid_hex("1b2c", hex));
-	assert_false(uuid_hex(U1 "00", hex));
-	assert_true(uuid_hex_equal(U1, "1B2C3D4E:00014A5B:8C6D7E8F:9A0B1C2D"));
-	assert_false(uuid_hex_equal(U1, U2));
+	assert_false(crypttab_uuid_hex("1b2c", hex));
+	assert_false(crypttab_uuid_hex(U1 "00", hex));
+	assert_true(crypttab_uuid_equal(U1, "1B2C3D4E:00014A5B:8C6D7E8F:9A0B1C2D"));
+	assert_false(crypttab_uuid_equal(U1, U2));
 }
 
 /* The init: rd.luks.name= wins over crypttab's NAME, which wins over luks-UUID. */

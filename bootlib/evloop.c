@@ -1,0 +1,230 @@
+/* evloop: the one loop that follows kernel events, also while a prompt waits.
+ *
+ * Every wait of the init sleeps here: the device wait (devwait.c), net/'s
+ * waits (evwait.c), and a prompt waiting for a person (console.c) or for
+ * the rescue shell to end. Whichever waits, a uevent is handled the same
+ * way: the driver its MODALIAS asks for is loaded, and a block device is
+ * offered to the observer (blockstack/). A prompt therefore never stops
+ * the boot from following its devices: the USB keyboard that enumerates
+ * while the passphrase prompt waits gets its HID driver, and a disk that
+ * appears meanwhile is assembled (or, if it needs a prompt of its own,
+ * queued by the observer until the console is free).
+ */
+#include "bootlib/evloop.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <poll.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "bootlib/blockattr.h"
+#include "bootlib/coldplug.h"
+#include "bootlib/log.h"
+#include "bootlib/modload.h"
+#include "bootlib/timeline.h"
+#include "common/modtab.h"
+
+static const struct evloop_observer *observer;
+static int uevent_fd = -1;
+static unsigned int prompt_depth;
+static unsigned long offered_under_prompt;
+
+void evloop_observe(const struct evloop_observer *obs)
+{
+	observer = obs;
+}
+
+int evloop_start(void)
+{
+	int loaded;
+
+	if (uevent_fd >= 0)
+		return uevent_fd;
+	uevent_fd = uevent_open();
+	if (uevent_fd < 0)
+		return uevent_fd;
+	loaded = coldplug_devices();
+	timeline_mark("modules", "%d loaded by coldplug", loaded);
+	return uevent_fd;
+}
+
+static void offer(const char *devname)
+{
+	unsigned int major, minor;
+
+	/* Gone again already, or not a device node (a "remove" race). */
+	if (blockattr_devnum(devname, &major, &minor) < 0)
+		return;
+	if (prompt_depth)
+		offered_under_prompt++;
+	if (observer && observer->added)
+		observer->added(devname);
+}
+
+void evloop_offer_existing(void)
+{
+	DIR *dir = opendir("/sys/class/block");
+	struct dirent *de;
+
+	if (!dir)
+		return;
+	while ((de = readdir(dir)))
+		if (de->d_name[0] != '.')
+			offer(de->d_name);
+	closedir(dir);
+}
+
+unsigned long evloop_offered_under_prompt(void)
+{
+	return offered_under_prompt;
+}
+
+void evloop_quiet(void)
+{
+	if (observer && observer->settled)
+		observer->settled();
+}
+
+static bool is_block(const struct uevent *ev)
+{
+	return ev->subsystem && strcmp(ev->subsystem, "block") == 0 && ev->devname;
+}
+
+/* An md array becomes usable by a "change" once it starts, so block
+ * "change" events are offered as well as "add". */
+static void handle(const struct uevent *ev, bool offers)
+{
+	bool add = strcmp(ev->action, "add") == 0;
+
+	if (add && ev->modalias && modtab_modalias_wanted(ev->modalias))
+		modload_modalias(ev->modalias);
+	if (offers && is_block(ev) && (add || strcmp(ev->action, "change") == 0))
+		offer(ev->devname);
+}
+
+bool evloop_drain(int fd, bool (*match)(const struct uevent *ev, void *ctx), void *ctx)
+{
+	char buf[UEVENT_BUFFER];
+	struct uevent ev;
+	bool offers = fd == uevent_fd, look = false;
+	int r;
+
+	while ((r = uevent_receive(fd, buf, sizeof(buf), &ev)) != -EAGAIN) {
+		if (r == -ENOBUFS) {
+			log_warn("uevent queue overflowed; loading drivers for every device again");
+			coldplug_devices();
+			if (offers)
+				evloop_offer_existing();
+			look = true;
+			continue;
+		}
+		if (r == -EPERM || r == -EINVAL)
+			continue;   /* not the kernel's, or not a uevent */
+		if (r < 0)
+			break;
+		handle(&ev, offers);
+		if (!match || match(&ev, ctx))
+			look = true;
+	}
+	return look;
+}
+
+/* The buses keyboards sit on: USB HID (the interface, then the HID device
+ * usbhid creates), I2C HID, virtio input, Hyper-V, PS/2. */
+static const char *const input_buses[] = { "usb", "hid", "i2c", "virtio", "vmbus", "serio", NULL };
+
+/* Before the first prompt: events already queued (the HID device usbhid
+ * announced) are handled, and every keyboard present gets its driver. */
+static void input_ready(void)
+{
+	if (uevent_fd < 0)
+		return;   /* the boot follows no devices yet (rd.break=cmdline) */
+	evloop_drain(uevent_fd, NULL, NULL);
+	coldplug_buses(input_buses);
+}
+
+void evloop_prompt_begin(void)
+{
+	if (prompt_depth++ == 0)
+		input_ready();
+}
+
+void evloop_prompt_end(void)
+{
+	if (prompt_depth && --prompt_depth == 0 && observer && observer->console_free)
+		observer->console_free();
+}
+
+bool evloop_prompt_busy(void)
+{
+	return prompt_depth > 0;
+}
+
+/* Poll fds and the uevent socket (last) until one of fds is ready,
+ * handling uevents and quiet periods meanwhile. */
+static int wait_ready(struct pollfd *pfds, size_t n)
+{
+	size_t all = n;
+
+	if (uevent_fd >= 0)
+		pfds[all++] = (struct pollfd){ .fd = uevent_fd, .events = POLLIN };
+	for (;;) {
+		int r = poll(pfds, (nfds_t)all, all > n ? EVLOOP_QUIET_MS : -1);
+
+		if (r < 0 && errno != EINTR)
+			return -errno;
+		if (r == 0)
+			evloop_quiet();
+		if (r <= 0)
+			continue;
+		for (size_t i = 0; i < n; i++)
+			if (pfds[i].revents)
+				return (int)i;
+		evloop_drain(uevent_fd, NULL, NULL);
+	}
+}
+
+#define EVLOOP_INPUT_MAX 8
+
+int evloop_wait_input(const int *fds, size_t n)
+{
+	struct pollfd pfds[EVLOOP_INPUT_MAX + 1];
+
+	if (n > EVLOOP_INPUT_MAX)
+		n = EVLOOP_INPUT_MAX;
+	for (size_t i = 0; i < n; i++)
+		pfds[i] = (struct pollfd){ .fd = fds[i], .events = POLLIN };
+	return wait_ready(pfds, n);
+}
+
+static int reap(pid_t pid)
+{
+	while (waitpid(pid, NULL, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	return 0;
+}
+
+int evloop_wait_child(pid_t pid)
+{
+	/* A pidfd becomes readable when the child ends (Linux 5.3). */
+	int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	struct pollfd pfds[2] = { { .fd = pidfd, .events = POLLIN } };
+
+	int r;
+
+	/* The child (a shell) holds the console: prompts queue behind it.
+	 * Without a pidfd (an older kernel) or when poll fails, the events
+	 * wait in the socket until the child ends. */
+	evloop_prompt_begin();
+	if (pidfd >= 0) {
+		wait_ready(pfds, 1);
+		close(pidfd);
+	}
+	r = reap(pid);
+	evloop_prompt_end();
+	return r;
+}
