@@ -1,4 +1,5 @@
-# lifeboat: the generator (build/lifeboat) and the init (build/lifeboat-init).
+# lifeboat: the generator (build/lifeboat), the init (build/lifeboat-init) and
+# the way out at shutdown (build/lifeboat-shutdown).
 #
 #   make            build both
 #   make test       unit tests (plain and ASan/UBSan), cppcheck, qemu boot tests
@@ -21,7 +22,7 @@ GEN_LIBS  := -lkmod -lz -llzma -lzstd -llz4 -lblkid -pthread
 INIT_LIBS := -lblkid -lz
 
 GEN_SRCS    := $(filter-out gen/main.c,$(sort $(shell find gen -name '*.c')))
-INIT_SRCS   := $(filter-out init/boot.c,$(wildcard init/*.c bootlib/*.c resume/*.c kdump/*.c net/*.c rescue/*.c blockstack/*.c fsck/*.c))
+INIT_SRCS   := $(filter-out init/boot.c shutdown/shutdown_main.c,$(wildcard init/*.c bootlib/*.c resume/*.c kdump/*.c net/*.c rescue/*.c blockstack/*.c fsck/*.c shutdown/*.c))
 COMMON_SRCS := $(wildcard common/*.c)
 UNIT_SRCS   := $(wildcard tests/unit/test_*.c)
 FUZZ_SRCS   := $(wildcard tests/fuzz/fuzz_*.c)
@@ -33,7 +34,7 @@ COMMON_OBJS := $(call obj,$(COMMON_SRCS))
 UNIT_BINS   := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
 FUZZ_BINS   := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(FUZZ_SRCS))
 
-all: $(BUILD)/lifeboat $(BUILD)/lifeboat-init
+all: $(BUILD)/lifeboat $(BUILD)/lifeboat-init $(BUILD)/lifeboat-shutdown
 
 # No file is intermediate: make would delete the unit tests' objects after
 # the run and print its rm line after the test summary, which must be last.
@@ -56,6 +57,10 @@ $(BUILD)/lifeboat: $(BUILD)/obj/gen/main.o $(BUILD)/libgen.a $(BUILD)/libcommon.
 $(BUILD)/lifeboat-init: $(BUILD)/obj/init/boot.o $(BUILD)/libinit.a $(BUILD)/libcommon.a
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(INIT_LIBS)
 
+# Static: it stays in memory while the system runs, with no libraries beside it.
+$(BUILD)/lifeboat-shutdown: $(BUILD)/obj/shutdown/shutdown_main.o $(BUILD)/libinit.a $(BUILD)/libcommon.a
+	$(CC) $(ALL_LDFLAGS) $(if $(SANFLAGS),,-static) -o $@ $^
+
 # Each unit test links against all three archives; only what it uses is pulled in.
 $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(BUILD)/libgen.a $(BUILD)/libinit.a $(BUILD)/libcommon.a
 	@mkdir -p $(dir $@)
@@ -67,7 +72,8 @@ unit: unit-build
 	tests/run-unit.sh $(BUILD)/tests
 
 # The guest-side helper of the boot tests: a static /sbin/init for test roots.
-$(BUILD)/test-init: tests/boot/test-init.c tests/boot/guest-report.h tests/boot/guest-cmdline.h
+$(BUILD)/test-init: tests/boot/test-init.c tests/boot/guest-report.h tests/boot/guest-cmdline.h \
+		tests/boot/guest-handback.h
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -static -o $@ $<
 
@@ -103,7 +109,7 @@ asan-unit:
 cppcheck:
 	cppcheck --quiet --error-exitcode=1 --enable=warning,style,performance,portability \
 		--inline-suppr --std=c11 -D_GNU_SOURCE -I. \
-		--suppress=missingIncludeSystem gen init common bootlib resume kdump net rescue blockstack fsck
+		--suppress=missingIncludeSystem gen init common bootlib resume kdump net rescue blockstack fsck shutdown
 
 # The include rules of docs/architecture.md, and proof that the check fails.
 check-layers:
@@ -123,9 +129,11 @@ bench: all $(BUILD)/test-init
 install: all install-dist
 	install -D -m 0755 $(BUILD)/lifeboat $(DESTDIR)$(PREFIX)/bin/lifeboat
 	install -D -m 0755 $(BUILD)/lifeboat-init $(DESTDIR)$(PREFIX)/lib/lifeboat/lifeboat-init
+	install -D -m 0755 $(BUILD)/lifeboat-shutdown $(DESTDIR)$(PREFIX)/lib/lifeboat/lifeboat-shutdown
 
 uninstall: uninstall-dist
-	rm -f $(DESTDIR)$(PREFIX)/bin/lifeboat $(DESTDIR)$(PREFIX)/lib/lifeboat/lifeboat-init
+	rm -f $(DESTDIR)$(PREFIX)/bin/lifeboat $(DESTDIR)$(PREFIX)/lib/lifeboat/lifeboat-init \
+		$(DESTDIR)$(PREFIX)/lib/lifeboat/lifeboat-shutdown
 	-rmdir $(DESTDIR)$(PREFIX)/lib/lifeboat
 
 clean:

@@ -17,6 +17,7 @@ static const struct stage_name stage_names[] = {
 	{ "pre-mount",   STAGE_PRE_MOUNT },
 	{ "mount",       STAGE_MOUNT },
 	{ "pre-pivot",   STAGE_PRE_PIVOT },
+	{ "shutdown",    STAGE_SHUTDOWN },
 	{ "pre-trigger", STAGE_PRE_UDEV },
 	{ "initqueue",   STAGE_PRE_UDEV },
 	{ "cleanup",     STAGE_PRE_PIVOT },

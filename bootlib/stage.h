@@ -9,6 +9,7 @@ enum boot_stage {
 	STAGE_PRE_MOUNT,  /* the root device appeared; before anything touches it */
 	STAGE_MOUNT,      /* just before the root filesystem is mounted */
 	STAGE_PRE_PIVOT,  /* the root is mounted on /sysroot; before switch_root */
+	STAGE_SHUTDOWN,   /* not in the boot: the way out stops there (shutdown/) */
 	STAGE_COUNT,
 };
 

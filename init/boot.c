@@ -27,6 +27,7 @@
 #include "net/net.h"
 #include "rescue/rescue.h"
 #include "resume/resume.h"
+#include "shutdown/leave.h"
 
 #define DEFAULT_INIT "/sbin/init"
 /* After the rescue shell the devices are usually there already (the person
@@ -170,6 +171,10 @@ static int boot_root(struct boot_args *args, const struct boot_plan *plan,
 	if (switch_root_check_init(SYSROOT, init) < 0)
 		return failed(why, -ENOENT, "init=%s is missing or not executable on the root "
 			      "filesystem; give init= the path of the real init", init);
+	/* Not a failure of the boot: the root runs, only its way out is lost. */
+	if (shutdown_env_leave(SYSROOT, args->rescue.break_stages & STAGE_BIT(STAGE_SHUTDOWN),
+			       why, WHY_MAX) < 0)
+		log_warn("%s", why);
 	timeline_mark("exec", "%s", init);
 	argv[0] = (char *)init;
 	return switch_root(SYSROOT, init, argv, why, WHY_MAX);

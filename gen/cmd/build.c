@@ -39,11 +39,12 @@ static int add_skeleton(struct image *img)
 	return r;
 }
 
-/* The init is found beside the generator (the build tree) or in
- * ../lib/lifeboat/ from it (an installed lifeboat, whatever the prefix). */
-static int find_init(char *out, size_t size)
+/* The init and the way out (lifeboat-shutdown) are found beside the
+ * generator (the build tree) or in ../lib/lifeboat/ from it (an installed
+ * lifeboat, whatever the prefix). */
+static int find_program(const char *name, char *out, size_t size)
 {
-	static const char *const places[] = { "%s/lifeboat-init", "%s/../lib/lifeboat/lifeboat-init" };
+	static const char *const places[] = { "%s/%s", "%s/../lib/lifeboat/%s" };
 	char exe[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	char *slash;
@@ -55,13 +56,13 @@ static int find_init(char *out, size_t size)
 	if (slash)
 		*slash = '\0';
 	for (size_t i = 0; i < sizeof(places) / sizeof(places[0]); i++) {
-		int len = snprintf(out, size, places[i], exe);
+		int len = snprintf(out, size, places[i], exe, name);
 
 		if (len > 0 && (size_t)len < size && access(out, R_OK) == 0)
 			return 0;
 	}
-	gen_error("lifeboat-init not found beside %s or in %s/../lib/lifeboat; run 'make' "
-		  "or 'make install' first", exe, exe);
+	gen_error("%s not found beside %s or in %s/../lib/lifeboat; run 'make' "
+		  "or 'make install' first", name, exe, exe);
 	return -ENOENT;
 }
 
@@ -230,16 +231,21 @@ static int add_cmdline(const struct build_opts *o, struct image *img)
  * each wanted feature of the table, then what was built with. */
 static int assemble(struct build_ctx *c, const char *kver, const char *moddir)
 {
-	char init[PATH_MAX];
+	char init[PATH_MAX], way_out[PATH_MAX];
 	size_t n_modules = 0;
 	int r;
 
 	r = add_skeleton(c->img);
 	if (r == 0)
-		r = find_init(init, sizeof(init));
+		r = find_program("lifeboat-init", init, sizeof(init));
 	c->init = init;
 	if (r == 0)
 		r = program_add(c->img, init, "/init");
+	/* The init leaves it in /run/initramfs for the shutdown (docs/shutdown.md). */
+	if (r == 0)
+		r = find_program("lifeboat-shutdown", way_out, sizeof(way_out));
+	if (r == 0)
+		r = program_add(c->img, way_out, LAYOUT_SHUTDOWN);
 	if (r == 0)
 		r = add_modules(c, kver, moddir, &n_modules);
 	if (r == 0)

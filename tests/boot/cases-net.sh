@@ -16,7 +16,8 @@ net_image() {
 	(
 		flock 9
 		# Rebuilt when the programs are newer than it (a run after a change).
-		[ -s "$img" ] && [ "$img" -nt "$BUILD/lifeboat-init" ] && [ "$img" -nt "$BUILD/lifeboat" ] ||
+		[ -s "$img" ] && [ "$img" -nt "$BUILD/lifeboat-init" ] && [ "$img" -nt "$BUILD/lifeboat" ] &&
+			[ "$img" -nt "$BUILD/lifeboat-shutdown" ] ||
 			"$BUILD/lifeboat" build --config /dev/null --generic --net \
 			--kver "$KVER" -o "$img" >"$WORK/net-image.log" 2>&1
 	) 9>"$WORK/net-image.lock" || { echo "building the --net image failed: $WORK/net-image.log"; return 1; }

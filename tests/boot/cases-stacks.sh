@@ -152,7 +152,8 @@ stacks_image() {
 	IMG_STACKS=$WORK/stacks.img
 	(
 		flock 9
-		[ "$IMG_STACKS" -nt "$BUILD/lifeboat-init" ] && [ "$IMG_STACKS" -nt "$BUILD/lifeboat" ] && exit 0
+		[ "$IMG_STACKS" -nt "$BUILD/lifeboat-init" ] && [ "$IMG_STACKS" -nt "$BUILD/lifeboat" ] &&
+			[ "$IMG_STACKS" -nt "$BUILD/lifeboat-shutdown" ] && exit 0
 		"$BUILD/lifeboat" build --config /dev/null --generic --block-stacks --kver "$KVER" \
 			--add-binaries /usr/sbin/e2fsck -o "$IMG_STACKS" >/dev/null 2>&1 ||
 			{ echo "building the --block-stacks image failed"; exit 1; }

@@ -1,7 +1,9 @@
 /* test-init: the /sbin/init of the test root disks. It reports what the boot
  * tests assert on (a marker, the root mount, the lifeboat timeline, its own
  * arguments, the device-mapper devices) on the console, then powers the
- * machine off. Static, so the test roots need no libraries. */
+ * machine off, or with lifeboat.test.handback=VERB hands it back to the
+ * initramfs's way out as systemd does (tests/boot/guest-handback.h).
+ * Static, so the test roots need no libraries. */
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +14,7 @@
 #include <unistd.h>
 
 #include "tests/boot/guest-cmdline.h"
+#include "tests/boot/guest-handback.h"
 #include "tests/boot/guest-report.h"
 
 /* The secret of lifeboat.test.nosecret=HEX (hex, so the kernel's echo of
@@ -104,6 +107,8 @@ static void print_file(const char *tag, const char *path)
 
 int main(int argc, char **argv)
 {
+	char verb[32];
+
 	printf("LIFEBOAT-TEST: root reached\n");
 	for (int i = 0; i < argc; i++)
 		printf("LIFEBOAT-TEST: argv[%d] %s\n", i, argv[i]);
@@ -115,10 +120,16 @@ int main(int argc, char **argv)
 		print_file("netconf", "/run/initramfs/net.eth0.conf");
 		print_mode("/run/initramfs/net.eth0.conf");
 	}
+	if (access("/last-write", F_OK) == 0)
+		print_file("lastwrite", "/last-write");
+	if (access("/proc/mdstat", F_OK) == 0)
+		print_file("mdstat", "/proc/mdstat");
 	cmdline_read();
 	secret_scan();
 	printf("LIFEBOAT-TEST: end\n");
 	fflush(stdout);
+	if (param("lifeboat.test.handback", verb, sizeof(verb))[0])
+		handback(verb);
 	sync();
 	reboot(RB_POWER_OFF);
 	return 1;

@@ -84,7 +84,8 @@ test_debian_kernel_hooks() {
 test_make_install_uninstall() {
 	local d=$T/dest n
 	make -s -C "$TOP" BUILD="$T/b" install DESTDIR="$d" PREFIX=/usr >/dev/null 2>"$T/err" || { cat "$T/err"; return 1; }
-	for f in usr/bin/lifeboat usr/lib/lifeboat/lifeboat-init usr/share/man/man8/lifeboat.8 \
+	for f in usr/bin/lifeboat usr/lib/lifeboat/lifeboat-init usr/lib/lifeboat/lifeboat-shutdown \
+		 usr/share/man/man8/lifeboat.8 \
 		 usr/share/man/man5/lifeboat.conf.5 usr/share/man/man7/lifeboat.cmdline.7 \
 		 usr/share/bash-completion/completions/lifeboat usr/lib/kernel/install.d/50-lifeboat.install \
 		 etc/kernel/postinst.d/lifeboat etc/kernel/postrm.d/lifeboat; do

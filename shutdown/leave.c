@@ -1,0 +1,132 @@
+/* leave: copy the way out into /run/initramfs (its size is measured in
+ * docs/shutdown.md: one static program, since the block layers are taken
+ * down with the kernel's ioctls rather than lvm, cryptsetup and mdadm). */
+#include "shutdown/leave.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+
+#include <linux/magic.h>
+
+#include "bootlib/log.h"
+#include "common/layout.h"
+
+/* The mount points systemd moves /dev, /proc and /sys onto (it unmounts
+ * those it finds no place for; newer versions also bind /run), and where
+ * it leaves the old root. */
+static const char *const env_dirs[] = { "dev", "proc", "sys", "run", "oldroot" };
+
+bool shutdown_env_needed(const char *block_path, bool nfs)
+{
+	const char *base = strrchr(block_path, '/');
+
+	if (nfs)
+		return true;
+	base = base ? base + 1 : block_path;
+	/* dm-N: LUKS or LVM; mdN: md RAID; an sd disk under an iSCSI session. */
+	return strncmp(base, "dm-", 3) == 0 || strncmp(base, "md", 2) == 0 ||
+	       strstr(block_path, "/session") != NULL;
+}
+
+static bool root_needs_it(const char *sysroot)
+{
+	char link[64], path[PATH_MAX] = "";
+	struct statfs sfs;
+	struct stat st;
+
+	if (statfs(sysroot, &sfs) == 0 && sfs.f_type == NFS_SUPER_MAGIC)
+		return true;
+	if (stat(sysroot, &st) < 0)
+		return false;
+	snprintf(link, sizeof(link), "/sys/dev/block/%u:%u", major(st.st_dev), minor(st.st_dev));
+	if (!realpath(link, path))
+		path[0] = '\0';
+	return shutdown_env_needed(path, false);
+}
+
+static int copy_file(const char *src, const char *dst, mode_t mode)
+{
+	char buf[64 * 1024];
+	int in = open(src, O_RDONLY | O_CLOEXEC);
+	int out, r = 0;
+	ssize_t n;
+
+	if (in < 0)
+		return -errno;
+	out = open(dst, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
+	if (out < 0) {
+		r = -errno;
+		close(in);
+		return r;
+	}
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, (size_t)n) != n) {
+			r = -EIO;
+			break;
+		}
+	if (n < 0)
+		r = -errno;
+	if (fchmod(out, mode) < 0 && r == 0)
+		r = -errno;
+	close(in);
+	close(out);
+	return r;
+}
+
+static int make_dirs(void)
+{
+	char path[128];
+
+	if (mkdir(LAYOUT_EXITRD_DIR, 0755) < 0 && errno != EEXIST)
+		return -errno;
+	for (size_t i = 0; i < sizeof(env_dirs) / sizeof(env_dirs[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", LAYOUT_EXITRD_DIR, env_dirs[i]);
+		if (mkdir(path, 0755) < 0 && errno != EEXIST)
+			return -errno;
+	}
+	return 0;
+}
+
+/* rd.break=shutdown: the image's shell, for the way out's break. */
+static int copy_shell(void)
+{
+	char real[PATH_MAX];
+
+	if (!realpath("/bin/sh", real))
+		return -errno;
+	if (mkdir(LAYOUT_EXITRD_DIR "/bin", 0755) < 0 && errno != EEXIST)
+		return -errno;
+	return copy_file(real, LAYOUT_EXITRD_DIR "/bin/sh", 0755);
+}
+
+int shutdown_env_leave(const char *sysroot, bool break_shell, char *why, size_t size)
+{
+	int fd, r;
+
+	if (!break_shell && !root_needs_it(sysroot))
+		return 0;
+	r = make_dirs();
+	if (r == 0)
+		r = copy_file(LAYOUT_SHUTDOWN, LAYOUT_EXITRD_PROGRAM, 0755);
+	if (r == 0 && break_shell && copy_shell() < 0)
+		log_warn("rd.break=shutdown: the image has no shell to leave for the way out");
+	if (r < 0) {
+		snprintf(why, size, "leaving the way out in %s failed (%s, copying %s): at "
+			 "shutdown the root's stack will stay assembled; rebuild the image with "
+			 "this lifeboat", LAYOUT_EXITRD_DIR, strerror(-r), LAYOUT_SHUTDOWN);
+		unlink(LAYOUT_EXITRD_PROGRAM);
+		return r;
+	}
+	fd = open(LAYOUT_EXITRD_NEED, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	if (fd >= 0)
+		close(fd);
+	return 1;
+}

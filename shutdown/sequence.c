@@ -1,0 +1,129 @@
+/* sequence: the table of the way out's steps and the loop that runs it. */
+#include "shutdown/sequence.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <signal.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bootlib/log.h"
+#include "shutdown/bounded.h"
+#include "shutdown/stackdown.h"
+#include "shutdown/unmount.h"
+
+#define OLDROOT "/oldroot"
+/* How long processes get between SIGTERM and SIGKILL. */
+#define KILL_GRACE_MS 2000
+
+static int clamp_left(int left)
+{
+	return left < 0 ? 255 : (left > 254 ? 254 : left);
+}
+
+/* User processes other than PID 1 and us: kernel threads have an empty
+ * cmdline (kill(-1) counts them, so its result does not tell). */
+static int user_processes_left(void)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	int n = 0;
+
+	while (d && (e = readdir(d))) {
+		char path[300], c;
+		int pid = atoi(e->d_name), fd;
+
+		if (pid <= 1 || pid == getpid())
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/cmdline", e->d_name);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd >= 0 && read(fd, &c, 1) == 1)
+			n++;
+		if (fd >= 0)
+			close(fd);
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/* With systemd none are left (it killed them before handing over); with
+ * another init this is where they end: SIGTERM, up to KILL_GRACE_MS for
+ * them to go, then SIGKILL. kill(-1) spares PID 1 and the caller. */
+static int step_kill(void)
+{
+	struct timespec pause = { 0, 100 * 1000000L };
+
+	if (user_processes_left() == 0)
+		return 0;
+	kill(-1, SIGTERM);
+	for (int waited = 0; waited < KILL_GRACE_MS && user_processes_left() > 0; waited += 100)
+		nanosleep(&pause, NULL);
+	kill(-1, SIGKILL);
+	return 0;
+}
+
+static int step_sync(void)
+{
+	sync();
+	return 0;
+}
+
+static int step_unmount(void)
+{
+	return clamp_left(unmount_below(OLDROOT));
+}
+
+static int step_stack(void)
+{
+	return clamp_left(stackdown_run());
+}
+
+static const struct shutdown_step steps[] = {
+	{ "ending the processes left", step_kill, 5000, "" },
+	{ "syncing the filesystems", step_sync, 30000,
+	  "a disk or server does not take the writes" },
+	{ "unmounting the old root (" OLDROOT ")", step_unmount, 30000,
+	  "see the mounts named above" },
+	{ "taking down LVM volumes, LUKS containers and md arrays", step_stack, 30000,
+	  "see the devices named above" },
+};
+
+const struct shutdown_step *shutdown_steps(size_t *count)
+{
+	*count = sizeof(steps) / sizeof(steps[0]);
+	return steps;
+}
+
+int shutdown_step_run_bounded(const struct shutdown_step *step)
+{
+	return bounded_run(step->run, step->timeout_ms);
+}
+
+int shutdown_steps_run(const struct shutdown_step *steps_in, size_t n, step_runner runner)
+{
+	int unclean = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct shutdown_step *s = &steps_in[i];
+		int r;
+
+		log_debug("%s", s->name);
+		r = runner(s);
+		if (r == 0)
+			continue;
+		unclean++;
+		if (r == -ETIMEDOUT)
+			log_error("%s did not finish within %u s; going on without it (%s)", s->name,
+				  s->timeout_ms / 1000, s->left_hint);
+		else if (r < 0)
+			log_error("%s failed: %s; going on", s->name, strerror(-r));
+		else
+			log_warn("%s: %d left; going on (%s)", s->name, r, s->left_hint);
+	}
+	return unclean;
+}

@@ -1,0 +1,153 @@
+/* lifeboat-shutdown: the way out. PID 1 after the real root's init hands
+ * the machine back to the environment the initramfs left in /run/initramfs.
+ *
+ * systemd's contract, as systemd-shutdown (src/shutdown/shutdown.c) keeps
+ * it, in our words:
+ *  - systemd-shutdown sends SIGTERM, then SIGKILL, to every process, then
+ *    unmounts what it can, deactivates swaps, detaches loop, md and dm
+ *    devices, looping while anything changes; the root it runs from and
+ *    the stack under the root stay.
+ *  - If /run/initramfs/shutdown exists and is executable (and systemd is
+ *    neither in a container nor itself in an initrd), it makes
+ *    /run/initramfs a mount of its own, moves /dev, /proc and /sys into it
+ *    (a place that does not exist there gets the mount unmounted instead),
+ *    pivot_root()s into it with the old root left mounted at /oldroot (not
+ *    detached: this program needs it), without a sync of its own.
+ *  - It then execs /shutdown as PID 1 with its own argv: argv[0]
+ *    "/shutdown", argv[1] the verb (reboot, poweroff, halt or kexec; the
+ *    verb stays at argv[1]), then options such as --log-level=,
+ *    --log-target=, --timeout=. stdin/stdout/stderr are the console.
+ *  - If that exec fails, systemd-shutdown syncs and reboots itself.
+ * lifeboat's init writes /run/initramfs/.need_shutdown beside the program,
+ * the mark dracut's tools use for "this boot needs the way out".
+ *
+ * The steps (shutdown/sequence.c) then take the rest down; the last is
+ * reboot(2) as the verb asks. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/reboot.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "bootlib/log.h"
+#include "common/fileread.h"
+#include "shutdown/sequence.h"
+#include "shutdown/verb.h"
+
+#define DEBUG_SHELL "/bin/sh"
+
+static void console_open(void)
+{
+	int fd = open("/dev/console", O_RDWR | O_NOCTTY | O_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	for (int i = 0; i < 3; i++)
+		dup2(fd, i);
+	close(fd);
+}
+
+/* systemd moved them here; a handover by hand may not have. */
+static void api_mounts(void)
+{
+	if (access("/proc/self", F_OK) < 0) {
+		mkdir("/proc", 0755);
+		mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
+	}
+	if (access("/sys/block", F_OK) < 0) {
+		mkdir("/sys", 0755);
+		mount("sysfs", "/sys", "sysfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
+	}
+	if (access("/dev/console", F_OK) < 0) {
+		mkdir("/dev", 0755);
+		mount("devtmpfs", "/dev", "devtmpfs", MS_NOSUID, "mode=0755");
+	}
+}
+
+static void read_cmdline(struct shutdown_cmdline *words)
+{
+	char *text = NULL;
+	size_t len;
+
+	if (file_read_all("/proc/cmdline", 64 * 1024, &text, &len) < 0)
+		text = NULL;
+	shutdown_cmdline_parse(text ? text : "", words);
+	free(text);
+}
+
+/* rd.break=shutdown: a shell before anything is taken down, when the
+ * initramfs left one (it does when the boot had rd.break=shutdown). */
+static void break_shell(void)
+{
+	pid_t pid;
+
+	if (access(DEBUG_SHELL, X_OK) < 0) {
+		log_warn("rd.break=shutdown: no shell in the shutdown environment (%s); "
+			 "it is copied there only when the boot had rd.break=shutdown", DEBUG_SHELL);
+		return;
+	}
+	log_info("rd.break=shutdown: a shell before the stack is taken down; exit it to go on");
+	pid = fork();
+	if (pid == 0) {
+		execl(DEBUG_SHELL, DEBUG_SHELL, (char *)NULL);
+		_exit(127);
+	}
+	if (pid > 0)
+		waitpid(pid, NULL, 0);
+}
+
+static void finish(const struct shutdown_args *args)
+{
+	sync();
+	log_info("the way out is done; %s", args->verb);
+	if (args->reboot_cmd == RB_KEXEC) {
+		reboot(RB_KEXEC);
+		log_warn("kexec failed (%s: is a kernel loaded with kexec -l?); rebooting",
+			 strerror(errno));
+	}
+	reboot(args->reboot_cmd == RB_KEXEC ? RB_AUTOBOOT : args->reboot_cmd);
+	log_error("reboot(2) failed: %s; power the machine off by hand", strerror(errno));
+	for (;;)
+		pause();
+}
+
+int main(int argc, char **argv)
+{
+	struct shutdown_args args;
+	struct shutdown_cmdline words;
+	const struct shutdown_step *steps;
+	size_t n;
+	int unclean;
+
+	if (shutdown_args_parse(argc, argv, &args) < 0) {
+		fprintf(stderr, "usage: %s reboot|poweroff|halt|kexec (the verb \"%s\" is "
+			"not one of these)\n", argv[0], argc > 1 ? argv[1] : "");
+		if (getpid() != 1)
+			return 2;
+		args.verb = "poweroff";
+		args.reboot_cmd = RB_POWER_OFF;
+	}
+	if (getpid() != 1) {
+		fprintf(stderr, "%s: must run as PID 1 in /run/initramfs (exec'd by the "
+			"init at its end); run as PID %d, it does nothing\n", argv[0], (int)getpid());
+		return 1;
+	}
+	api_mounts();
+	console_open();
+	read_cmdline(&words);
+	log_set_debug(args.debug || words.debug);
+	log_info("the way out (%s): taking the root's stack down", args.verb);
+	if (words.break_shell)
+		break_shell();
+	steps = shutdown_steps(&n);
+	unclean = shutdown_steps_run(steps, n, shutdown_step_run_bounded);
+	if (unclean == 0)
+		log_info("the root's stack is down: all unmounted, closed and stopped");
+	finish(&args);
+	return 1;
+}

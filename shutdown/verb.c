@@ -1,0 +1,70 @@
+/* verb: parse the way out's arguments and its kernel command line words. */
+#include "shutdown/verb.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/reboot.h>
+
+static const struct {
+	const char *name;
+	int cmd;
+} verbs[] = {
+	{ "reboot",   RB_AUTOBOOT },
+	{ "poweroff", RB_POWER_OFF },
+	{ "halt",     RB_HALT_SYSTEM },
+	{ "kexec",    RB_KEXEC },
+};
+
+static int verb_lookup(const char *name)
+{
+	for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++)
+		if (strcmp(verbs[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+int shutdown_args_parse(int argc, char *const *argv, struct shutdown_args *out)
+{
+	int v;
+
+	memset(out, 0, sizeof(*out));
+	if (argc < 2 || !argv[1])
+		return -EINVAL;
+	v = verb_lookup(argv[1]);
+	if (v < 0)
+		return -EINVAL;
+	out->verb = verbs[v].name;
+	out->reboot_cmd = verbs[v].cmd;
+	/* systemd hands on its own options after the verb; only the debug
+	 * level matters here, the rest (log target, colour, timeout) does
+	 * not apply to a program that logs to the kernel's ring. */
+	for (int i = 2; i < argc && argv[i]; i++)
+		if (strcmp(argv[i], "--log-level=debug") == 0 || strcmp(argv[i], "-d") == 0 ||
+		    strcmp(argv[i], "--debug") == 0)
+			out->debug = true;
+	return 0;
+}
+
+/* Is word (a run of non-blanks of len bytes) exactly text? */
+static bool word_is(const char *word, size_t len, const char *text)
+{
+	return strlen(text) == len && memcmp(word, text, len) == 0;
+}
+
+void shutdown_cmdline_parse(const char *cmdline, struct shutdown_cmdline *out)
+{
+	const char *p = cmdline;
+
+	memset(out, 0, sizeof(*out));
+	while (p && *p) {
+		size_t len;
+
+		p += strspn(p, " \t\n");
+		len = strcspn(p, " \t\n");
+		if (word_is(p, len, "rd.break=shutdown"))
+			out->break_shell = true;
+		else if (word_is(p, len, "rd.shutdown.debug") || word_is(p, len, "rd.shutdown.debug=1"))
+			out->debug = true;
+		p += len;
+	}
+}

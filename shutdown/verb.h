@@ -1,0 +1,28 @@
+/* verb: what the way out was asked to do at its end (systemd's contract:
+ * argv[1] is reboot, poweroff, halt or kexec; options may follow). */
+#ifndef LIFEBOAT_SHUTDOWN_VERB_H
+#define LIFEBOAT_SHUTDOWN_VERB_H
+
+#include <stdbool.h>
+
+struct shutdown_args {
+	const char *verb;  /* as given, for messages */
+	int reboot_cmd;    /* RB_AUTOBOOT, RB_POWER_OFF, RB_HALT_SYSTEM or RB_KEXEC */
+	bool debug;        /* --log-level=debug from systemd, or -d / --debug */
+};
+
+/* Parse argv as systemd-shutdown passes it on (argv[0] /shutdown, argv[1]
+ * the verb, then --log-level=, --timeout= and the like, which are accepted
+ * and, but for the debug level, ignored). Returns 0, or -EINVAL when the
+ * verb is missing or unknown. */
+int shutdown_args_parse(int argc, char *const *argv, struct shutdown_args *out);
+
+/* The kernel command line words of the way out: rd.break=shutdown and
+ * rd.shutdown.debug (dracut's names), from the text of /proc/cmdline. */
+struct shutdown_cmdline {
+	bool break_shell;
+	bool debug;
+};
+void shutdown_cmdline_parse(const char *cmdline, struct shutdown_cmdline *out);
+
+#endif

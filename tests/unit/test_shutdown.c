@@ -1,0 +1,323 @@
+/* Unit tests: the way out (shutdown/): its arguments and command line
+ * words, the mountinfo parser and the unmount order, the order the block
+ * layers come down in (on a sysfs tree made here), the decision to leave
+ * the environment, and the step loop (every step runs, each bounded). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/reboot.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bootlib/clock.h"
+#include "bootlib/stage.h"
+#include "shutdown/bounded.h"
+#include "shutdown/leave.h"
+#include "shutdown/mountlist.h"
+#include "shutdown/sequence.h"
+#include "shutdown/stackdown.h"
+#include "shutdown/verb.h"
+
+static int parse(const char *a1, const char *a2, struct shutdown_args *out)
+{
+	char *argv[] = { (char *)"/shutdown", (char *)a1, (char *)a2, NULL };
+	int argc = a1 ? (a2 ? 3 : 2) : 1;
+
+	return shutdown_args_parse(argc, argv, out);
+}
+
+static void verbs(void **state)
+{
+	struct shutdown_args a;
+
+	(void)state;
+	assert_int_equal(parse("reboot", NULL, &a), 0);
+	assert_int_equal(a.reboot_cmd, (int)RB_AUTOBOOT);
+	assert_int_equal(parse("poweroff", NULL, &a), 0);
+	assert_int_equal(a.reboot_cmd, (int)RB_POWER_OFF);
+	assert_string_equal(a.verb, "poweroff");
+	assert_int_equal(parse("halt", NULL, &a), 0);
+	assert_int_equal(a.reboot_cmd, (int)RB_HALT_SYSTEM);
+	assert_int_equal(parse("kexec", NULL, &a), 0);
+	assert_int_equal(a.reboot_cmd, (int)RB_KEXEC);
+	assert_false(a.debug);
+	/* systemd's options follow the verb; the verb stays at argv[1]. */
+	assert_int_equal(parse("reboot", "--log-level=debug", &a), 0);
+	assert_true(a.debug);
+	assert_int_equal(parse("poweroff", "--timeout=90s", &a), 0);
+	assert_false(a.debug);
+	assert_int_equal(parse(NULL, NULL, &a), -EINVAL);
+	assert_int_equal(parse("exit", NULL, &a), -EINVAL);
+	assert_int_equal(parse("--log-level=debug", "reboot", &a), -EINVAL);
+	assert_int_equal(parse("Reboot", NULL, &a), -EINVAL);
+}
+
+static void cmdline_words(void **state)
+{
+	struct shutdown_cmdline w;
+
+	(void)state;
+	shutdown_cmdline_parse("root=/dev/vda rd.break=shutdown quiet\n", &w);
+	assert_true(w.break_shell);
+	assert_false(w.debug);
+	shutdown_cmdline_parse("rd.shutdown.debug rd.break=pre-pivot", &w);
+	assert_false(w.break_shell);
+	assert_true(w.debug);
+	shutdown_cmdline_parse("xrd.break=shutdown rd.break=shutdownx rd.shutdown.debugx", &w);
+	assert_false(w.break_shell);
+	assert_false(w.debug);
+	shutdown_cmdline_parse("", &w);
+	assert_false(w.break_shell);
+	/* The init reads the same word to leave a shell for the way out. */
+	assert_int_equal(stage_parse("shutdown"), STAGE_SHUTDOWN);
+}
+
+static void mountinfo_line(void **state)
+{
+	struct mount_entry e;
+
+	(void)state;
+	assert_int_equal(mountlist_parse_line("36 25 253:1 / /oldroot rw,relatime shared:1 - ext4 "
+					      "/dev/mapper/lbcvg-root rw", "/oldroot", &e), 0);
+	assert_string_equal(e.path, "/oldroot");
+	assert_string_equal(e.fstype, "ext4");
+	assert_string_equal(e.source, "/dev/mapper/lbcvg-root");
+	/* No optional fields, and an escaped space in the mount point. */
+	assert_int_equal(mountlist_parse_line("40 36 0:5 / /oldroot/my\\040disk rw - nfs4 "
+					      "srv:/x\\134y rw", "/oldroot", &e), 0);
+	assert_string_equal(e.path, "/oldroot/my disk");
+	assert_string_equal(e.source, "srv:/x\\y");
+	assert_int_equal(mountlist_parse_line("40 36 0:5 / /oldrootx rw - tmpfs tmpfs rw",
+					      "/oldroot", &e), -ENOENT);
+	assert_int_equal(mountlist_parse_line("40 36 0:5 / / rw - tmpfs tmpfs rw", "/oldroot", &e),
+			 -ENOENT);
+	assert_int_equal(mountlist_parse_line("40 36 0:5 / /oldroot rw tmpfs tmpfs", "/oldroot", &e),
+			 -EINVAL);
+	assert_int_equal(mountlist_parse_line("40 36", "/oldroot", &e), -EINVAL);
+	/* A long root field (a bind of a deep directory) is stepped over. */
+	{
+		char line[2048];
+
+		snprintf(line, sizeof(line), "41 36 0:5 /%01500d /oldroot/b rw - ext4 /dev/vda rw", 7);
+		assert_int_equal(mountlist_parse_line(line, "/oldroot", &e), 0);
+		assert_string_equal(e.path, "/oldroot/b");
+	}
+	assert_int_equal(mountlist_parse_line("", "/oldroot", &e), -EINVAL);
+}
+
+/* Children before parents; of mounts at one place, the later one first. */
+static void unmount_order(void **state)
+{
+	static const char text[] =
+		"1 0 0:1 / / rw - tmpfs tmpfs rw\n"
+		"20 1 253:1 / /oldroot rw - ext4 /dev/dm-1 rw\n"
+		"21 20 0:20 / /oldroot/run rw - tmpfs tmpfs rw\n"
+		"22 20 9:127 / /oldroot/boot rw - ext4 /dev/md127 rw\n"
+		"23 21 0:30 / /oldroot/run/user/0 rw - tmpfs tmpfs rw\n"
+		"24 20 0:31 / /oldroot/mnt rw - tmpfs first rw\n"
+		"25 24 0:32 / /oldroot/mnt rw - tmpfs second rw\n"
+		"26 1 0:5 / /dev rw - devtmpfs devtmpfs rw\n"
+		"garbage line\n";
+	static const char *const want[] = {
+		"/oldroot/run/user/0", "/oldroot/mnt", "/oldroot/mnt", "/oldroot/boot",
+		"/oldroot/run", "/oldroot",
+	};
+	struct mount_list *list = malloc(sizeof(*list));
+
+	(void)state;
+	assert_non_null(list);
+	assert_int_equal(mountlist_parse(text, "/oldroot", list), 0);
+	assert_int_equal(list->len, sizeof(want) / sizeof(want[0]));
+	for (size_t i = 0; i < list->len; i++)
+		assert_string_equal(list->items[i].path, want[i]);
+	assert_string_equal(list->items[1].source, "second");
+	assert_string_equal(list->items[2].source, "first");
+	free(list);
+}
+
+/* A sysfs tree as the kernel shows LVM on LUKS (dm-1 on dm-0) beside an
+ * md array, and a stopped array that must be left alone. */
+static char sys_dir[64];
+
+static void put(const char *rel, const char *text)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", sys_dir, rel);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void dir(const char *rel)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/%s", sys_dir, rel);
+	assert_int_equal(mkdir(path, 0755), 0);
+}
+
+static void make_sys(void)
+{
+	snprintf(sys_dir, sizeof(sys_dir), "/tmp/lifeboat-sys-XXXXXX");
+	assert_non_null(mkdtemp(sys_dir));
+	dir("block");
+	dir("block/dm-0"); dir("block/dm-0/dm"); dir("block/dm-0/holders");
+	dir("block/dm-0/holders/dm-1");
+	put("block/dm-0/dm/name", "lbcrypt\n");
+	put("block/dm-0/dm/uuid", "CRYPT-LUKS2-1b2c3d4e00044a5b8c6d7e8f9a0b1c2d-lbcrypt\n");
+	dir("block/dm-1"); dir("block/dm-1/dm"); dir("block/dm-1/holders");
+	put("block/dm-1/dm/name", "lbcvg-root\n");
+	put("block/dm-1/dm/uuid", "LVM-abcdef\n");
+	dir("block/md127"); dir("block/md127/md"); dir("block/md127/holders");
+	put("block/md127/md/array_state", "clean\n");
+	dir("block/md126"); dir("block/md126/md"); dir("block/md126/holders");
+	put("block/md126/md/array_state", "inactive\n");
+	dir("block/vda"); dir("block/vda/holders");
+}
+
+static const struct stackdown_dev *find(const struct stackdown_set *set, const char *kname)
+{
+	for (size_t i = 0; i < set->len; i++)
+		if (strcmp(set->devs[i].kernel_name, kname) == 0)
+			return &set->devs[i];
+	return NULL;
+}
+
+static void stack_order(void **state)
+{
+	struct stackdown_set set;
+	const struct stackdown_dev *d;
+	char cmd[256];
+	int i;
+
+	(void)state;
+	make_sys();
+	assert_int_equal(stackdown_scan(sys_dir, &set), 0);
+	assert_int_equal(set.len, 3);  /* dm-0, dm-1, md127; not md126, not vda */
+	assert_null(find(&set, "md126"));
+	d = find(&set, "dm-0");
+	assert_non_null(d);
+	assert_true(d->held);
+	assert_int_equal(d->kind, STACKDOWN_CRYPT);
+	assert_string_equal(d->name, "lbcrypt");
+	d = find(&set, "dm-1");
+	assert_non_null(d);
+	assert_false(d->held);
+	assert_int_equal(d->kind, STACKDOWN_LVM);
+	assert_int_equal(find(&set, "md127")->kind, STACKDOWN_MD);
+	/* The container is never next while the volume on it is there. */
+	for (int round = 0; round < 2; round++) {
+		i = stackdown_next(&set);
+		assert_true(i >= 0);
+		assert_string_not_equal(set.devs[i].kernel_name, "dm-0");
+		set.devs[i].done = true;
+	}
+	assert_int_equal(stackdown_next(&set), -1);
+	/* The volume gone (as the kernel shows it), the container can go. */
+	snprintf(cmd, sizeof(cmd), "rm -rf %s/block/dm-1 %s/block/dm-0/holders/dm-1", sys_dir, sys_dir);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(stackdown_scan(sys_dir, &set), 0);
+	assert_false(find(&set, "dm-0")->held);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", sys_dir);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(stackdown_dm_kind("CRYPT-PLAIN-x"), STACKDOWN_CRYPT);
+	assert_int_equal(stackdown_dm_kind(""), STACKDOWN_DM_OTHER);
+}
+
+static void leave_decision(void **state)
+{
+	(void)state;
+	assert_true(shutdown_env_needed("/sys/devices/virtual/block/dm-1", false));
+	assert_true(shutdown_env_needed("/sys/devices/virtual/block/md127", false));
+	assert_true(shutdown_env_needed("/sys/devices/platform/host2/session1/target2:0:0/"
+					"2:0:0:1/block/sda", false));
+	assert_true(shutdown_env_needed("", true));
+	assert_false(shutdown_env_needed("/sys/devices/pci0000:00/0000:00:04.0/virtio1/block/vda",
+					 false));
+	assert_false(shutdown_env_needed("", false));
+}
+
+/* The step loop: a recording runner. */
+static char ran[8][64];
+static size_t n_ran;
+
+static int rec_runner(const struct shutdown_step *s)
+{
+	snprintf(ran[n_ran++], sizeof(ran[0]), "%s", s->name);
+	return s->run();
+}
+
+static int ok(void) { return 0; }
+static int two_left(void) { return 2; }
+static int timed_out(void) { return -ETIMEDOUT; }
+
+static void steps_all_run(void **state)
+{
+	static const struct shutdown_step t[] = {
+		{ "a", timed_out, 10, "" }, { "b", two_left, 10, "" }, { "c", ok, 10, "" },
+	};
+	const struct shutdown_step *real;
+	size_t n, unmount = 99, stack = 99;
+
+	(void)state;
+	n_ran = 0;
+	assert_int_equal(shutdown_steps_run(t, 3, rec_runner), 2);
+	assert_int_equal(n_ran, 3);
+	assert_string_equal(ran[2], "c");
+	/* The real table: unmounting before the block layers come down. */
+	real = shutdown_steps(&n);
+	for (size_t i = 0; i < n; i++) {
+		assert_true(real[i].timeout_ms > 0);
+		if (strstr(real[i].name, "unmounting"))
+			unmount = i;
+		if (strstr(real[i].name, "LUKS"))
+			stack = i;
+	}
+	assert_true(unmount < stack && stack < n);
+}
+
+static int returns_three(void) { return 3; }
+
+static int sleeps(void)
+{
+	struct timespec t = { 10, 0 };
+
+	nanosleep(&t, NULL);
+	return 0;
+}
+
+static void bounded(void **state)
+{
+	uint64_t start;
+
+	(void)state;
+	assert_int_equal(bounded_run(returns_three, 5000), 3);
+	start = clock_now_ms();
+	assert_int_equal(bounded_run(sleeps, 200), -ETIMEDOUT);
+	assert_true(clock_now_ms() - start < 3000);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(verbs),
+		cmocka_unit_test(cmdline_words),
+		cmocka_unit_test(mountinfo_line),
+		cmocka_unit_test(unmount_order),
+		cmocka_unit_test(stack_order),
+		cmocka_unit_test(leave_decision),
+		cmocka_unit_test(steps_all_run),
+		cmocka_unit_test(bounded),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
