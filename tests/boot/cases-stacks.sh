@@ -462,7 +462,7 @@ hostonly_generate() {
 	local root=$1 prompt=$2 share=$CASE_DIR/share img9p=$CASE_DIR/stacks-9p.img
 	shift 2
 	stacks_9p_image "$img9p" || return 1
-	mkdir -p "$share" && cp "$BUILD/lifeboat" "$BUILD/lifeboat-init" "$share/" || return 1
+	mkdir -p "$share" && cp "$BUILD/lifeboat" "$BUILD/lifeboat-init" "$BUILD/lifeboat-shutdown" "$share/" || return 1
 	LUKS_BOOT_TIMEOUT=400 stacks_boot "$CASE_DIR/generate.log" "$img9p" \
 		"root=$root rd.driver.pre=9pnet_virtio,9p rd.timeout=90 lbtest.hostgen=1" \
 		"$prompt" '^LIFEBOAT-TEST: end' "$@" \
