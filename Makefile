@@ -19,7 +19,9 @@ ALL_CFLAGS = -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -I. $(CFLAGS) $(SANF
 ALL_LDFLAGS = $(LDFLAGS) $(SANFLAGS)
 
 GEN_LIBS  := -lkmod -lz -llzma -lzstd -llz4 -lblkid -pthread
-INIT_LIBS := -lblkid -lz
+INIT_LIBS := -lblkid -lz -pthread
+# The unit tests read LZO pages back with liblzo2 itself (the init dlopens it).
+TEST_LIBS := -llzo2
 
 GEN_SRCS    := $(filter-out gen/main.c,$(sort $(shell find gen -name '*.c')))
 INIT_SRCS   := $(filter-out init/boot.c shutdown/shutdown_main.c,$(wildcard init/*.c bootlib/*.c resume/*.c kdump/*.c net/*.c rescue/*.c blockstack/*.c fsck/*.c shutdown/*.c))
@@ -64,7 +66,7 @@ $(BUILD)/lifeboat-shutdown: $(BUILD)/obj/shutdown/shutdown_main.o $(BUILD)/libin
 # Each unit test links against all three archives; only what it uses is pulled in.
 $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(BUILD)/libgen.a $(BUILD)/libinit.a $(BUILD)/libcommon.a
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ -lcmocka $(GEN_LIBS) $(INIT_LIBS)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ -lcmocka $(GEN_LIBS) $(INIT_LIBS) $(TEST_LIBS)
 
 unit-build: $(UNIT_BINS) all
 

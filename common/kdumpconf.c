@@ -20,6 +20,23 @@ int kdump_action_parse(const char *name, enum kdump_action *out)
 	return -EINVAL;
 }
 
+static const char *const compress_names[] = { [COMPRESS_ZLIB] = "zlib", [COMPRESS_LZO] = "lzo" };
+
+int kdump_compress_parse(const char *name, enum kdump_compress *out)
+{
+	for (size_t i = 0; i < sizeof(compress_names) / sizeof(compress_names[0]); i++)
+		if (strcmp(name, compress_names[i]) == 0) {
+			*out = (enum kdump_compress)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+const char *kdump_compress_name(enum kdump_compress c)
+{
+	return (size_t)c < sizeof(compress_names) / sizeof(compress_names[0]) ? compress_names[c] : "?";
+}
+
 void kdump_conf_init(struct kdump_conf *c)
 {
 	memset(c, 0, sizeof(*c));
@@ -69,6 +86,11 @@ static int set_formats(struct kdump_conf *c, const char *v)
 	return c->formats ? 0 : -EINVAL;
 }
 
+static int set_compress(struct kdump_conf *c, const char *v)
+{
+	return kdump_compress_parse(v, &c->compress);
+}
+
 static int set_action(struct kdump_conf *c, const char *v)
 {
 	return kdump_action_parse(v, &c->action);
@@ -86,6 +108,7 @@ static const struct conf_key {
 	{ "target", set_target },
 	{ "level", set_level },
 	{ "format", set_formats },
+	{ "compress", set_compress },
 	{ "action", set_action },
 	{ "failure_action", set_failure_action },
 };

@@ -18,7 +18,14 @@
  * command line or in the logs. */
 #define KDUMP_NETRC_PATH "/etc/lifeboat/kdump.netrc"
 
+/* The library the capture dlopen()s for LZO pages (kdump/pagecomp_lzo.c),
+ * which the generator adds to images built with compress=lzo. */
+#define KDUMP_LIBLZO "liblzo2.so.2"
+
 enum kdump_action { ACTION_REBOOT, ACTION_POWEROFF, ACTION_SHELL, ACTION_DEFAULT };
+
+/* How the kdump file's pages are compressed (makedumpfile's -c and -l). */
+enum kdump_compress { COMPRESS_ZLIB, COMPRESS_LZO };
 
 /* Formats written to each target, as bits. */
 enum kdump_format {
@@ -31,6 +38,7 @@ struct kdump_conf {
 	int ntargets;
 	unsigned level;                  /* makedumpfile's -d, default 31 */
 	unsigned formats;
+	enum kdump_compress compress;    /* default zlib (docs/kdump.md says why) */
 	enum kdump_action action;        /* after a saved dump (default reboot) */
 	enum kdump_action failure_action;/* when every target failed (default: shell if any, else reboot) */
 };
@@ -41,5 +49,8 @@ void kdump_conf_init(struct kdump_conf *c);
 int kdump_conf_parse(const char *text, struct kdump_conf *c, int *bad_line);
 /* "reboot", "poweroff", "shell"; -EINVAL for anything else. */
 int kdump_action_parse(const char *name, enum kdump_action *out);
+/* "zlib", "lzo"; -EINVAL for anything else. */
+int kdump_compress_parse(const char *name, enum kdump_compress *out);
+const char *kdump_compress_name(enum kdump_compress c);
 
 #endif

@@ -137,7 +137,7 @@ static const struct opt_def opt_defs[] = {
 	{ "no-fsck",       0,   false, set_flag,      F(no_fsck),       "add no filesystem checker, not even to generic images" },
 	{ "kdump",         0,   false, set_flag,      F(kdump),         "a kdump capture image (docs/kdump.md)" },
 	{ "kdump-target",  0,   true,  add_list,      F(kdump_targets), "T,...: where dumps go, in order: UUID=|LABEL=|/dev/...[:/DIR], nfs:..., URL[;cafile=F][;sshkey=F;knownhosts=F]" },
-	{ "kdump-options", 0,   true,  add_list,      F(kdump_options), "K=V,...: level=31 format=kdump+elf action=reboot|poweroff|shell cafile=F (https targets without their own) netrc=F" },
+	{ "kdump-options", 0,   true,  add_list,      F(kdump_options), "K=V,...: level=31 format=kdump+elf compress=zlib|lzo action=reboot|poweroff|shell cafile=F (https targets without their own) netrc=F" },
 };
 
 #define N_OPTS (sizeof(opt_defs) / sizeof(opt_defs[0]))

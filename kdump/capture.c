@@ -74,13 +74,32 @@ static void progress_print(void *ctx, uint64_t done, uint64_t total)
 	log_console("kdump: saving memory: %3u%%\n", pct);
 }
 
+/* One compressing thread per CPU when there are several (nr_cpus=N on the
+ * capture kernel's command line); with one CPU the writer compresses
+ * itself, as a thread would only take turns with it. */
+static unsigned compress_threads(void)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return cpus > 1 ? (unsigned)cpus : 0;
+}
+
 int capture_write_kdump(struct capture *cap, struct dump_sink *sink, struct diskdump_stats *stats)
 {
 	struct progress prog = { 0 };
 	struct diskdump_opts opts = { .dump_level = cap->conf.level, .nodename = cap->host,
+				      .compress = cap->conf.compress, .threads = compress_threads(),
 				      .progress = progress_print, .progress_ctx = &prog };
+	int r = diskdump_write(&cap->core, cap->have_vi ? &cap->vi : NULL, sink, &opts, stats);
 
-	return diskdump_write(&cap->core, cap->have_vi ? &cap->vi : NULL, sink, &opts, stats);
+	if (stats->fallback_why[0])
+		log_warn("kdump: %s pages were asked for, but %s; the pages are compressed with zlib "
+			 "instead (rebuild the image with --kdump-options compress=%s to carry %s)",
+			 kdump_compress_name(cap->conf.compress), stats->fallback_why,
+			 kdump_compress_name(cap->conf.compress), KDUMP_LIBLZO);
+	log_console("kdump: pages compressed with %s, %u compressing thread(s)\n",
+		    stats->compress_flag == DUMP_DH_COMPRESSED_LZO ? "lzo" : "zlib", stats->threads);
+	return r;
 }
 
 int capture_write_elf(struct capture *cap, int fd)

@@ -48,7 +48,9 @@ void capture_trust_core(struct capture *cap);
 void capture_read_dmesg(struct capture *cap);
 
 /* Write the kdump-compressed dump of cap to sink, with a progress line on
- * the console. Returns 0 or -errno; reports nothing. */
+ * the console, compressed as kdump.conf says on every CPU; says which
+ * compressor and how many threads, and when the chosen one could not be
+ * had. Returns 0 or -errno; reports no error. */
 int capture_write_kdump(struct capture *cap, struct dump_sink *sink, struct diskdump_stats *stats);
 /* Write the ELF core to the file fd, filtered by the same dump level
  * (level 0: every page), with a progress line. Returns 0 or -errno. */

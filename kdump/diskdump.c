@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
-#include <zlib.h>
 
 #include "kdump/pagefilter.h"
+#include "kdump/pagepool.h"
 
 #define UTS_LEN 65
 #define DATA_BUFFER (256u << 10)
@@ -30,8 +30,9 @@ struct writer {
 	struct pagefilter filter;
 	bool use_filter;
 	struct layout lay;
-	z_stream z;
-	uint8_t *page, *zbuf, *data, *bits, *descs;
+	struct pagepool pool;
+	bool pool_open;
+	uint8_t *data, *bits, *descs;
 	size_t data_len, ndescs;
 	uint64_t data_off, desc_index, zero_desc_off;
 	bool zero_written;
@@ -215,6 +216,7 @@ static int desc_add(struct writer *w, uint64_t offset, uint32_t size, uint32_t f
 }
 
 /* Append len bytes of page data; returns their offset in *at. */
+/* Append len bytes of page data; returns their offset in *at. */
 static int data_add(struct writer *w, const void *buf, size_t len, uint64_t *at)
 {
 	int r = 0;
@@ -227,42 +229,14 @@ static int data_add(struct writer *w, const void *buf, size_t len, uint64_t *at)
 	return r;
 }
 
-static bool page_is_zero(const uint8_t *p, size_t len)
-{
-	return p[0] == 0 && memcmp(p, p + 1, len - 1) == 0;
-}
-
-/* Compress with the one stream, reset per page; keep the raw page when
- * compression does not make it smaller, as readers expect. */
-static int page_put(struct writer *w)
-{
-	size_t block = (size_t)w->lay.block;
-	uint64_t at;
-	int r;
-
-	deflateReset(&w->z);
-	w->z.next_in = w->page;
-	w->z.avail_in = (uInt)block;
-	w->z.next_out = w->zbuf;
-	w->z.avail_out = (uInt)compressBound(block);
-	r = deflate(&w->z, Z_FINISH);
-	w->stats->pages_written++;
-	if (r == Z_STREAM_END && w->z.total_out < block) {
-		r = data_add(w, w->zbuf, w->z.total_out, &at);
-		return r < 0 ? r : desc_add(w, at, (uint32_t)w->z.total_out, DUMP_DH_COMPRESSED_ZLIB);
-	}
-	r = data_add(w, w->page, block, &at);
-	return r < 0 ? r : desc_add(w, at, (uint32_t)block, 0);
-}
-
 /* With level bit 1, every zero page shares one stored page of zeros (its
  * bit stays set, so readers still find the page, as zeros). */
-static int page_zero_put(struct writer *w)
+static int page_zero_put(struct writer *w, const uint8_t *zeros)
 {
 	w->stats->pages_zero++;
 	if (!w->zero_written) {
 		uint64_t at;
-		int r = data_add(w, w->page, (size_t)w->lay.block, &at);
+		int r = data_add(w, zeros, (size_t)w->lay.block, &at);
 		if (r < 0)
 			return r;
 		w->zero_desc_off = at;
@@ -271,20 +245,33 @@ static int page_zero_put(struct writer *w)
 	return desc_add(w, w->zero_desc_off, (uint32_t)w->lay.block, 0);
 }
 
+/* The pool gives the pages back compressed, in the order they were read. */
+static int page_emit(void *ctx, const struct pool_page *pg)
+{
+	struct writer *w = ctx;
+	uint64_t at;
+	int r;
+
+	if (pg->zero)
+		return page_zero_put(w, pg->data);
+	w->stats->pages_written++;
+	if (pg->flags)
+		w->stats->pages_compressed++;
+	r = data_add(w, pg->data, pg->size, &at);
+	return r < 0 ? r : desc_add(w, at, pg->size, pg->flags);
+}
+
 static int pass_write_chunk(struct writer *w, uint64_t start, uint64_t count)
 {
 	for (uint64_t i = 0; i < count; i++) {
+		uint8_t *buf;
 		int r;
 
 		if (!(w->bits[i / 8] & (1u << (i % 8))))
 			continue;
-		r = elfcore_read_page(w->core, (start + i) * w->lay.block, w->page, (size_t)w->lay.block);
-		if (r < 0)
-			return r;
-		if ((w->opts->dump_level & DL_ZERO) && page_is_zero(w->page, (size_t)w->lay.block))
-			r = page_zero_put(w);
-		else
-			r = page_put(w);
+		r = pagepool_page(&w->pool, &buf);
+		if (r == 0)
+			r = elfcore_read_page(w->core, (start + i) * w->lay.block, buf, (size_t)w->lay.block);
 		if (r < 0)
 			return r;
 	}
@@ -308,6 +295,8 @@ static int pass_write(struct writer *w)
 			w->opts->progress(w->opts->progress_ctx, start + count, w->lay.max_mapnr);
 	}
 	if (r == 0)
+		r = pagepool_finish(&w->pool);
+	if (r == 0)
 		r = data_flush(w);
 	if (r == 0)
 		r = descs_flush(w);
@@ -316,25 +305,43 @@ static int pass_write(struct writer *w)
 
 static int writer_open(struct writer *w)
 {
-	size_t block = (size_t)w->lay.block;
-
-	w->page = malloc(block);
-	w->zbuf = malloc(compressBound(block));
 	w->data = malloc(DATA_BUFFER);
 	w->descs = malloc(DESC_BATCH * DISKDUMP_DESC_SIZE);
 	w->bits = malloc((size_t)chunk_pages(w) / 8 + 1);
-	if (!w->page || !w->zbuf || !w->data || !w->descs || !w->bits)
-		return -ENOMEM;
-	if (deflateInit(&w->z, Z_BEST_SPEED) != Z_OK)
+	if (!w->data || !w->descs || !w->bits)
 		return -ENOMEM;
 	return 0;
 }
 
+/* The page compressor, on opts->threads threads. Without the chosen
+ * compressor's library (an image built without it), zlib, which the init
+ * links, saves the dump all the same; stats says so. */
+static int writer_pool_open(struct writer *w)
+{
+	struct pagepool_opts po = {
+		.comp = pagecomp_get(w->opts->compress), .page_size = (size_t)w->lay.block,
+		.threads = w->opts->threads, .find_zero = (w->opts->dump_level & DL_ZERO) != 0,
+		.emit = page_emit, .emit_ctx = w,
+	};
+	int r = pagepool_open(&w->pool, &po, w->stats->fallback_why, sizeof(w->stats->fallback_why));
+
+	if (r == -ENOENT && po.comp != pagecomp_get(COMPRESS_ZLIB)) {
+		pagepool_close(&w->pool);
+		po.comp = pagecomp_get(COMPRESS_ZLIB);
+		r = pagepool_open(&w->pool, &po, NULL, 0);
+	} else {
+		w->stats->fallback_why[0] = '\0';
+	}
+	w->pool_open = true;
+	w->stats->compress_flag = po.comp->flag;
+	w->stats->threads = w->pool.nthreads;
+	return r;
+}
+
 static void writer_close(struct writer *w)
 {
-	deflateEnd(&w->z);
-	free(w->page);
-	free(w->zbuf);
+	if (w->pool_open)
+		pagepool_close(&w->pool);
 	free(w->data);
 	free(w->descs);
 	free(w->bits);
@@ -345,7 +352,7 @@ static void writer_close(struct writer *w)
 static int writer_run(struct writer *w)
 {
 	uint64_t kept = 0;
-	int r = header_write(w, DUMP_DH_COMPRESSED_ZLIB | DUMP_DH_COMPRESSED_INCOMPLETE);
+	int r = header_write(w, w->stats->compress_flag | DUMP_DH_COMPRESSED_INCOMPLETE);
 
 	if (r == 0)
 		r = subheader_write(w);
@@ -356,7 +363,7 @@ static int writer_run(struct writer *w)
 	w->data_off = w->lay.descs + kept * DISKDUMP_DESC_SIZE;
 	r = pass_write(w);
 	if (r == 0)
-		r = header_write(w, DUMP_DH_COMPRESSED_ZLIB);
+		r = header_write(w, w->stats->compress_flag);
 	w->stats->bytes = w->data_off;
 	return r;
 }
@@ -381,6 +388,8 @@ int diskdump_write(const struct elfcore *core, const struct vmcoreinfo *vi,
 	}
 	stats->filtered_by_kind = w.use_filter;
 	r = writer_open(&w);
+	if (r == 0)
+		r = writer_pool_open(&w);
 	if (r == 0)
 		r = writer_run(&w);
 	writer_close(&w);

@@ -19,6 +19,9 @@ PACKAGES="$PACKAGES open-iscsi tgt"
 # makedumpfile, which the tests use to read the dumps lifeboat writes;
 # python3 runs the kdump tests' page check and HTTP server.
 PACKAGES="$PACKAGES libcurl4-openssl-dev makedumpfile python3"
+# kdump's LZO pages: liblzo2's header (the init dlopens liblzo2 when the
+# image is built with --kdump-options compress=lzo).
+PACKAGES="$PACKAGES liblzo2-dev"
 # The URL targets' test servers, run only inside the tests' namespaces with
 # their own settings: an FTP server (pyftpdlib) and sshd for sftp.
 PACKAGES="$PACKAGES python3-pyftpdlib openssh-server"

@@ -49,6 +49,18 @@ static int append_word(char *out, size_t size, size_t *pos, const char *word, si
 	return 0;
 }
 
+/* Does the command line give nr_cpus=? The kernel only ever lowers the
+ * CPU count with it, so a later nr_cpus=2 would not undo our nr_cpus=1. */
+static bool has_nr_cpus(const char *cmdline)
+{
+	struct cmdword w;
+
+	while (cmdline && cmdwords_next(&cmdline, &w))
+		if (w.len > 8 && strncmp(w.text, "nr_cpus=", 8) == 0)
+			return true;
+	return false;
+}
+
 /* Words are split as the kernel does (common/cmdwords.h); a dropped
  * parameter is recognised as the kernel reads it, quotes removed. */
 int kdump_load_capture_cmdline(const char *running, const char *extra, char *out, size_t size)
@@ -64,7 +76,11 @@ int kdump_load_capture_cmdline(const char *running, const char *extra, char *out
 		if (!param_dropped(w.text, w.len))
 			r = append_word(out, size, &pos, w.raw, w.raw_len);
 	if (r == 0)
-		r = append_word(out, size, &pos, "irqpoll nr_cpus=1 reset_devices", 31);
+		r = append_word(out, size, &pos, "irqpoll", 7);
+	if (r == 0 && !has_nr_cpus(extra))
+		r = append_word(out, size, &pos, "nr_cpus=1", 9);
+	if (r == 0)
+		r = append_word(out, size, &pos, "reset_devices", 13);
 	if (r == 0 && extra && *extra)
 		r = append_word(out, size, &pos, extra, strlen(extra));
 	return r;

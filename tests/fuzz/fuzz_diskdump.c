@@ -27,6 +27,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 #define PATCHES_MAX 64
 #define FLAG_FLAT 1
 #define FLAG_PHDR 2
+#define FLAG_LZO 4
+#define FLAG_THREADS 8     /* and the next bit: 0 to 3 compressing threads */
 /* The writers walk every page frame up to the highest range. */
 #define WALK_MAX_PADDR (64ULL << 20)
 
@@ -42,9 +44,12 @@ static void patch(struct synth *s, const uint8_t *p, bool phdr)
 		memcpy(s->buf + where, p + 2, 8);
 }
 
-static void dump(const struct elfcore *core, const struct vmcoreinfo *vi, unsigned level, bool flat)
+static void dump(const struct elfcore *core, const struct vmcoreinfo *vi, unsigned level, uint8_t flags)
 {
-	struct diskdump_opts opts = { .dump_level = level, .nodename = "fuzz" };
+	bool flat = flags & FLAG_FLAT;
+	struct diskdump_opts opts = { .dump_level = level, .nodename = "fuzz",
+				      .compress = (flags & FLAG_LZO) ? COMPRESS_LZO : COMPRESS_ZLIB,
+				      .threads = (flags / FLAG_THREADS) & 3 };
 	struct diskdump_stats st;
 	struct dump_sink sink;
 	struct stat sb;
@@ -106,7 +111,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (have_vi)
 			elfcore_limit_phys(&core, vmcoreinfo_phys_bits(&vi));
 		if (core.max_paddr <= WALK_MAX_PADDR)
-			dump(&core, have_vi ? &vi : NULL, level, flags & FLAG_FLAT);
+			dump(&core, have_vi ? &vi : NULL, level, flags);
 		elfcore_close(&core);
 	}
 	close(fd);

@@ -21,9 +21,10 @@ static void conf_full(void **state)
 	kdump_conf_init(&c);
 	assert_int_equal(c.level, 31);
 	assert_int_equal(c.formats, FORMAT_KDUMP);
+	assert_int_equal(c.compress, COMPRESS_ZLIB);
 	assert_int_equal(kdump_conf_parse("# comment\n\ntarget LABEL=a:/var/crash\n"
 					  "  target   http://198.51.100.1/dumps/  \n"
-					  "level 17\nformat kdump elf\naction poweroff\n"
+					  "level 17\nformat kdump elf\ncompress lzo\naction poweroff\n"
 					  "failure_action shell\n"
 					  "target https://198.51.100.1/d/;cafile=/etc/ca.pem", &c, &bad), 0);
 	assert_int_equal(c.ntargets, 3);
@@ -34,13 +35,15 @@ static void conf_full(void **state)
 	assert_string_equal(c.targets[2].cafile, "/etc/ca.pem");
 	assert_int_equal(c.level, 17);
 	assert_int_equal(c.formats, FORMAT_KDUMP | FORMAT_ELF);
+	assert_int_equal(c.compress, COMPRESS_LZO);
+	assert_string_equal(kdump_compress_name(c.compress), "lzo");
 	assert_int_equal(c.action, ACTION_POWEROFF);
 	assert_int_equal(c.failure_action, ACTION_SHELL);
 }
 
 static void conf_refused(void **state)
 {
-	const char *bad_texts[] = { "level 32\n", "level -1\n", "level x\n", "format lzo\n",
+	const char *bad_texts[] = { "level 32\n", "level -1\n", "level x\n", "format lzo\n", "compress snappy\n", "compress\n", "compress zlib lzo\n",
 				    "action halt\n", "target\n", "colour blue\n",
 				    "cafile /etc/ca.pem\n", "target http://h/;cafile=/ca.pem\n" };
 	struct kdump_conf c;
@@ -148,6 +151,11 @@ static void capture_cmdline(void **state)
 					            out, sizeof(out)), 0);
 	assert_string_equal(out, "rd.iscsi.password=\"a b\" irqpoll nr_cpus=1 reset_devices");
 	assert_int_equal(kdump_load_capture_cmdline("root=/dev/vda", "", out, 20), -ENAMETOOLONG);
+	/* nr_cpus= of --append replaces ours: the kernel would keep the lower. */
+	assert_int_equal(kdump_load_capture_cmdline("root=/dev/vda", "nr_cpus=2 panic=-1", out, sizeof(out)), 0);
+	assert_string_equal(out, "root=/dev/vda irqpoll reset_devices nr_cpus=2 panic=-1");
+	assert_int_equal(kdump_load_capture_cmdline("root=/dev/vda", "\"nr_cpus=4\"", out, sizeof(out)), 0);
+	assert_string_equal(out, "root=/dev/vda irqpoll reset_devices \"nr_cpus=4\"");
 }
 
 int main(void)

@@ -13,6 +13,7 @@
 #include <zlib.h>
 
 #include <cmocka.h>
+#include <lzo/lzo1x.h>
 
 #include "kdump/diskdump.h"
 #include "kdump/pagefilter.h"
@@ -37,12 +38,14 @@ struct dumped {
 	struct diskdump_stats stats;
 };
 
-static void dump_make(struct dumped *d, unsigned level, bool flat)
+static void dump_make_with(struct dumped *d, unsigned level, bool flat, enum kdump_compress comp,
+			   unsigned threads)
 {
 	size_t size;
 	uint8_t *core = fixture_core(loads, 3, info_text, 2, &size);
 	int in = fixture_memfd(core, size), out = memfd_create("dump", 0);
-	struct diskdump_opts opts = { .dump_level = level, .nodename = "testhost" };
+	struct diskdump_opts opts = { .dump_level = level, .nodename = "testhost",
+				      .compress = comp, .threads = threads };
 	struct vmcoreinfo vi;
 	struct dump_sink sink;
 	struct stat st;
@@ -61,6 +64,11 @@ static void dump_make(struct dumped *d, unsigned level, bool flat)
 	d->buf = malloc(d->size);
 	assert_int_equal(pread(out, d->buf, d->size, 0), (ssize_t)d->size);
 	close(out);
+}
+
+static void dump_make(struct dumped *d, unsigned level, bool flat)
+{
+	dump_make_with(d, level, flat, COMPRESS_ZLIB, 0);
 }
 
 static void dump_free(struct dumped *d)
@@ -83,7 +91,7 @@ static uint64_t dump_verify(const uint8_t *f, size_t size, const struct elfcore 
 	assert_int_equal(le32(f + 8), 6);
 	assert_string_equal((const char *)f + 12 + 65 * 2, "6.1.0-test");
 	assert_string_equal((const char *)f + 12 + 65, "testhost");
-	assert_int_equal(le32(f + 424), DUMP_DH_COMPRESSED_ZLIB);
+	assert_true(le32(f + 424) == DUMP_DH_COMPRESSED_ZLIB || le32(f + 424) == DUMP_DH_COMPRESSED_LZO);
 	assert_int_equal(block, 4096);
 	assert_true(max_mapnr == 0x405);
 	/* The notes and VMCOREINFO the sub header points at. */
@@ -103,6 +111,14 @@ static uint64_t dump_verify(const uint8_t *f, size_t size, const struct elfcore 
 		if (le32(pd + 12) & DUMP_DH_COMPRESSED_ZLIB) {
 			assert_int_equal(uncompress(got, &len, f + le64(pd), le32(pd + 8)), Z_OK);
 			assert_int_equal(len, 4096);
+		} else if (le32(pd + 12) & DUMP_DH_COMPRESSED_LZO) {
+			lzo_uint lzo_len = sizeof(got);
+
+			/* A page's flag is the one the header names. */
+			assert_int_equal(le32(f + 424), DUMP_DH_COMPRESSED_LZO);
+			assert_int_equal(lzo1x_decompress_safe(f + le64(pd), le32(pd + 8), got, &lzo_len, NULL),
+					 LZO_E_OK);
+			assert_int_equal(lzo_len, 4096);
 		} else {
 			assert_int_equal(le32(pd + 8), 4096);
 			memcpy(got, f + le64(pd), 4096);
@@ -125,6 +141,55 @@ static void writes_every_page(void **state)
 	assert_true(d.stats.pages_written == present);
 	assert_int_equal(d.stats.filtered_by_kind, 0);
 	dump_free(&d);
+}
+
+/* LZO pages (makedumpfile -l's): every page reads back through liblzo2's
+ * own decompressor, the header and the descriptors say LZO. */
+static void lzo_pages_read_back(void **state)
+{
+	struct dumped d;
+	uint64_t present = 0x9f + 0x40 + 5;
+
+	(void)state;
+	dump_make_with(&d, 0, false, COMPRESS_LZO, 0);
+	assert_int_equal(le32(d.buf + 424), DUMP_DH_COMPRESSED_LZO);
+	assert_int_equal(d.stats.compress_flag, DUMP_DH_COMPRESSED_LZO);
+	assert_string_equal(d.stats.fallback_why, "");
+	assert_true(dump_verify(d.buf, d.size, &d.core) == present);
+	/* The fixture's pages are patterns: most must have been compressed. */
+	assert_true(d.stats.pages_compressed > present / 2);
+	dump_free(&d);
+}
+
+/* Compressing threads change nothing in the file but the header's time:
+ * the same bytes from the sub header on as the writer alone, for both
+ * compressors, at both levels, with more threads than batches too. */
+static void threads_keep_the_order(void **state)
+{
+	const enum kdump_compress comps[] = { COMPRESS_ZLIB, COMPRESS_LZO };
+	const unsigned levels[] = { 0, 31 }, threads[] = { 1, 2, 3, 8 };
+
+	(void)state;
+	for (size_t c = 0; c < 2; c++)
+		for (size_t l = 0; l < 2; l++) {
+			struct dumped alone;
+
+			dump_make_with(&alone, levels[l], false, comps[c], 0);
+			assert_int_equal(alone.stats.threads, 0);
+			for (size_t t = 0; t < sizeof(threads) / sizeof(threads[0]); t++) {
+				struct dumped d;
+
+				dump_make_with(&d, levels[l], false, comps[c], threads[t]);
+				assert_int_equal(d.stats.threads, threads[t]);
+				assert_true(d.size == alone.size);
+				assert_memory_equal(d.buf + 4096, alone.buf + 4096, d.size - 4096);
+				assert_true(d.stats.pages_written == alone.stats.pages_written);
+				assert_true(d.stats.pages_zero == alone.stats.pages_zero);
+				dump_verify(d.buf, d.size, &d.core);
+				dump_free(&d);
+			}
+			dump_free(&alone);
+		}
 }
 
 /* How many different data offsets the descriptors name. */
@@ -274,6 +339,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(writes_every_page),
 		cmocka_unit_test(zero_pages_shared),
+		cmocka_unit_test(lzo_pages_read_back),
+		cmocka_unit_test(threads_keep_the_order),
 		cmocka_unit_test(flattened_reassembles),
 		cmocka_unit_test(page_kinds),
 	};
