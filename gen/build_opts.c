@@ -100,6 +100,19 @@ static int set_net(struct build_opts *o, const char *value, size_t offset)
 	return 0;
 }
 
+/* --jobs N: 1 to 1024 builds at a time (with --kver all). */
+static int set_jobs(struct build_opts *o, const char *value, size_t offset)
+{
+	char *end;
+	unsigned long n = strtoul(value, &end, 10);
+
+	(void)offset;
+	if (*value < '0' || *value > '9' || *end || n < 1 || n > 1024)
+		return -EINVAL;
+	o->jobs = (unsigned)n;
+	return 0;
+}
+
 /* A flag option that turns a bool field on. */
 static int set_flag(struct build_opts *o, const char *value, size_t offset)
 {
@@ -111,8 +124,9 @@ static int set_flag(struct build_opts *o, const char *value, size_t offset)
 #define F(f) offsetof(struct build_opts, f)
 
 static const struct opt_def opt_defs[] = {
-	{ "output",        'o', true,  set_string,    F(output),        "FILE: the image to write" },
-	{ "kver",          0,   true,  set_string,    F(kver),          "VERSION: kernel version (default: the running one)" },
+	{ "output",        'o', true,  set_string,    F(output),        "FILE: the image to write (with --kver all: %k is each version)" },
+	{ "kver",          'k', true,  set_string,    F(kver),          "VERSION|all: kernel version (default: the running one; all: every installed one, in parallel)" },
+	{ "jobs",          'j', true,  set_jobs,      0,                "N: with --kver all, builds at a time (default: the online CPUs)" },
 	{ "kmoddir",       0,   true,  set_string,    F(kmoddir),       "DIR: modules tree (INSTALL_MOD_PATH or lib/modules/VERSION)" },
 	{ "generic",       0,   false, set_generic,   0,                "every storage, filesystem and virtio driver" },
 	{ "host-only",     0,   false, set_host_only, 0,                "only what this machine needs (default)" },
@@ -279,6 +293,11 @@ int build_opts_parse(struct build_opts *o, int argc, char **argv)
 	}
 	if (r == 0 && !o->output) {
 		gen_error("no output file: give -o IMAGE");
+		r = -EINVAL;
+	}
+	if (r == 0 && o->kver && strcmp(o->kver, BUILD_KVER_ALL) == 0 && !strstr(o->output, "%k")) {
+		gen_error("--kver all writes an image per kernel: -o must say where with %%k, "
+			  "e.g. -o /boot/initrd.img-%%k");
 		r = -EINVAL;
 	}
 	return r;

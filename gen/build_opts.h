@@ -10,9 +10,13 @@
 
 enum build_mode { BUILD_HOST_ONLY, BUILD_GENERIC };
 
+/* --kver all: every installed kernel (gen/cmd/build_all.c). */
+#define BUILD_KVER_ALL "all"
+
 struct build_opts {
 	char *output;
-	char *kver;
+	char *kver;            /* NULL: the running kernel's; "all": each installed one */
+	unsigned jobs;         /* --jobs; 0: the online CPUs */
 	char *kmoddir;
 	char *config;          /* --config FILE: instead of the system configuration */
 	char *cmdline;

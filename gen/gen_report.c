@@ -3,14 +3,20 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 bool gen_verbose;
 
+/* One write per message: the builds of --kver all run at once
+ * (gen/cmd/build_all.c) and their lines must not interleave. */
 static void report(const char *prefix, const char *fmt, va_list ap)
 {
-	fprintf(stderr, "lifeboat: %s", prefix);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	char line[8192];
+	int n = snprintf(line, sizeof(line), "lifeboat: %s", prefix);
+
+	vsnprintf(line + n, sizeof(line) - (size_t)n - 1, fmt, ap);
+	strcat(line, "\n");
+	fputs(line, stderr);
 }
 
 void gen_error(const char *fmt, ...)

@@ -12,6 +12,7 @@
 
 #include "common/layout.h"
 #include "gen/build_ctx.h"
+#include "gen/cmd/build_all.h"
 #include "gen/elf/program.h"
 #include "gen/feature/feature.h"
 #include "gen/feature/iscsi_pack.h"
@@ -295,14 +296,12 @@ static int build_with_host(const struct build_opts *o, const struct host_facts *
 	return r;
 }
 
-int build_image(const struct build_opts *o)
+int build_kernel(const struct build_opts *o, const struct host_facts *host)
 {
 	char kver[256], moddir[PATH_MAX];
 	struct build_opts decided = *o;  /* o, with the compression decided for the kernel */
-	struct host_facts host;
 	int r;
 
-	gen_verbose = o->verbose;
 	r = kernel_find(o->kver, o->kmoddir, kver, sizeof(kver), moddir, sizeof(moddir));
 	if (r == 0 && o->compress_given)
 		r = kernel_rd_check(o->compress, kver, moddir, "/boot");
@@ -313,13 +312,24 @@ int build_image(const struct build_opts *o)
 	o = &decided;
 	gen_info("compressing the image with %s%s", sink_format_name(o->compress),
 		 o->compress_given ? "" : " (the default for this kernel)");
+	return build_with_host(o, o->mode == BUILD_GENERIC ? NULL : host, kver, moddir);
+}
+
+int build_image(const struct build_opts *o)
+{
+	struct host_facts host;
+	int r;
+
+	gen_verbose = o->verbose;
 	if (o->mode == BUILD_GENERIC)
-		return build_with_host(o, NULL, kver, moddir);
-	/* The host is read once; every step of a host-only build decides from it. */
+		return o->kver && strcmp(o->kver, BUILD_KVER_ALL) == 0 ? build_all(o, NULL)
+								      : build_kernel(o, NULL);
+	/* The host is read once; every step of a host-only build decides from
+	 * it, for every kernel of --kver all too. */
 	r = hostfacts_read(&host, "");
 	if (r < 0)
 		return r;
-	r = build_with_host(o, &host, kver, moddir);
+	r = o->kver && strcmp(o->kver, BUILD_KVER_ALL) == 0 ? build_all(o, &host) : build_kernel(o, &host);
 	hostfacts_free(&host);
 	return r;
 }

@@ -108,3 +108,28 @@ int kernel_find(const char *kver, const char *kmoddir, char *kver_out, size_t kv
 		  kver_out, kver_out, kver_out);
 	return -ENOENT;
 }
+
+int kernel_list(const char *kmoddir, struct strv *versions)
+{
+	static const char *const subdirs[] = { "/lib/modules", "/usr/lib/modules" };
+	int r = 0;
+
+	for (size_t i = 0; r == 0 && i < sizeof(subdirs) / sizeof(subdirs[0]); i++) {
+		char dir[4096], probe[4400];
+		struct dirent *de;
+		DIR *d;
+
+		snprintf(dir, sizeof(dir), "%s%s", kmoddir ? kmoddir : "", subdirs[i]);
+		d = opendir(dir);
+		if (!d)
+			continue;
+		while (r == 0 && (de = readdir(d))) {
+			snprintf(probe, sizeof(probe), "%s/%s", dir, de->d_name);
+			if (de->d_name[0] != '.' && has_modules_dep(probe))
+				r = strv_push_unique(versions, de->d_name);
+		}
+		closedir(d);
+	}
+	strv_sort(versions);
+	return r;
+}

@@ -4,6 +4,8 @@
 
 #include <stddef.h>
 
+#include "common/strv.h"
+
 /* Find the modules directory (the one holding modules.dep) for kver, in
  * kmoddir when given (an INSTALL_MOD_PATH, a lib/modules directory, or the
  * versioned directory itself), else in /lib/modules and /usr/lib/modules.
@@ -12,5 +14,11 @@
  * -ENOENT. */
 int kernel_find(const char *kver, const char *kmoddir, char *kver_out, size_t kver_size,
 		char *moddir_out, size_t moddir_size);
+
+/* Every kernel version with a modules tree (modules.dep): under kmoddir's
+ * lib/modules and usr/lib/modules when given, else the host's; each once
+ * (a merged /usr shows them twice), sorted. Returns 0 or -ENOMEM; none
+ * found is not an error. */
+int kernel_list(const char *kmoddir, struct strv *versions);
 
 #endif

@@ -1,6 +1,8 @@
 /* kdump-save: the capture's writers on a saved ELF core, for the benchmark
  * (tests/bench/kdump.sh) and for measuring the ELF writer's segment split:
- * kdump-save CORE OUT LEVEL [flat | elf [MIN_GAP]]. */
+ * kdump-save CORE OUT LEVEL [flat | elf [MIN_GAP] | zlib|lzo [THREADS]].
+ * THREADS: compressing threads (default: one per online CPU when there
+ * are several, as the capture does). */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,9 +12,10 @@
 #include "kdump/diskdump.h"
 #include "kdump/elfdump.h"
 
-static int save_kdump(struct elfcore *core, struct vmcoreinfo *vi, int out, unsigned level, int flat)
+static int save_kdump(struct elfcore *core, struct vmcoreinfo *vi, int out, unsigned level, int flat,
+		      enum kdump_compress comp, unsigned threads)
 {
-	struct diskdump_opts opts = { .dump_level = level };
+	struct diskdump_opts opts = { .dump_level = level, .compress = comp, .threads = threads };
 	struct diskdump_stats st;
 	struct dump_sink sink;
 	int r;
@@ -23,9 +26,13 @@ static int save_kdump(struct elfcore *core, struct vmcoreinfo *vi, int out, unsi
 		r = diskdump_write(core, vi, &sink, &opts, &st);
 	if (r == 0)
 		r = dump_sink_end(&sink);
-	printf("pages present %llu, written %llu, zero %llu, filtered %llu\n",
+	printf("pages present %llu, written %llu (compressed %llu), zero %llu, filtered %llu; "
+	       "%s, %u thread(s)%s%s\n",
 	       (unsigned long long)st.pages_total, (unsigned long long)st.pages_written,
-	       (unsigned long long)st.pages_zero, (unsigned long long)st.pages_filtered);
+	       (unsigned long long)st.pages_compressed, (unsigned long long)st.pages_zero,
+	       (unsigned long long)st.pages_filtered,
+	       st.compress_flag == DUMP_DH_COMPRESSED_LZO ? "lzo" : "zlib", st.threads,
+	       st.fallback_why[0] ? "; fell back: " : "", st.fallback_why);
 	return r;
 }
 
@@ -47,10 +54,13 @@ int main(int argc, char **argv)
 	struct vmcoreinfo vi;
 	struct elfcore core;
 	const char *mode = argc > 4 ? argv[4] : "";
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	unsigned threads = argc > 5 ? (unsigned)atoi(argv[5]) : cpus > 1 ? (unsigned)cpus : 0;
+	enum kdump_compress comp = COMPRESS_ZLIB;
 	int in, out, r;
 
 	if (argc < 4) {
-		fprintf(stderr, "usage: kdump-save CORE OUT LEVEL [flat | elf [MIN_GAP]]\n");
+		fprintf(stderr, "usage: kdump-save CORE OUT LEVEL [flat | elf [MIN_GAP] | zlib|lzo [THREADS]]\n");
 		return 2;
 	}
 	in = open(argv[1], O_RDONLY);
@@ -62,8 +72,10 @@ int main(int argc, char **argv)
 	}
 	if (strcmp(mode, "elf") == 0)
 		r = save_elf(&core, &vi, out, (unsigned)atoi(argv[3]), argc > 5 ? strtoull(argv[5], NULL, 0) : 0);
+	else if (kdump_compress_parse(mode, &comp) == 0)
+		r = save_kdump(&core, &vi, out, (unsigned)atoi(argv[3]), 0, comp, threads);
 	else
-		r = save_kdump(&core, &vi, out, (unsigned)atoi(argv[3]), strcmp(mode, "flat") == 0);
+		r = save_kdump(&core, &vi, out, (unsigned)atoi(argv[3]), strcmp(mode, "flat") == 0, comp, threads);
 	if (r == 0)
 		r = fsync(out);
 	if (r < 0)

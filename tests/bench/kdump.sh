@@ -1,6 +1,7 @@
 #!/bin/bash
-# kdump.sh: lifeboat's dump writer against makedumpfile -c -d 31 and a plain
-# copy, in ONE capture kernel boot, on the same /proc/vmcore. A qemu guest
+# kdump.sh: lifeboat's dump writer (zlib and LZO pages) against
+# makedumpfile -c -d 31 and -l -d 31, in ONE capture kernel boot, on the
+# same /proc/vmcore. A qemu guest
 # (512 MB, crashkernel=128M, as the kdump boot cases) crashes; its capture
 # image (lifeboat build --kdump, action=shell) also carries makedumpfile, the
 # capture's writer in a small driver (tests/bench/kdump-save.c, the same
@@ -10,17 +11,23 @@
 # time and the peak RSS. Output: the runs, then a Markdown table of medians
 # with ratios to makedumpfile. Needs: qemu, makedumpfile, busybox, time.
 # Usage: tests/bench/kdump.sh   (RUNS=N per boot, BOOTS=N crash and capture
-# boots, the medians over all; WORK=DIR, KVER=VERSION)
+# boots, the medians over all; CPUS=N: the guest's CPUs and the capture
+# kernel's nr_cpus=, default 1; COPY=1 adds a plain copy; WORK=DIR,
+# KVER=VERSION)
 set -eu
 cd "$(dirname "$0")/../.."
 TOP=$PWD
 work=$TOP/${WORK:-build/bench-kdump}
 RUNS=${RUNS:-3}
 BOOTS=${BOOTS:-1}
+CPUS=${CPUS:-1}
+COPY=${COPY:-}
 mkdir -p "$work"
 cc -std=gnu11 -O2 -D_GNU_SOURCE -I. -o "$work/kdump-save" tests/bench/kdump-save.c \
 	kdump/elfcore.c kdump/vmcoreinfo.c kdump/kvmem.c kdump/pagefilter.c kdump/dumpsink.c \
-	kdump/diskdump.c kdump/elfdump.c -lz
+	kdump/diskdump.c kdump/elfdump.c kdump/pagecomp.c kdump/pagecomp_lzo.c kdump/pagepool.c \
+	kdump/vmcoreinfo_check.c \
+	common/kdumpconf.c common/kdumptarget.c -lz -pthread
 
 source tests/boot/lib.sh
 source tests/boot/cases-kdump.sh
@@ -35,10 +42,10 @@ mkdir -p "$CASE_DIR/empty"
 "$BUILD/lifeboat" build --config /dev/null --generic --kver "$KVER" -o "$work/generic.img" 2>"$work/build.log"
 "$BUILD/lifeboat" build --config /dev/null --host-only --kver "$KVER" \
 	--add-modules virtio_pci,virtio_blk,ext4 --rescue busybox --kdump \
-	--kdump-target LABEL=kdbench --kdump-options action=shell \
+	--kdump-target LABEL=kdbench --kdump-options action=shell,compress=lzo \
 	--add-binaries "/usr/bin/makedumpfile,/usr/bin/time,$work/kdump-save" \
 	--add-files "$TOP/tests/bench/kdump-capture-bench.sh:/bench.sh" -o "$work/capture.img" 2>>"$work/build.log"
-kdump_root_tree "$CASE_DIR/root" "$work/capture.img" bench ""
+kdump_root_tree "$CASE_DIR/root" "$work/capture.img" bench "nr_cpus=$CPUS"
 mkfs_image ext4 "$CASE_DIR/root.img" 96 "$CASE_DIR/root" kdroot 7d0e4b1a-0c2f-4a5e-9b1d-6f3e2a1c0b11
 
 # capture_boot N: one crash and capture; its console log is console-N.log.
@@ -49,20 +56,21 @@ capture_boot() {
 	mkfs_image ext4 "$CASE_DIR/bench.img" 1500 "$CASE_DIR/empty" kdbench 7d0e4b1a-0c2f-4a5e-9b1d-6f3e2a1c0b12
 	rescue_start "$work/generic.img" "root=LABEL=kdroot crashkernel=$KDUMP_CRASHKERNEL" \
 		-drive "file=$CASE_DIR/root.img,format=raw,if=virtio" \
-		-drive "file=$CASE_DIR/bench.img,format=raw,if=virtio"
+		-drive "file=$CASE_DIR/bench.img,format=raw,if=virtio" -smp "$CPUS"
 	expect "kdump: starting a shell" 600 >&2 || rc=1
-	[ $rc -ne 0 ] || { sleep 2; type_line "sh /bench.sh $RUNS $work/kdump-save; busybox poweroff -f"; }
+	[ $rc -ne 0 ] || { sleep 2; type_line "sh /bench.sh $RUNS $work/kdump-save ${COPY:+copy}; busybox poweroff -f"; }
 	[ $rc -ne 0 ] || expect "BENCH-DONE|BENCH-FAIL" 1200 >&2 || rc=1
 	rescue_stop $rc || true   # its wait reports the killed console readers
 	mv "$CASE_DIR/console.log" "$CASE_DIR/console-$1.log"
 	grep -a "BENCH-FAIL" "$CASE_DIR/console-$1.log" >&2 && rc=1
 	[ $rc -eq 0 ] || { echo "kdump.sh: capture boot $1 failed; see $CASE_DIR/console-$1.log" >&2; exit 1; }
 	echo "Boot $1: load average $(cut -d' ' -f1-3 /proc/loadavg) after it; the capture's own save (init, level 31, same disk):"
-	grep -a -o "kdump: dump saved as .*" "$CASE_DIR/console-$1.log" | tr -d '\r' | sed 's/^/    /'
+	grep -a -o -E "kdump: (dump saved as|pages compressed with) .*" "$CASE_DIR/console-$1.log" | tr -d '\r' | sed 's/^/    /'
+	grep -a -o "BENCH-CPUS .*" "$CASE_DIR/console-$1.log" | tr -d '\r' | sed 's/^/    /'
 	grep -a "^BENCH [a-z]" "$CASE_DIR/console-$1.log" | tr -d '\r' >>"$CASE_DIR/runs"
 }
 
-echo "Capture kernel $KVER, $(nproc) host cores; $BOOTS boot(s) of $RUNS runs each"
+echo "Capture kernel $KVER, $(nproc) host cores, $CPUS guest CPU(s); $BOOTS boot(s) of $RUNS runs each"
 for ((b = 1; b <= BOOTS; b++)); do
 	capture_boot "$b"
 done
@@ -78,16 +86,20 @@ awk '
 	}
 	{ name[NR] = $2; val[NR, 1] = $4; val[NR, 2] = $5; val[NR, 3] = $6 }
 	END {
-		split("makedumpfile lifeboat copy", tools, " ")
-		label["makedumpfile"] = "makedumpfile -c -d 31"
-		label["lifeboat"] = "lifeboat -d 31 (zlib)"
+		n = split("makedumpfile-c makedumpfile-l lifeboat-zlib lifeboat-lzo copy", tools, " ")
+		label["makedumpfile-c"] = "makedumpfile -c -d 31"
+		label["makedumpfile-l"] = "makedumpfile -l -d 31"
+		label["lifeboat-zlib"] = "lifeboat -d 31, zlib"
+		label["lifeboat-lzo"] = "lifeboat -d 31, lzo"
 		label["copy"] = "plain copy (busybox cp)"
-		mt = median("makedumpfile", 1); ms = median("makedumpfile", 3)
-		print "| tool | wall time (median) | output | peak RSS | time vs makedumpfile | size vs makedumpfile |"
+		lt = median("makedumpfile-l", 1); cs = median("makedumpfile-c", 3)
+		print "| tool | wall time (median) | output | peak RSS | time vs -l | size vs -c |"
 		print "|---|---|---|---|---|---|"
-		for (k = 1; k <= 3; k++) {
+		for (k = 1; k <= n; k++) {
 			t = tools[k]
+			for (i = 1; i <= NR && name[i] != t; i++);
+			if (i > NR) continue
 			printf "| %s | %.2f s | %.1f MB | %.1f MiB | %.2f | %.3f |\n", label[t], median(t, 1),
-				median(t, 3) / 1e6, median(t, 2) / 1024, median(t, 1) / mt, median(t, 3) / ms
+				median(t, 3) / 1e6, median(t, 2) / 1024, median(t, 1) / lt, median(t, 3) / cs
 		}
 	}' "$CASE_DIR/runs"

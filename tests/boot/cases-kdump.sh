@@ -87,6 +87,7 @@ case_kdump_disk() {
 	assert_log "$log" "kdump: this is a capture kernel" &&
 	assert_log "$log" "LABEL=kdsmall (/dev/vd[a-z]): [0-9]* MiB free, the dump may take up to" &&
 	assert_log "$log" "kdump: saving memory: 100%" &&
+	assert_log "$log" "kdump: pages compressed with zlib, 0 compressing thread" &&
 	assert_log "$log" "kdump: dump saved as" || return 1
 	[ -z "$(debugfs -R 'ls -p /var/crash' "$CASE_DIR/small.img" 2>/dev/null | grep -E '/vmcore')" ] &&
 	dir=$(ext4_dump_dir "$CASE_DIR/big.img") && [ -n "$dir" ] ||
@@ -105,7 +106,9 @@ case_kdump_disk() {
 		{ echo "vmcore-dmesg.txt lacks the marker"; return 1; }
 	cmp -s "$CASE_DIR/vmcore-dmesg.txt" "$CASE_DIR/makedumpfile-dmesg.txt" ||
 		{ echo "vmcore-dmesg.txt differs from makedumpfile --dump-dmesg"; return 1; }
-	kdump_check_elf "$token"
+	kdump_check_elf "$token" || return 1
+	grep -q "header status 0x1;.* 0x1: [1-9]" "$CASE_DIR/verify.log" ||
+		{ echo "the dump's pages are not zlib: $(tail -n 1 "$CASE_DIR/verify.log")"; return 1; }
 }
 
 # The filtered ELF file of kdump_disk: its program headers as readelf sees
@@ -324,20 +327,24 @@ case_kdump_sftp() {
 
 # Capture to NFS: the first target, an NFS export nobody serves, fails with a
 # message; the second, an NFSv4 export of the namespace's ganesha
-# (cases-net.sh), gets the dump; makedumpfile reads it on the host.
+# (cases-net.sh), gets the dump. This capture is the LZO one (kdump_disk's
+# is zlib) and runs on two CPUs (nr_cpus=2 through kdump load --append),
+# so the pages are compressed by two threads: makedumpfile reads its log,
+# and the ELF file of the same run checks every LZO page (kdump_check_elf:
+# tests/boot/kdump-verify.py decodes LZO itself, tests/boot/lzo1x.py).
 case_kdump_nfs() {
-	local log=$CASE_DIR/console.log token capture=$CASE_DIR/capture.img dir rc
+	local log=$CASE_DIR/console.log token capture=$CASE_DIR/capture.img dir rc f
 	token=$(head -c 6 /dev/urandom | od -An -tx1 | tr -d ' \n')
 	"$BUILD/lifeboat" build --config /dev/null --host-only --kver "$KVER" \
 		--add-modules virtio_pci,virtio_blk,ext4,virtio_net,nfsv4 --kdump \
 		--kdump-target "nfs4:198.51.100.77:/nowhere" \
 		--kdump-target "nfs4:$NET_SERVER:/nfsroot" \
-		--kdump-options action=poweroff -o "$capture" 2>"$CASE_DIR/build.log" ||
+		--kdump-options action=poweroff,compress=lzo,format=kdump+elf -o "$capture" 2>"$CASE_DIR/build.log" ||
 		{ echo "lifeboat build --kdump failed: $(tail -n 1 "$CASE_DIR/build.log")"; return 1; }
 	net_ns_up || { echo "setting up the network namespace failed"; return 1; }
 	net_nfs_start || return 1
 	KDUMP_NETNS=$NET_NS kdump_boot "$capture" "$token" \
-		"ip=$NET_GUEST::$NET_SERVER:255.255.255.0::eth0:off" \
+		"ip=$NET_GUEST::$NET_SERVER:255.255.255.0::eth0:off nr_cpus=2" -smp 2 \
 		-netdev tap,id=n0,ifname=tap0,script=no,downscript=no -device virtio-net-pci,netdev=n0,mac=$NET_MAC
 	rc=$?
 	net_ns_down
@@ -345,12 +352,19 @@ case_kdump_nfs() {
 	assert_log "$log" "kdump: armed" &&
 	assert_log "$log" "the NFS server of nfs4:198.51.100.77:/nowhere does not answer" &&
 	assert_log "$log" "kdump: saving the dump to target 2 of 2: nfs4:" &&
+	assert_log "$log" "kdump: pages compressed with lzo, 2 compressing thread" &&
 	assert_log "$log" "kdump: dump saved as" || return 1
 	dir=$(ls -d "$CASE_DIR"/nfsroot/*-*/ 2>/dev/null | head -n 1)
-	[ -n "$dir" ] && [ -s "$dir/vmcore" ] || { echo "no vmcore on the NFS export"; return 1; }
-	makedumpfile --dump-dmesg "$dir/vmcore" "$CASE_DIR/makedumpfile-dmesg.txt" >"$CASE_DIR/makedumpfile.log" 2>&1 &&
+	for f in vmcore vmcore.elf; do
+		[ -n "$dir" ] && [ -s "$dir/$f" ] || { echo "no $f on the NFS export"; return 1; }
+		cp --sparse=always "$dir/$f" "$CASE_DIR/$f"
+	done
+	makedumpfile --dump-dmesg "$CASE_DIR/vmcore" "$CASE_DIR/makedumpfile-dmesg.txt" >"$CASE_DIR/makedumpfile.log" 2>&1 &&
 	grep -q "KDUMP-MARKER-$token" "$CASE_DIR/makedumpfile-dmesg.txt" ||
-		{ echo "makedumpfile --dump-dmesg of the NFS dump lacks the marker"; return 1; }
+		{ echo "makedumpfile --dump-dmesg of the NFS (LZO) dump lacks the marker"; return 1; }
+	kdump_check_elf "$token" || return 1
+	grep -q "header status 0x2;.* 0x2: [1-9]" "$CASE_DIR/verify.log" ||
+		{ echo "the NFS dump's pages are not LZO: $(tail -n 1 "$CASE_DIR/verify.log")"; return 1; }
 }
 
 # kdump_shell_image IMAGE ARGS...: a capture image whose only target, a

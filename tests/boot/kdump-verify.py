@@ -11,11 +11,16 @@ capture run agree page by page.
   makedumpfile's and the ELF file lost nothing makedumpfile would keep.
 
 Reads both formats from their descriptions (header, bitmaps, descriptors,
-zlib pages; ELF program headers) independently of the C writers. Prints
+zlib or LZO pages (lzo1x.py); ELF program headers) independently of the C
+writers. Prints
 the counts; exits non-zero at the first mismatch or if nothing compared."""
+import os
 import struct
 import sys
 import zlib
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import lzo1x  # noqa: E402
 
 
 class KdumpFile:
@@ -24,7 +29,8 @@ class KdumpFile:
         head = self.f.read(4096)
         if head[:8] != b"KDUMP   ":
             sys.exit("%s: not a kdump-compressed file" % path)
-        self.block, sub, bitmap_blocks = struct.unpack_from("<III", head, 428)
+        self.status, self.block, sub, bitmap_blocks = struct.unpack_from("<IIII", head, 424)
+        self.flags = {}
         self.f.seek(self.block + 96)
         self.max_mapnr, = struct.unpack("<Q", self.f.read(8))
         half = bitmap_blocks // 2 * self.block
@@ -45,7 +51,12 @@ class KdumpFile:
         offset, size, flags, _ = struct.unpack("<QIIQ", self.f.read(24))
         self.f.seek(offset)
         data = self.f.read(size)
-        return zlib.decompress(data) if flags & 1 else data
+        self.flags[flags] = self.flags.get(flags, 0) + 1
+        if flags & 1:
+            return zlib.decompress(data)
+        if flags & 2:
+            return lzo1x.decompress(data, self.block)
+        return data
 
 
 class ElfCore:
@@ -106,6 +117,8 @@ def main():
             sys.exit("page %#x is in the ELF file with data but not kept in the dump" % pfn)
     print("kdump-verify: %d kept pages equal in the dump and the ELF file (%d segments); "
           "%d pages in the ELF file not kept, all zeros" % (len(kept), len(core.loads), len(extra)))
+    print("kdump-verify: header status %#x; descriptors by flag: %s" % (
+        dump.status, ", ".join("%#x: %d" % kv for kv in sorted(dump.flags.items()))))
     if len(sys.argv) > 3:
         other = KdumpFile(sys.argv[3])
         count = 0
