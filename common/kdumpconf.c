@@ -42,6 +42,7 @@ void kdump_conf_init(struct kdump_conf *c)
 	memset(c, 0, sizeof(*c));
 	c->level = 31;
 	c->formats = FORMAT_KDUMP;
+	c->compress = COMPRESS_LZO;
 	c->action = ACTION_REBOOT;
 	c->failure_action = ACTION_DEFAULT;
 }

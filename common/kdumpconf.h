@@ -38,7 +38,7 @@ struct kdump_conf {
 	int ntargets;
 	unsigned level;                  /* makedumpfile's -d, default 31 */
 	unsigned formats;
-	enum kdump_compress compress;    /* default zlib (docs/kdump.md says why) */
+	enum kdump_compress compress;    /* default lzo (docs/kdump.md says why) */
 	enum kdump_action action;        /* after a saved dump (default reboot) */
 	enum kdump_action failure_action;/* when every target failed (default: shell if any, else reboot) */
 };

@@ -39,14 +39,21 @@ static int add_curl(struct image *img, const char *init)
 }
 
 /* liblzo2 for the init's dlopen() when the pages are LZO (images with
- * zlib pages do not carry it). */
-static int add_lzo(struct image *img, const char *init)
+ * zlib pages do not carry it). Without it on the host, LZO by default
+ * becomes zlib (the capture falls back to it, with a warning); asked for
+ * by name, it is an error. */
+static int add_lzo(struct image *img, const char *init, bool asked)
 {
 	int r = program_add_dlopen(img, init, KDUMP_LIBLZO);
 
-	if (r == -ENOENT)
+	if (r == -ENOENT && asked)
 		gen_error("--kdump-options compress=lzo needs %s, which this host lacks: "
 			  "install liblzo2-2", KDUMP_LIBLZO);
+	else if (r == -ENOENT) {
+		gen_warn("this host lacks %s: the capture will compress its pages with zlib "
+			 "(install liblzo2-2 for LZO, the default, or say compress=zlib)", KDUMP_LIBLZO);
+		r = 0;
+	}
 	return r;
 }
 
@@ -204,7 +211,7 @@ int kdump_pack(const struct build_opts *o, struct image *img, const char *init)
 	if (url)
 		r = add_curl(img, init);
 	if (r == 0 && check.compress == COMPRESS_LZO)
-		r = add_lzo(img, init);
+		r = add_lzo(img, init, strstr(p.conf, "\ncompress ") != NULL);
 	/* URLs may carry credentials: only root may read the settings. */
 	return r < 0 ? r : image_add_data(img, KDUMP_CONF_PATH, p.conf, strlen(p.conf), 0600);
 }

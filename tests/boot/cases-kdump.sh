@@ -74,7 +74,7 @@ case_kdump_disk() {
 	"$BUILD/lifeboat" build --config /dev/null --host-only --kver "$KVER" \
 		--add-modules virtio_pci,virtio_blk,ext4 --kdump \
 		--kdump-target LABEL=kdsmall:/var/crash --kdump-target LABEL=kdbig \
-		--kdump-options format=kdump+elf,action=poweroff -o "$capture" 2>"$CASE_DIR/build.log" ||
+		--kdump-options format=kdump+elf,action=poweroff,compress=zlib -o "$capture" 2>"$CASE_DIR/build.log" ||
 		{ echo "lifeboat build --kdump failed: $(tail -n 1 "$CASE_DIR/build.log")"; return 1; }
 	mkdir -p "$CASE_DIR/empty"
 	mkfs_image ext4 "$CASE_DIR/small.img" 16 "$CASE_DIR/empty" kdsmall 7d0e4b1a-0c2f-4a5e-9b1d-6f3e2a1c0b02

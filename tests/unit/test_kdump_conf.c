@@ -21,10 +21,10 @@ static void conf_full(void **state)
 	kdump_conf_init(&c);
 	assert_int_equal(c.level, 31);
 	assert_int_equal(c.formats, FORMAT_KDUMP);
-	assert_int_equal(c.compress, COMPRESS_ZLIB);
+	assert_int_equal(c.compress, COMPRESS_LZO);
 	assert_int_equal(kdump_conf_parse("# comment\n\ntarget LABEL=a:/var/crash\n"
 					  "  target   http://198.51.100.1/dumps/  \n"
-					  "level 17\nformat kdump elf\ncompress lzo\naction poweroff\n"
+					  "level 17\nformat kdump elf\ncompress zlib\naction poweroff\n"
 					  "failure_action shell\n"
 					  "target https://198.51.100.1/d/;cafile=/etc/ca.pem", &c, &bad), 0);
 	assert_int_equal(c.ntargets, 3);
@@ -35,8 +35,8 @@ static void conf_full(void **state)
 	assert_string_equal(c.targets[2].cafile, "/etc/ca.pem");
 	assert_int_equal(c.level, 17);
 	assert_int_equal(c.formats, FORMAT_KDUMP | FORMAT_ELF);
-	assert_int_equal(c.compress, COMPRESS_LZO);
-	assert_string_equal(kdump_compress_name(c.compress), "lzo");
+	assert_int_equal(c.compress, COMPRESS_ZLIB);
+	assert_string_equal(kdump_compress_name(c.compress), "zlib");
 	assert_int_equal(c.action, ACTION_POWEROFF);
 	assert_int_equal(c.failure_action, ACTION_SHELL);
 }

@@ -49,6 +49,40 @@ static int pack(struct image *img, const char *const *targets, const char *optio
 	return r;
 }
 
+/* Whether the image holds a file of that base name, under any directory. */
+static bool has_library(const struct image *img, const char *name)
+{
+	for (size_t i = 0; i < img->len; i++) {
+		const char *slash = strrchr(img->entries[i].path, '/');
+
+		if (!img->entries[i].dead && strcmp(slash ? slash + 1 : img->entries[i].path, name) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* LZO pages, the default, need liblzo2 in the image for the capture's
+ * dlopen(); zlib pages (the init links zlib) do not. */
+static void lzo_library(void **state)
+{
+	struct image *img = image_new();
+	const struct image_entry *conf;
+
+	(void)state;
+	assert_int_equal(pack(img, (const char *const[]){ "LABEL=x", NULL }, NULL), 0);
+	assert_true(has_library(img, "liblzo2.so.2"));
+	image_free(img);
+	img = image_new();
+	assert_int_equal(pack(img, (const char *const[]){ "LABEL=x", NULL }, "compress=zlib"), 0);
+	assert_false(has_library(img, "liblzo2.so.2"));
+	assert_non_null(conf = entry(img, "etc/lifeboat/kdump.conf"));
+	assert_true(conf_has(conf, "\ncompress zlib\n"));
+	image_free(img);
+	img = image_new();
+	assert_int_equal(pack(img, (const char *const[]){ "LABEL=x", NULL }, "compress=snappy"), -EINVAL);
+	image_free(img);
+}
+
 static void write_file(const char *dir, const char *name, char *path, size_t size)
 {
 	snprintf(path, size, "%s/%s", dir, name);
@@ -132,6 +166,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(files_per_target),
+		cmocka_unit_test(lzo_library),
 		cmocka_unit_test(files_refused),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
