@@ -74,14 +74,15 @@ static void progress_print(void *ctx, uint64_t done, uint64_t total)
 	log_console("kdump: saving memory: %3u%%\n", pct);
 }
 
-/* One compressing thread per CPU when there are several (nr_cpus=N on the
- * capture kernel's command line); with one CPU the writer compresses
- * itself, as a thread would only take turns with it. */
+/* A compressing thread per CPU beyond the first (nr_cpus=N on the capture
+ * kernel's command line): the writer reads, writes and compresses what no
+ * thread has started (kdump/pagepool.h); with one CPU it does it all, as a
+ * thread would only take turns with it. */
 static unsigned compress_threads(void)
 {
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 
-	return cpus > 1 ? (unsigned)cpus : 0;
+	return cpus > 1 ? (unsigned)cpus - 1 : 0;
 }
 
 int capture_write_kdump(struct capture *cap, struct dump_sink *sink, struct diskdump_stats *stats)
@@ -97,8 +98,8 @@ int capture_write_kdump(struct capture *cap, struct dump_sink *sink, struct disk
 			 "instead (rebuild the image with --kdump-options compress=%s to carry %s)",
 			 kdump_compress_name(cap->conf.compress), stats->fallback_why,
 			 kdump_compress_name(cap->conf.compress), KDUMP_LIBLZO);
-	log_console("kdump: pages compressed with %s, %u compressing thread(s)\n",
-		    stats->compress_flag == DUMP_DH_COMPRESSED_LZO ? "lzo" : "zlib", stats->threads);
+	log_console("kdump: pages compressed with %s by %u thread(s)\n",
+		    stats->compress_flag == DUMP_DH_COMPRESSED_LZO ? "lzo" : "zlib", stats->threads + 1);
 	return r;
 }
 

@@ -108,15 +108,27 @@ static void batch_submit(struct pagepool *p, struct pool_batch *b)
 	pthread_mutex_unlock(&p->lock);
 }
 
-/* A batch that left FILLING, once its worker is done, emitted. */
+/* A batch that left FILLING, once compressed, emitted. One no worker has
+ * started yet the caller compresses itself rather than wait: a worker
+ * whose CPU the host gave to someone else (a loaded hypervisor) would
+ * stall the writer, and the caller has nothing else to do meanwhile. */
 static int batch_collect(struct pagepool *p, struct pool_batch *b)
 {
 	if (b->state == BATCH_FILLING)
 		return 0;
-	pthread_mutex_lock(&p->lock);
-	while (b->state != BATCH_DONE)
-		pthread_cond_wait(&p->done, &p->lock);
-	pthread_mutex_unlock(&p->lock);
+	if (p->nthreads) {
+		pthread_mutex_lock(&p->lock);
+		if (b->state == BATCH_QUEUED) {
+			b->state = BATCH_BUSY;
+			pthread_mutex_unlock(&p->lock);
+			batch_compress(p, b, p->caller_state);
+			pthread_mutex_lock(&p->lock);
+			b->state = BATCH_DONE;
+		}
+		while (b->state != BATCH_DONE)
+			pthread_cond_wait(&p->done, &p->lock);
+		pthread_mutex_unlock(&p->lock);
+	}
 	return batch_emit(p, b);
 }
 
@@ -153,7 +165,7 @@ static void threads_start(struct pagepool *p, void **states)
 
 int pagepool_open(struct pagepool *p, const struct pagepool_opts *o, char *why, size_t why_size)
 {
-	void *states[PAGEPOOL_THREADS_MAX] = { 0 };
+	void *states[PAGEPOOL_THREADS_MAX + 1] = { 0 };
 	unsigned nstates;
 	int r;
 
@@ -166,17 +178,16 @@ int pagepool_open(struct pagepool *p, const struct pagepool_opts *o, char *why, 
 	pthread_cond_init(&p->queued, NULL);
 	pthread_cond_init(&p->done, NULL);
 	r = batches_alloc(p);
-	nstates = p->o.threads ? p->o.threads : 1;
+	/* One state per worker, and the caller's, the last. */
+	nstates = p->o.threads + 1;
 	for (unsigned i = 0; r == 0 && i < nstates; i++)
 		r = o->comp->state_new(&states[i], why, why_size);
+	if (r == 0) {
+		p->caller_state = states[p->o.threads];
+		states[p->o.threads] = NULL;
+	}
 	if (r == 0 && p->o.threads)
 		threads_start(p, states);
-	/* Without a thread the caller compresses, with the first state
-	 * (which no thread took). */
-	if (r == 0 && p->nthreads == 0) {
-		p->caller_state = states[0];
-		states[0] = NULL;
-	}
 	for (unsigned i = 0; i < nstates; i++)
 		if (states[i])
 			o->comp->state_free(states[i]);

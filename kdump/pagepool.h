@@ -1,12 +1,14 @@
 /* pagepool: compresses the dump's pages on every CPU of the capture
  * kernel while the writer keeps their order. The writer hands pages in
  * order; they are gathered in batches of PAGEPOOL_BATCH, each batch
- * compressed whole by one worker thread, and the batches given back to the
+ * compressed whole by one worker thread, or by the writer itself when it
+ * needs a batch no worker has started, and the batches given back to the
  * writer's emit callback in the order they were filled. A batch's slot is
  * filled again only after it was emitted, so memory is fixed: 2 x threads
- * + 1 batches of PAGEPOOL_BATCH pages, in and out (about 4.3 MiB with 2
- * threads and 4 KiB pages), plus one compressor state per thread. With
- * no threads, a batch is compressed by the caller when it is full. */
+ * + 1 batches of PAGEPOOL_BATCH pages, in and out (0.55 MiB each with 4
+ * KiB pages and LZO), plus one compressor state per thread and the
+ * writer's. With no threads, a batch is compressed by the caller when it
+ * is full. */
 #ifndef LIFEBOAT_KDUMP_PAGEPOOL_H
 #define LIFEBOAT_KDUMP_PAGEPOOL_H
 
@@ -52,7 +54,7 @@ struct pagepool {
 	size_t bound;                     /* o.comp->bound(page_size) */
 	struct pool_batch *batches;
 	unsigned nbatches, head;          /* head: the batch being filled */
-	void *caller_state;               /* with no threads */
+	void *caller_state;               /* the writer's own */
 	struct pool_worker workers[PAGEPOOL_THREADS_MAX];
 	pthread_t threads[PAGEPOOL_THREADS_MAX];
 	unsigned nthreads;                /* started */

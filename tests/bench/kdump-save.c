@@ -1,8 +1,8 @@
 /* kdump-save: the capture's writers on a saved ELF core, for the benchmark
  * (tests/bench/kdump.sh) and for measuring the ELF writer's segment split:
  * kdump-save CORE OUT LEVEL [flat | elf [MIN_GAP] | zlib|lzo [THREADS]].
- * THREADS: compressing threads (default: one per online CPU when there
- * are several, as the capture does). */
+ * THREADS: compressing threads besides the writer (default: one per
+ * online CPU beyond the first, as the capture does). */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,7 +55,7 @@ int main(int argc, char **argv)
 	struct elfcore core;
 	const char *mode = argc > 4 ? argv[4] : "";
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	unsigned threads = argc > 5 ? (unsigned)atoi(argv[5]) : cpus > 1 ? (unsigned)cpus : 0;
+	unsigned threads = argc > 5 ? (unsigned)atoi(argv[5]) : cpus > 1 ? (unsigned)cpus - 1 : 0;
 	enum kdump_compress comp = COMPRESS_ZLIB;
 	int in, out, r;
 

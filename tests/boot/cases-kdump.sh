@@ -87,7 +87,7 @@ case_kdump_disk() {
 	assert_log "$log" "kdump: this is a capture kernel" &&
 	assert_log "$log" "LABEL=kdsmall (/dev/vd[a-z]): [0-9]* MiB free, the dump may take up to" &&
 	assert_log "$log" "kdump: saving memory: 100%" &&
-	assert_log "$log" "kdump: pages compressed with zlib, 0 compressing thread" &&
+	assert_log "$log" "kdump: pages compressed with zlib by 1 thread" &&
 	assert_log "$log" "kdump: dump saved as" || return 1
 	[ -z "$(debugfs -R 'ls -p /var/crash' "$CASE_DIR/small.img" 2>/dev/null | grep -E '/vmcore')" ] &&
 	dir=$(ext4_dump_dir "$CASE_DIR/big.img") && [ -n "$dir" ] ||
@@ -352,7 +352,7 @@ case_kdump_nfs() {
 	assert_log "$log" "kdump: armed" &&
 	assert_log "$log" "the NFS server of nfs4:198.51.100.77:/nowhere does not answer" &&
 	assert_log "$log" "kdump: saving the dump to target 2 of 2: nfs4:" &&
-	assert_log "$log" "kdump: pages compressed with lzo, 2 compressing thread" &&
+	assert_log "$log" "kdump: pages compressed with lzo by 2 thread" &&
 	assert_log "$log" "kdump: dump saved as" || return 1
 	dir=$(ls -d "$CASE_DIR"/nfsroot/*-*/ 2>/dev/null | head -n 1)
 	for f in vmcore vmcore.elf; do

@@ -1,7 +1,8 @@
 /* fuzz_diskdump: the kdump-compressed writer on a fuzzed synthetic kernel
  * (tests/unit/kdump_synth.h: page tables, mem_section, struct pages and a
  * printk ring in 64 pages). The input: note changes (vmcoreinfo_input.h)
- * to the synthetic note; a dump level and a flags byte; then
+ * to the synthetic note; a dump level and a flags byte (1 flattened, 2
+ * patch the header, 4 LZO pages, bits 3-4: 0 to 3 compressing threads); then
  * patches, each 8 bytes written at a place in the 64 pages (a struct
  * page's flags, a page table entry, the ring's ids) or, with flag 2, in
  * the core's PT_LOAD header. The writer must save the dump or return a
