@@ -15,7 +15,8 @@ struct pool_batch {
 	uint32_t size[PAGEPOOL_BATCH];    /* compressed size; 0: stored as it is */
 	bool zero[PAGEPOOL_BATCH];
 	unsigned n;
-	enum batch_state state;
+	enum batch_state state;           /* changed under the lock once threads run */
+	uint64_t seq;                     /* the order it was queued in */
 };
 
 /* Small, as the workers' work is in the heap: the capture's memory is
@@ -39,7 +40,7 @@ static void batch_compress(const struct pagepool *p, struct pool_batch *b, void 
 	}
 }
 
-static int batch_emit(const struct pagepool *p, struct pool_batch *b)
+static int batch_emit(struct pagepool *p, struct pool_batch *b)
 {
 	size_t ps = p->o.page_size;
 	int r = 0;
@@ -55,20 +56,26 @@ static int batch_emit(const struct pagepool *p, struct pool_batch *b)
 		r = p->o.emit(p->o.emit_ctx, &pg);
 	}
 	b->n = 0;
+	if (p->nthreads)
+		pthread_mutex_lock(&p->lock);
 	b->state = BATCH_FILLING;
+	if (p->nthreads)
+		pthread_mutex_unlock(&p->lock);
 	return r;
 }
 
-/* The oldest queued batch: the ring from the one after head. */
+/* The batch queued first of those waiting (under the lock). */
 static struct pool_batch *oldest_queued(struct pagepool *p)
 {
-	for (unsigned k = 1; k <= p->nbatches; k++) {
-		struct pool_batch *b = &p->batches[(p->head + k) % p->nbatches];
+	struct pool_batch *oldest = NULL;
 
-		if (b->state == BATCH_QUEUED)
-			return b;
+	for (unsigned i = 0; i < p->nbatches; i++) {
+		struct pool_batch *b = &p->batches[i];
+
+		if (b->state == BATCH_QUEUED && (!oldest || b->seq < oldest->seq))
+			oldest = b;
 	}
-	return NULL;
+	return oldest;
 }
 
 static void *worker_run(void *arg)
@@ -104,6 +111,7 @@ static void batch_submit(struct pagepool *p, struct pool_batch *b)
 	}
 	pthread_mutex_lock(&p->lock);
 	b->state = BATCH_QUEUED;
+	b->seq = p->queued_count++;
 	pthread_cond_signal(&p->queued);
 	pthread_mutex_unlock(&p->lock);
 }
@@ -114,8 +122,6 @@ static void batch_submit(struct pagepool *p, struct pool_batch *b)
  * stall the writer, and the caller has nothing else to do meanwhile. */
 static int batch_collect(struct pagepool *p, struct pool_batch *b)
 {
-	if (b->state == BATCH_FILLING)
-		return 0;
 	if (p->nthreads) {
 		pthread_mutex_lock(&p->lock);
 		if (b->state == BATCH_QUEUED) {
@@ -125,11 +131,12 @@ static int batch_collect(struct pagepool *p, struct pool_batch *b)
 			pthread_mutex_lock(&p->lock);
 			b->state = BATCH_DONE;
 		}
-		while (b->state != BATCH_DONE)
+		while (b->state != BATCH_DONE && b->state != BATCH_FILLING)
 			pthread_cond_wait(&p->done, &p->lock);
 		pthread_mutex_unlock(&p->lock);
 	}
-	return batch_emit(p, b);
+	/* DONE or FILLING now, which only the caller changes. */
+	return b->state == BATCH_FILLING ? 0 : batch_emit(p, b);
 }
 
 static int batches_alloc(struct pagepool *p)

@@ -60,6 +60,7 @@ struct pagepool {
 	unsigned nthreads;                /* started */
 	pthread_mutex_t lock;
 	pthread_cond_t queued, done;
+	uint64_t queued_count;            /* batches queued so far */
 	bool stop;
 };
 
