@@ -116,23 +116,35 @@ static void batch_submit(struct pagepool *p, struct pool_batch *b)
 	pthread_mutex_unlock(&p->lock);
 }
 
-/* A batch that left FILLING, once compressed, emitted. One no worker has
- * started yet the caller compresses itself rather than wait: a worker
- * whose CPU the host gave to someone else (a loaded hypervisor) would
- * stall the writer, and the caller has nothing else to do meanwhile. */
+/* Compress one queued batch in the caller (under the lock, released
+ * while compressing). */
+static void caller_compress(struct pagepool *p, struct pool_batch *b)
+{
+	b->state = BATCH_BUSY;
+	pthread_mutex_unlock(&p->lock);
+	batch_compress(p, b, p->caller_state);
+	pthread_mutex_lock(&p->lock);
+	b->state = BATCH_DONE;
+	pthread_cond_broadcast(&p->done);
+}
+
+/* A batch that left FILLING, once compressed, emitted. While it is not
+ * done, the caller compresses queued batches itself (this one first)
+ * rather than wait: it is a worker like the others then, and a worker
+ * whose CPU the host gave to someone else (a loaded hypervisor) does not
+ * stall the writer. */
 static int batch_collect(struct pagepool *p, struct pool_batch *b)
 {
 	if (p->nthreads) {
 		pthread_mutex_lock(&p->lock);
-		if (b->state == BATCH_QUEUED) {
-			b->state = BATCH_BUSY;
-			pthread_mutex_unlock(&p->lock);
-			batch_compress(p, b, p->caller_state);
-			pthread_mutex_lock(&p->lock);
-			b->state = BATCH_DONE;
+		while (b->state != BATCH_DONE && b->state != BATCH_FILLING) {
+			struct pool_batch *other = b->state == BATCH_QUEUED ? b : oldest_queued(p);
+
+			if (other)
+				caller_compress(p, other);
+			else
+				pthread_cond_wait(&p->done, &p->lock);
 		}
-		while (b->state != BATCH_DONE && b->state != BATCH_FILLING)
-			pthread_cond_wait(&p->done, &p->lock);
 		pthread_mutex_unlock(&p->lock);
 	}
 	/* DONE or FILLING now, which only the caller changes. */
