@@ -24,8 +24,21 @@ static bool is_remote(const char *fstype)
 	       strcmp(fstype, "cifs") == 0;
 }
 
+/* The old root itself is said at info level, on the console: that the
+ * way out (not the init before it, not the power-off) took it off, and
+ * how, is what a person debugging a shutdown and the boot tests look for. */
+static void unmounted(const struct mount_entry *m, const char *prefix, int flags)
+{
+	const char *how = (flags & MNT_FORCE) ? " by force (MNT_FORCE: its server did not let go)" : "";
+
+	if (strcmp(m->path, prefix) == 0)
+		log_info("unmounted the old root %s (%s on %s)%s", m->path, m->fstype, m->source, how);
+	else
+		log_debug("unmounted %s (%s on %s)%s", m->path, m->fstype, m->source, how);
+}
+
 /* One pass; returns how many mounts came off. */
-static int unmount_pass(const struct mount_list *list, int flags)
+static int unmount_pass(const struct mount_list *list, const char *prefix, int flags)
 {
 	int done = 0;
 
@@ -35,7 +48,7 @@ static int unmount_pass(const struct mount_list *list, int flags)
 		if ((flags & MNT_FORCE) && !is_remote(m->fstype))
 			continue;
 		if (umount2(m->path, flags) == 0) {
-			log_debug("unmounted %s (%s on %s)", m->path, m->fstype, m->source);
+			unmounted(m, prefix, flags);
 			done++;
 		}
 	}
@@ -69,11 +82,11 @@ int unmount_below(const char *prefix)
 
 		if (r < 0 && r != -E2BIG)
 			return r;
-		if (list.len == 0 || unmount_pass(&list, 0) == 0)
+		if (list.len == 0 || unmount_pass(&list, prefix, 0) == 0)
 			break;
 	}
 	(void)mountlist_read(prefix, &list);
-	if (list.len > 0 && unmount_pass(&list, MNT_FORCE) > 0)
+	if (list.len > 0 && unmount_pass(&list, prefix, MNT_FORCE) > 0)
 		(void)mountlist_read(prefix, &list);
 	if (list.len > 0) {
 		detach_rest(&list);

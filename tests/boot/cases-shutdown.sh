@@ -28,6 +28,19 @@ assert_way_out() {
 	assert_not_log "$log" 'left; going on'
 }
 
+# The array was stopped by the way out: the kernel's "md: mdN stopped"
+# (printed by STOP_ARRAY, never by the reboot notifier) comes after the
+# way out unmounted the old root from it and before it says so.
+md_stopped_by_way_out() {
+	local log=$1
+	assert_before "$log" 'lifeboat: the way out (poweroff): taking' \
+		'lifeboat: unmounted the old root /oldroot (ext4 on /dev/md' &&
+	assert_before "$log" 'lifeboat: unmounted the old root /oldroot (ext4 on /dev/md' \
+		'md: md[0-9]* stopped' &&
+	assert_before "$log" 'md: md[0-9]* stopped' 'lifeboat: stopped the md array md' &&
+	assert_before "$log" 'lifeboat: stopped the md array md' "lifeboat: the root's stack is down"
+}
+
 # Root on md RAID1: the way out stops the array; both members' superblocks
 # say it is in sync (resync_offset all ones: md-super.py shows "all"), and
 # the next boot finds the last write and starts no resync. Measured: after
@@ -42,9 +55,7 @@ case_shutdown_md_raid1() {
 		"root=UUID=$UUID_MD_FS rd.md.uuid=$UUID_MD rw rd.timeout=60 lifeboat.test.handback=poweroff" \
 		$(virtio_disk "$a") $(virtio_disk "$b")
 	assert_root_reached "$CASE_DIR/console.log" && assert_way_out "$CASE_DIR/console.log" &&
-	assert_before "$CASE_DIR/console.log" 'md: md[0-9]* stopped' 'lifeboat: stopped the md array md' &&
-	assert_before "$CASE_DIR/console.log" 'lifeboat: stopped the md array md' \
-		"lifeboat: the root's stack is down" || return 1
+	md_stopped_by_way_out "$CASE_DIR/console.log" || return 1
 	for d in "$a" "$b"; do
 		off=$("$MD_SUPER" show "$d" | sed -n 's/.*resync_offset=\([0-9a-z]*\).*/\1/p')
 		[ "$off" = all ] ||
@@ -56,7 +67,14 @@ case_shutdown_md_raid1() {
 	assert_log "$CASE_DIR/console2.log" '^LIFEBOAT-TEST: lastwrite written before the way out' &&
 	assert_log "$CASE_DIR/console2.log" '^LIFEBOAT-TEST: mdstat md' &&
 	assert_not_log "$CASE_DIR/console2.log" 'resync' &&
-	assert_not_log "$CASE_DIR/console2.log" 'not clean'
+	assert_not_log "$CASE_DIR/console2.log" 'not clean' || return 1
+	# The control: this boot's init powered off without handing back, and
+	# the same check must fail on its log (the kernel's reboot notifier
+	# marks the array clean but never stops it).
+	if md_stopped_by_way_out "$CASE_DIR/console2.log" >/dev/null; then
+		echo "control: the md check passes on a power-off without the way out"
+		return 1
+	fi
 }
 
 # Root on LVM on LUKS: the volume is deactivated, then the container is
@@ -76,7 +94,9 @@ case_shutdown_lvm_on_luks() {
 }
 
 # NFS root (NFSv4, a static address, rw): the way out unmounts it while the
-# network is still up; the last write is on the server.
+# network is still up (its own line says so, and that it took no force:
+# no MNT_FORCE, no "server not responding"); the last write is on the
+# server.
 case_shutdown_nfs_root() {
 	local rc=0
 	NET_IMG=$(net_image) || return 1
@@ -84,7 +104,12 @@ case_shutdown_nfs_root() {
 	net_nfs_start || rc=1
 	if [ $rc -eq 0 ]; then
 		net_boot handback "root=nfs4:$NET_SERVER:/nfsroot ip=198.51.100.21::$NET_SERVER:255.255.255.0:guest:eth0:none rw lifeboat.test.handback=poweroff"
-		assert_root_reached "$NET_LOG" && assert_way_out "$NET_LOG" || rc=1
+		assert_root_reached "$NET_LOG" && assert_way_out "$NET_LOG" &&
+		assert_before "$NET_LOG" 'lifeboat: the way out (poweroff): taking' \
+			"lifeboat: unmounted the old root /oldroot (nfs4 on $NET_SERVER:/nfsroot)" &&
+		assert_before "$NET_LOG" "lifeboat: unmounted the old root /oldroot (nfs4 on" \
+			"lifeboat: the root's stack is down" &&
+		assert_not_log "$NET_LOG" 'by force' && assert_not_log "$NET_LOG" 'not responding' || rc=1
 	fi
 	if [ $rc -eq 0 ]; then
 		grep -q 'written before the way out' "$CASE_DIR/nfsroot/last-write" ||
