@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <unistd.h>
 
 #include "bootlib/log.h"
 #include "shutdown/mountlist.h"
@@ -63,8 +64,9 @@ static void detach_rest(const struct mount_list *list)
 		if (umount2(m->path, 0) == 0)
 			continue;
 		log_warn("%s (%s on %s) will not unmount: %s; remounting it read-only and "
-			 "detaching it (a process still uses it?)", m->path, m->fstype,
-			 m->source, strerror(errno));
+			 "detaching it (%s)", m->path, m->fstype, m->source, strerror(errno),
+			 getpid() == 1 ? "a process still uses it?" :
+			 "PID 1, the init whose script handed over, still runs from it");
 		if (mount(NULL, m->path, NULL, MS_REMOUNT | MS_RDONLY, NULL) < 0)
 			log_error("%s cannot be made read-only either (%s): it is not written "
 				  "clean", m->path, strerror(errno));
@@ -76,6 +78,7 @@ static void detach_rest(const struct mount_list *list)
 int unmount_below(const char *prefix)
 {
 	struct mount_list list;
+	int left;
 
 	for (int pass = 0; pass < UNMOUNT_PASSES; pass++) {
 		int r = mountlist_read(prefix, &list);
@@ -88,9 +91,10 @@ int unmount_below(const char *prefix)
 	(void)mountlist_read(prefix, &list);
 	if (list.len > 0 && unmount_pass(&list, prefix, MNT_FORCE) > 0)
 		(void)mountlist_read(prefix, &list);
-	if (list.len > 0) {
+	/* A detached mount is gone from the list but was not unmounted
+	 * clean: it counts as left. */
+	left = (int)list.len;
+	if (left > 0)
 		detach_rest(&list);
-		(void)mountlist_read(prefix, &list);
-	}
-	return (int)list.len;
+	return left;
 }

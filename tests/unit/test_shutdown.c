@@ -53,6 +53,11 @@ static void verbs(void **state)
 	assert_true(a.debug);
 	assert_int_equal(parse("poweroff", "--timeout=90s", &a), 0);
 	assert_false(a.debug);
+	assert_false(a.handed_over);
+	/* A script's call, after the handover's pivot (shutdown/handover.c). */
+	assert_int_equal(parse("poweroff", SHUTDOWN_HANDED_OVER, &a), 0);
+	assert_true(a.handed_over);
+	assert_false(a.debug);
 	assert_int_equal(parse(NULL, NULL, &a), -EINVAL);
 	assert_int_equal(parse("exit", NULL, &a), -EINVAL);
 	assert_int_equal(parse("--log-level=debug", "reboot", &a), -EINVAL);
