@@ -167,7 +167,7 @@ case_shutdown_report_next_boot() {
 	a=$(stack_copy md-a) && b=$(stack_copy md-b)
 	timeout --foreground -k 5 "$QEMU_TIMEOUT" qemu-system-x86_64 -accel tcg -cpu max -m 512 \
 		-nographic -nic none -monitor none -serial stdio -kernel "$KERNEL" -initrd "$IMG_STACKS" \
-		-append "console=ttyS0 panic=-1 root=UUID=$UUID_MD_FS rd.md.uuid=$UUID_MD rw rd.timeout=60 rd.driver.pre=ramoops $ramoops lifeboat.test.handback=reboot-once" \
+		-append "$GUEST_APPEND root=UUID=$UUID_MD_FS rd.md.uuid=$UUID_MD rw rd.timeout=60 rd.driver.pre=ramoops $ramoops lifeboat.test.handback=reboot-once" \
 		$(virtio_disk "$a") $(virtio_disk "$b") </dev/null 2>&1 | tr -d '\r' >"$log"
 	assert_log "$log" '^LIFEBOAT-TEST: handback reboot' &&
 	assert_before "$log" 'lifeboat-shutdown: stopped the md array md' 'reboot: Restarting system' &&
