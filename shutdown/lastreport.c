@@ -76,12 +76,19 @@ static void pstore_mount(const char *dir)
 	mount("pstore", dir, "pstore", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
 }
 
+/* Byte order, not alphasort's: strcoll would pull glibc's locale code
+ * into the static program that stays in memory. */
+static int by_name(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
 /* Records in name order (dmesg-ramoops-0 before -1: the newest part of
  * the log first, as the kernel splits it), each one's lines appended. */
 static size_t collect_records(const char *dir, char *report, size_t size)
 {
 	struct dirent **names = NULL;
-	int n = scandir(dir, &names, NULL, alphasort);
+	int n = scandir(dir, &names, NULL, by_name);
 	size_t lines = 0;
 
 	for (int i = 0; i < n; i++) {
