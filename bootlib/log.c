@@ -8,10 +8,16 @@
 #include <unistd.h>
 
 static bool debug_on;
+static const char *prefix = "lifeboat";
 
 void log_set_debug(bool on)
 {
 	debug_on = on;
+}
+
+void log_set_prefix(const char *name)
+{
+	prefix = name;
 }
 
 /* The kernel rate-limits writes to /dev/kmsg per open file (10 lines per 5 s
@@ -19,7 +25,7 @@ void log_set_debug(bool on)
 static void log_write(int level, const char *fmt, va_list ap)
 {
 	char line[1024];
-	int n = snprintf(line, sizeof(line), "<%d>lifeboat: ", level);
+	int n = snprintf(line, sizeof(line), "<%d>%s: ", level, prefix);
 	int fd;
 
 	if (n < 0)

@@ -6,6 +6,9 @@
 
 /* rd.debug: also log the debug messages. */
 void log_set_debug(bool on);
+/* The word before each message: "lifeboat" unless set (the way out sets
+ * "lifeboat-shutdown", which the next boot looks for: shutdown/lastreport.h). */
+void log_set_prefix(const char *name);
 void log_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void log_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void log_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -9,6 +9,7 @@
 
 #include "bootlib/gunzip.h"
 #include "bootlib/log.h"
+#include "bootlib/modparams.h"
 #include "common/fileread.h"
 #include "common/modtab.h"
 #include "common/strv.h"
@@ -29,6 +30,8 @@
 #define MODLOAD_TABLE_MAX (16u << 20)
 
 static struct modtab modload_tab;
+/* /proc/cmdline, read by modload_open: the modules' parameters on it. */
+static char *modload_cmdline;
 static struct strv modload_blacklisted = STRV_INIT;
 
 /* The image stores modules gzip-compressed (gen/kmod/modpack.h): inflate and
@@ -60,13 +63,22 @@ static int modload_kernel(const char *path, const char *options)
 
 int (*modload_load_fn)(const char *path, const char *options) = modload_kernel;
 
+void modload_set_cmdline(const char *text)
+{
+	free(modload_cmdline);
+	modload_cmdline = text ? strdup(text) : NULL;
+}
+
 int modload_open(const char *path)
 {
-	size_t len = 0, bad_line;
-	char *text = NULL;
+	size_t len = 0, bad_line, cmdline_len;
+	char *text = NULL, *cmdline = NULL;
 	int r = file_read_all(path, MODLOAD_TABLE_MAX, &text, &len);
 
 	modtab_free(&modload_tab);
+	if (file_read_all("/proc/cmdline", 64 * 1024, &cmdline, &cmdline_len) == 0)
+		modload_set_cmdline(cmdline);
+	free(cmdline);
 	if (r == -ENOENT)
 		return 0;   /* no table: every driver is built into the kernel */
 	if (r < 0)
@@ -143,18 +155,43 @@ static bool stack_has(const struct load_stack *st, const struct modtab_module *m
 	return false;
 }
 
+/* Join the non-empty parts with single blanks into *out (malloc'd). */
+static int options_join(char **out, const char *const *parts, size_t n)
+{
+	size_t len = 1;
+	char *p;
+
+	for (size_t i = 0; i < n; i++)
+		len += strlen(parts[i]) + 1;
+	p = *out = calloc(1, len);
+	if (!p)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		if (parts[i][0])
+			p += sprintf(p, "%s%s", p == *out ? "" : " ", parts[i]);
+	return 0;
+}
+
+/* The table's options (modprobe.d), then the command line's
+ * MODULE.PARAM=VALUE (later wins in the kernel, as with modprobe), then
+ * async_probe when asked. */
 static int module_insert(const struct modtab_module *m, bool async_probe)
 {
-	const char *options = m->options ? m->options : "";
-	char *with_async;
-	int r;
+	char *from_cmdline = NULL, *options = NULL;
+	int r = modparams_from_cmdline(modload_cmdline ? modload_cmdline : "", m->name,
+				       &from_cmdline);
+	const char *parts[3];
 
-	if (!async_probe)
-		return modload_load_fn(m->path, options);
-	if (asprintf(&with_async, "%s%sasync_probe", options, *options ? " " : "") < 0)
-		return -ENOMEM;
-	r = modload_load_fn(m->path, with_async);
-	free(with_async);
+	if (r < 0)
+		return r;
+	parts[0] = m->options ? m->options : "";
+	parts[1] = from_cmdline;
+	parts[2] = async_probe ? "async_probe" : "";
+	r = options_join(&options, parts, 3);
+	if (r == 0)
+		r = modload_load_fn(m->path, options);
+	free(options);
+	free(from_cmdline);
 	return r;
 }
 
@@ -245,4 +282,5 @@ void modload_close(void)
 {
 	modtab_free(&modload_tab);
 	strv_free(&modload_blacklisted);
+	modload_set_cmdline(NULL);
 }

@@ -2,6 +2,11 @@
 #ifndef LIFEBOAT_MODLOAD_H
 #define LIFEBOAT_MODLOAD_H
 
+/* The kernel command line whose MODULE.PARAM=VALUE words are passed to the
+ * modules loaded (bootlib/modparams.h); modload_open sets it from
+ * /proc/cmdline. */
+void modload_set_cmdline(const char *text);
+
 /* Read the table at path (MODTAB_PATH). A missing table is fine: an image
  * without modules, for a kernel with everything built in. */
 int modload_open(const char *path);

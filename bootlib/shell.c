@@ -18,9 +18,7 @@
 
 static const char *const shell_paths[] = { "/bin/sh", "/usr/bin/sh", "/sbin/sh" };
 
-/* The shell of the image (busybox's sh link from lifeboat build --rescue
- * busybox, or any /bin/sh added with --add-binaries) into out, or -ENOENT. */
-static int shell_find(char *out, size_t size)
+int shell_find(char *out, size_t size)
 {
 	for (size_t i = 0; i < sizeof(shell_paths) / sizeof(shell_paths[0]); i++)
 		if (access(shell_paths[i], X_OK) == 0) {

@@ -42,6 +42,10 @@ struct shell_request {
 enum shell_verdict shell_decide(const struct rescue_args *args, enum shell_cause cause,
 				int auth_loaded);
 
+/* The shell of the image (busybox's sh link from lifeboat build --rescue
+ * busybox, or any /bin/sh added with --add-binaries) into out, or -ENOENT. */
+int shell_find(char *out, size_t size);
+
 /* Open a shell as req asks: decide, announce, ask the password on the
  * console's terminal when the image has one, then run the image's shell
  * there (its own session, job control) or req's fallback. Returns 0 when

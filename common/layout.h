@@ -51,5 +51,8 @@
 #define LAYOUT_EXITRD_DIR "/run/initramfs"
 #define LAYOUT_EXITRD_PROGRAM LAYOUT_EXITRD_DIR "/shutdown"
 #define LAYOUT_EXITRD_NEED LAYOUT_EXITRD_DIR "/.need_shutdown"
+/* What the last shutdown's way out said, when the next boot found it in
+ * pstore (shutdown/lastreport.c); the rescue report includes it. */
+#define LAYOUT_LAST_SHUTDOWN "/run/initramfs/last-shutdown.txt"
 
 #endif

@@ -27,6 +27,7 @@
 #include "net/net.h"
 #include "rescue/rescue.h"
 #include "resume/resume.h"
+#include "shutdown/lastreport.h"
 #include "shutdown/leave.h"
 
 #define DEFAULT_INIT "/sbin/init"
@@ -204,6 +205,8 @@ int main(int argc, char **argv)
 	log_info("starting; the root is on %s", boot_plan_root_kind_name(plan.root_kind));
 	rescue_break(&args.rescue, STAGE_CMDLINE);
 	setup_drivers(&args.drivers);
+	/* After rd.driver.pre=, which is how ramoops is loaded. */
+	lastreport_show_last_boot();
 	rescue_break(&args.rescue, STAGE_PRE_UDEV);
 	/* A kernel started by a crash saves the dump and goes no further. */
 	kdump_capture_if_crashed(&args.net, &args.rescue);

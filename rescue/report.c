@@ -150,6 +150,12 @@ static void write_sections(FILE *out, const char *what)
 	copy_redacted(out, LAYOUT_BUILD_CONF);
 	section(out, "timeline (/run/initramfs/timeline)");
 	copy_file(out, TIMELINE_FORMAT_PATH);
+	/* Only when the last shutdown's way out was kept (pstore): a failed
+	 * take-down there (an array not stopped) can explain this boot. */
+	if (access(LAYOUT_LAST_SHUTDOWN, F_OK) == 0) {
+		section(out, "the last shutdown's way out (" LAYOUT_LAST_SHUTDOWN ")");
+		copy_file(out, LAYOUT_LAST_SHUTDOWN);
+	}
 	section(out, "block devices (blkid)");
 	if (blkprobe_list(out) == 0)
 		fprintf(out, "  (none)\n");

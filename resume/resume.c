@@ -24,7 +24,7 @@
 #include "bootlib/log.h"
 #include "bootlib/timeline.h"
 #include "common/filewrite.h"
-#include "resume/mountinfo.h"
+#include "common/mountinfo.h"
 #include "resume/sigprobe.h"
 
 #define SYS_RESUME "/sys/power/resume"
@@ -54,11 +54,27 @@ static bool wait_device(const struct resume_args *args, struct found_dev *dev)
 	return r == 0;
 }
 
+struct block_mount {
+	char what[512];
+};
+
+/* Stops the walk at the first filesystem on a block device. */
+static int block_mount_seen(const struct mountinfo_entry *m, void *ctx)
+{
+	struct block_mount *found = ctx;
+
+	if (!mountinfo_is_block(m))
+		return 0;
+	snprintf(found->what, sizeof(found->what), "%s on %s", m->source, m->path);
+	return 1;
+}
+
 /* The safety check: true when nothing on a block device is mounted yet. */
 static bool no_block_mounts(const struct found_dev *dev)
 {
-	char what[512];
-	int r = mountinfo_find_block("/proc/self/mountinfo", what, sizeof(what));
+	struct block_mount found;
+	const char *what = found.what;
+	int r = mountinfo_walk_file("/proc/self/mountinfo", block_mount_seen, &found);
 
 	if (r == 0) {
 		log_info("resume: no block filesystem is mounted; safe to resume from /dev/%s",

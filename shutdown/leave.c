@@ -17,6 +17,7 @@
 #include <linux/magic.h>
 
 #include "bootlib/log.h"
+#include "bootlib/shell.h"
 #include "common/layout.h"
 
 /* The mount points systemd moves /dev, /proc and /sys onto (it unmounts
@@ -98,9 +99,11 @@ static int make_dirs(void)
 /* rd.break=shutdown: the image's shell, for the way out's break. */
 static int copy_shell(void)
 {
-	char real[PATH_MAX];
+	char shell[64], real[PATH_MAX];
 
-	if (!realpath("/bin/sh", real))
+	if (shell_find(shell, sizeof(shell)) < 0)
+		return -ENOENT;
+	if (!realpath(shell, real))
 		return -errno;
 	if (mkdir(LAYOUT_EXITRD_DIR "/bin", 0755) < 0 && errno != EEXIST)
 		return -errno;

@@ -6,6 +6,8 @@
 
 #include <stddef.h>
 
+#include "common/mountinfo.h"
+
 #define MOUNTLIST_MAX 128
 #define MOUNTLIST_PATH_MAX 256
 #define MOUNTLIST_TYPE_MAX 32
@@ -21,10 +23,11 @@ struct mount_list {
 	struct mount_entry items[MOUNTLIST_MAX];
 };
 
-/* Parse one mountinfo line; 0 when the line names a mount at or below
- * prefix (a path boundary: /oldroot, /oldroot/x, not /oldrootx), -ENOENT
- * when it is elsewhere, -EINVAL when the line is malformed. */
-int mountlist_parse_line(const char *line, const char *prefix, struct mount_entry *out);
+/* Copy one parsed mountinfo line into out: 0 when it names a mount at or
+ * below prefix (a path boundary: /oldroot, /oldroot/x, not /oldrootx),
+ * -ENOENT when it is elsewhere, -ENAMETOOLONG when a field does not fit. */
+int mountlist_entry_from(const struct mountinfo_entry *m, const char *prefix,
+			 struct mount_entry *out);
 
 /* Every line of text (mountinfo's contents) naming a mount under prefix,
  * deepest first. Lines past MOUNTLIST_MAX are dropped (-E2BIG, list kept). */

@@ -4,9 +4,10 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <signal.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -25,9 +26,17 @@ static int clamp_left(int left)
 	return left < 0 ? 255 : (left > 254 ? 254 : left);
 }
 
-/* User processes other than PID 1 and us: kernel threads have an empty
- * cmdline (kill(-1) counts them, so its result does not tell). */
-static int user_processes_left(void)
+/* Whether pid is spared: PID 1, this step's process and the way out that
+ * runs it (its parent: the way out is PID 1 under systemd, a script's
+ * child under another init, and kill(-1) would end it there). */
+static bool spared(int pid)
+{
+	return pid <= 1 || pid == getpid() || pid == getppid();
+}
+
+/* User processes not spared; kernel threads have an empty cmdline. With
+ * sig, each is sent it. */
+static int user_processes(int sig)
 {
 	DIR *d = opendir("/proc");
 	struct dirent *e;
@@ -37,12 +46,15 @@ static int user_processes_left(void)
 		char path[300], c;
 		int pid = atoi(e->d_name), fd;
 
-		if (pid <= 1 || pid == getpid())
+		if (spared(pid))
 			continue;
 		snprintf(path, sizeof(path), "/proc/%s/cmdline", e->d_name);
 		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd >= 0 && read(fd, &c, 1) == 1)
+		if (fd >= 0 && read(fd, &c, 1) == 1) {
 			n++;
+			if (sig)
+				kill(pid, sig);
+		}
 		if (fd >= 0)
 			close(fd);
 	}
@@ -53,17 +65,16 @@ static int user_processes_left(void)
 
 /* With systemd none are left (it killed them before handing over); with
  * another init this is where they end: SIGTERM, up to KILL_GRACE_MS for
- * them to go, then SIGKILL. kill(-1) spares PID 1 and the caller. */
+ * them to go, then SIGKILL. */
 static int step_kill(void)
 {
 	struct timespec pause = { 0, 100 * 1000000L };
 
-	if (user_processes_left() == 0)
+	if (user_processes(SIGTERM) == 0)
 		return 0;
-	kill(-1, SIGTERM);
-	for (int waited = 0; waited < KILL_GRACE_MS && user_processes_left() > 0; waited += 100)
+	for (int waited = 0; waited < KILL_GRACE_MS && user_processes(0) > 0; waited += 100)
 		nanosleep(&pause, NULL);
-	kill(-1, SIGKILL);
+	user_processes(SIGKILL);
 	return 0;
 }
 

@@ -36,6 +36,8 @@
 
 #include "bootlib/log.h"
 #include "common/fileread.h"
+#include "shutdown/handover.h"
+#include "shutdown/lastreport.h"
 #include "shutdown/sequence.h"
 #include "shutdown/verb.h"
 
@@ -101,10 +103,12 @@ static void break_shell(void)
 		waitpid(pid, NULL, 0);
 }
 
-static void finish(const struct shutdown_args *args)
+/* Returns only when reboot(2) failed and this is not PID 1 (a script
+ * called it: the script goes on, and its init may still end the system). */
+static void finish(const struct shutdown_args *args, const char *summary)
 {
 	sync();
-	log_info("the way out is done; %s", args->verb);
+	log_info("the way out is done, %s; %s", summary, args->verb);
 	if (args->reboot_cmd == RB_KEXEC) {
 		reboot(RB_KEXEC);
 		log_warn("kexec failed (%s: is a kernel loaded with kexec -l?); rebooting",
@@ -112,8 +116,30 @@ static void finish(const struct shutdown_args *args)
 	}
 	reboot(args->reboot_cmd == RB_KEXEC ? RB_AUTOBOOT : args->reboot_cmd);
 	log_error("reboot(2) failed: %s; power the machine off by hand", strerror(errno));
-	for (;;)
+	while (getpid() == 1)
 		pause();
+}
+
+/* A script's call (sysvinit, OpenRC, runit): not PID 1, not handed over
+ * yet. The handover execs /shutdown in the way out, which comes back
+ * through main() with SHUTDOWN_HANDED_OVER; this returns only when there
+ * was nothing to hand over to or the handover failed. */
+static int from_script(const struct shutdown_args *args, const char *argv0)
+{
+	char why[512] = "";
+
+	if (geteuid() != 0) {
+		fprintf(stderr, "%s: must be run as root (it unmounts the root and powers the "
+			"machine off)\n", argv0);
+		return 1;
+	}
+	if (handover_from_script(args, why, sizeof(why)) < 0) {
+		log_error("%s", why);
+		finish(args, "handing over failed");
+	} else {
+		finish(args, "with nothing to take down");
+	}
+	return 1;
 }
 
 int main(int argc, char **argv)
@@ -123,7 +149,9 @@ int main(int argc, char **argv)
 	const struct shutdown_step *steps;
 	size_t n;
 	int unclean;
+	char summary[64];
 
+	log_set_prefix(LASTREPORT_NAME);
 	if (shutdown_args_parse(argc, argv, &args) < 0) {
 		fprintf(stderr, "usage: %s reboot|poweroff|halt|kexec (the verb \"%s\" is "
 			"not one of these)\n", argv[0], argc > 1 ? argv[1] : "");
@@ -132,11 +160,8 @@ int main(int argc, char **argv)
 		args.verb = "poweroff";
 		args.reboot_cmd = RB_POWER_OFF;
 	}
-	if (getpid() != 1) {
-		fprintf(stderr, "%s: must run as PID 1 in /run/initramfs (exec'd by the "
-			"init at its end); run as PID %d, it does nothing\n", argv[0], (int)getpid());
-		return 1;
-	}
+	if (getpid() != 1 && !args.handed_over)
+		return from_script(&args, argv[0]);
 	api_mounts();
 	console_open();
 	read_cmdline(&words);
@@ -148,6 +173,8 @@ int main(int argc, char **argv)
 	unclean = shutdown_steps_run(steps, n, shutdown_step_run_bounded);
 	if (unclean == 0)
 		log_info("the root's stack is down: all unmounted, closed and stopped");
-	finish(&args);
+	snprintf(summary, sizeof(summary), unclean ? "%d of %zu steps not clean" : "all clean",
+		 unclean, n);
+	finish(&args, summary);
 	return 1;
 }

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <unistd.h>
 
 #include "bootlib/log.h"
 #include "shutdown/mountlist.h"
@@ -24,8 +25,21 @@ static bool is_remote(const char *fstype)
 	       strcmp(fstype, "cifs") == 0;
 }
 
+/* The old root itself is said at info level, on the console: that the
+ * way out (not the init before it, not the power-off) took it off, and
+ * how, is what a person debugging a shutdown and the boot tests look for. */
+static void unmounted(const struct mount_entry *m, const char *prefix, int flags)
+{
+	const char *how = (flags & MNT_FORCE) ? " by force (MNT_FORCE: its server did not let go)" : "";
+
+	if (strcmp(m->path, prefix) == 0)
+		log_info("unmounted the old root %s (%s on %s)%s", m->path, m->fstype, m->source, how);
+	else
+		log_debug("unmounted %s (%s on %s)%s", m->path, m->fstype, m->source, how);
+}
+
 /* One pass; returns how many mounts came off. */
-static int unmount_pass(const struct mount_list *list, int flags)
+static int unmount_pass(const struct mount_list *list, const char *prefix, int flags)
 {
 	int done = 0;
 
@@ -35,7 +49,7 @@ static int unmount_pass(const struct mount_list *list, int flags)
 		if ((flags & MNT_FORCE) && !is_remote(m->fstype))
 			continue;
 		if (umount2(m->path, flags) == 0) {
-			log_debug("unmounted %s (%s on %s)", m->path, m->fstype, m->source);
+			unmounted(m, prefix, flags);
 			done++;
 		}
 	}
@@ -50,8 +64,9 @@ static void detach_rest(const struct mount_list *list)
 		if (umount2(m->path, 0) == 0)
 			continue;
 		log_warn("%s (%s on %s) will not unmount: %s; remounting it read-only and "
-			 "detaching it (a process still uses it?)", m->path, m->fstype,
-			 m->source, strerror(errno));
+			 "detaching it (%s)", m->path, m->fstype, m->source, strerror(errno),
+			 getpid() == 1 ? "a process still uses it?" :
+			 "PID 1, the init whose script handed over, still runs from it");
 		if (mount(NULL, m->path, NULL, MS_REMOUNT | MS_RDONLY, NULL) < 0)
 			log_error("%s cannot be made read-only either (%s): it is not written "
 				  "clean", m->path, strerror(errno));
@@ -63,21 +78,23 @@ static void detach_rest(const struct mount_list *list)
 int unmount_below(const char *prefix)
 {
 	struct mount_list list;
+	int left;
 
 	for (int pass = 0; pass < UNMOUNT_PASSES; pass++) {
 		int r = mountlist_read(prefix, &list);
 
 		if (r < 0 && r != -E2BIG)
 			return r;
-		if (list.len == 0 || unmount_pass(&list, 0) == 0)
+		if (list.len == 0 || unmount_pass(&list, prefix, 0) == 0)
 			break;
 	}
 	(void)mountlist_read(prefix, &list);
-	if (list.len > 0 && unmount_pass(&list, MNT_FORCE) > 0)
+	if (list.len > 0 && unmount_pass(&list, prefix, MNT_FORCE) > 0)
 		(void)mountlist_read(prefix, &list);
-	if (list.len > 0) {
+	/* A detached mount is gone from the list but was not unmounted
+	 * clean: it counts as left. */
+	left = (int)list.len;
+	if (left > 0)
 		detach_rest(&list);
-		(void)mountlist_read(prefix, &list);
-	}
-	return (int)list.len;
+	return left;
 }

@@ -6,8 +6,9 @@
 
 /* Unmount everything at or below prefix (/oldroot). Each mount is logged
  * (debug) and each that will not come off is logged with the reason.
- * Returns how many mounts are left under prefix afterwards (0: all gone),
- * or -errno when mountinfo cannot be read. */
+ * Returns how many mounts would not unmount (0: all came off clean; the
+ * others were remounted read-only where they could be and detached), or
+ * -errno when mountinfo cannot be read. */
 int unmount_below(const char *prefix);
 
 #endif

@@ -38,10 +38,13 @@ int shutdown_args_parse(int argc, char *const *argv, struct shutdown_args *out)
 	/* systemd hands on its own options after the verb; only the debug
 	 * level matters here, the rest (log target, colour, timeout) does
 	 * not apply to a program that logs to the kernel's ring. */
-	for (int i = 2; i < argc && argv[i]; i++)
+	for (int i = 2; i < argc && argv[i]; i++) {
 		if (strcmp(argv[i], "--log-level=debug") == 0 || strcmp(argv[i], "-d") == 0 ||
 		    strcmp(argv[i], "--debug") == 0)
 			out->debug = true;
+		else if (strcmp(argv[i], SHUTDOWN_HANDED_OVER) == 0)
+			out->handed_over = true;
+	}
 	return 0;
 }
 

@@ -9,7 +9,12 @@ struct shutdown_args {
 	const char *verb;  /* as given, for messages */
 	int reboot_cmd;    /* RB_AUTOBOOT, RB_POWER_OFF, RB_HALT_SYSTEM or RB_KEXEC */
 	bool debug;        /* --log-level=debug from systemd, or -d / --debug */
+	bool handed_over;  /* SHUTDOWN_HANDED_OVER: a script's call pivoted here */
 };
+
+/* The option shutdown/handover.c passes to /shutdown after it pivoted into
+ * the way out for a script: the steps may then run without PID 1. */
+#define SHUTDOWN_HANDED_OVER "--handed-over"
 
 /* Parse argv as systemd-shutdown passes it on (argv[0] /shutdown, argv[1]
  * the verb, then --log-level=, --timeout= and the like, which are accepted

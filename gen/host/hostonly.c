@@ -11,6 +11,7 @@
 
 #include "common/dmname.h"
 #include "common/modtab.h"
+#include "common/mountinfo.h"
 #include "gen/gen_report.h"
 
 #include <dirent.h>
@@ -326,34 +327,32 @@ struct root_mount {
 	char majmin[64];
 	char fstype[64];
 	char source[256];
+	bool found;
 };
 
-/* The last mount on "/" in mountinfo (the one visible). Fields: id parent
- * MAJ:MIN root mountpoint options [optional...] - fstype source superopts. */
+/* Keeps the last mount on "/" (the one visible). */
+static int root_mount_keep(const struct mountinfo_entry *m, void *ctx)
+{
+	struct root_mount *rm = ctx;
+
+	if (strcmp(m->path, "/") != 0)
+		return 0;
+	snprintf(rm->majmin, sizeof(rm->majmin), "%u:%u", m->major, m->minor);
+	snprintf(rm->fstype, sizeof(rm->fstype), "%s", m->fstype);
+	snprintf(rm->source, sizeof(rm->source), "%s", m->source);
+	rm->found = true;
+	return 0;
+}
+
 static int root_mount_find(const char *mountinfo, struct root_mount *rm)
 {
-	FILE *f = fopen(mountinfo, "re");
-	char *line = NULL;
-	size_t cap = 0;
-	bool found = false;
+	int r;
 
-	if (!f)
-		return -errno;
-	while (getline(&line, &cap, f) > 0) {
-		char majmin[64], mnt[8], fstype[64], source[256];
-		const char *sep = strstr(line, " - ");
-
-		if (!sep || sscanf(line, "%*s %*s %63s %*s %7s", majmin, mnt) != 2 ||
-		    strcmp(mnt, "/") != 0 || sscanf(sep, " - %63s %255s", fstype, source) != 2)
-			continue;
-		snprintf(rm->majmin, sizeof(rm->majmin), "%s", majmin);
-		snprintf(rm->fstype, sizeof(rm->fstype), "%s", fstype);
-		snprintf(rm->source, sizeof(rm->source), "%s", source);
-		found = true;
-	}
-	free(line);
-	fclose(f);
-	return found ? 0 : -ENOENT;
+	rm->found = false;
+	r = mountinfo_walk_file(mountinfo, root_mount_keep, rm);
+	if (r < 0)
+		return r;
+	return rm->found ? 0 : -ENOENT;
 }
 
 /* The root's block device as MAJ:MIN, or false. Filesystems such as btrfs

@@ -20,12 +20,25 @@ assert_before() {
 assert_way_out() {
 	local log=$1
 	assert_log "$log" '^LIFEBOAT-TEST: handback poweroff' &&
-	assert_log "$log" 'lifeboat: the way out (poweroff): taking the root' &&
-	assert_log "$log" "lifeboat: the root's stack is down" &&
-	assert_before "$log" "lifeboat: the root's stack is down" 'lifeboat: the way out is done; poweroff' &&
+	assert_log "$log" 'lifeboat-shutdown: the way out (poweroff): taking the root' &&
+	assert_log "$log" "lifeboat-shutdown: the root's stack is down" &&
+	assert_before "$log" "lifeboat-shutdown: the root's stack is down" 'lifeboat-shutdown: the way out is done, all clean; poweroff' &&
 	assert_log "$log" 'reboot: Power down' &&
 	assert_not_log "$log" 'will not unmount' &&
 	assert_not_log "$log" 'left; going on'
+}
+
+# The array was stopped by the way out: the kernel's "md: mdN stopped"
+# (printed by STOP_ARRAY, never by the reboot notifier) comes after the
+# way out unmounted the old root from it and before it says so.
+md_stopped_by_way_out() {
+	local log=$1
+	assert_before "$log" 'lifeboat-shutdown: the way out (poweroff): taking' \
+		'lifeboat-shutdown: unmounted the old root /oldroot (ext4 on /dev/md' &&
+	assert_before "$log" 'lifeboat-shutdown: unmounted the old root /oldroot (ext4 on /dev/md' \
+		'md: md[0-9]* stopped' &&
+	assert_before "$log" 'md: md[0-9]* stopped' 'lifeboat-shutdown: stopped the md array md' &&
+	assert_before "$log" 'lifeboat-shutdown: stopped the md array md' "lifeboat-shutdown: the root's stack is down"
 }
 
 # Root on md RAID1: the way out stops the array; both members' superblocks
@@ -42,9 +55,7 @@ case_shutdown_md_raid1() {
 		"root=UUID=$UUID_MD_FS rd.md.uuid=$UUID_MD rw rd.timeout=60 lifeboat.test.handback=poweroff" \
 		$(virtio_disk "$a") $(virtio_disk "$b")
 	assert_root_reached "$CASE_DIR/console.log" && assert_way_out "$CASE_DIR/console.log" &&
-	assert_before "$CASE_DIR/console.log" 'md: md[0-9]* stopped' 'lifeboat: stopped the md array md' &&
-	assert_before "$CASE_DIR/console.log" 'lifeboat: stopped the md array md' \
-		"lifeboat: the root's stack is down" || return 1
+	md_stopped_by_way_out "$CASE_DIR/console.log" || return 1
 	for d in "$a" "$b"; do
 		off=$("$MD_SUPER" show "$d" | sed -n 's/.*resync_offset=\([0-9a-z]*\).*/\1/p')
 		[ "$off" = all ] ||
@@ -56,7 +67,14 @@ case_shutdown_md_raid1() {
 	assert_log "$CASE_DIR/console2.log" '^LIFEBOAT-TEST: lastwrite written before the way out' &&
 	assert_log "$CASE_DIR/console2.log" '^LIFEBOAT-TEST: mdstat md' &&
 	assert_not_log "$CASE_DIR/console2.log" 'resync' &&
-	assert_not_log "$CASE_DIR/console2.log" 'not clean'
+	assert_not_log "$CASE_DIR/console2.log" 'not clean' || return 1
+	# The control: this boot's init powered off without handing back, and
+	# the same check must fail on its log (the kernel's reboot notifier
+	# marks the array clean but never stops it).
+	if md_stopped_by_way_out "$CASE_DIR/console2.log" >/dev/null; then
+		echo "control: the md check passes on a power-off without the way out"
+		return 1
+	fi
 }
 
 # Root on LVM on LUKS: the volume is deactivated, then the container is
@@ -70,13 +88,15 @@ case_shutdown_lvm_on_luks() {
 		"UUID=$UUID_LUKS_LVM; opens as /dev/mapper/lbcrypt" 'reboot: Power down' \
 		$(virtio_disk "$disk") || return 1
 	assert_root_reached "$log" && assert_way_out "$log" &&
-	assert_before "$log" 'lifeboat: deactivated the LVM volume lbcvg-root' \
-		'lifeboat: closed the LUKS container lbcrypt' &&
-	assert_before "$log" 'lifeboat: closed the LUKS container lbcrypt' 'reboot: Power down'
+	assert_before "$log" 'lifeboat-shutdown: deactivated the LVM volume lbcvg-root' \
+		'lifeboat-shutdown: closed the LUKS container lbcrypt' &&
+	assert_before "$log" 'lifeboat-shutdown: closed the LUKS container lbcrypt' 'reboot: Power down'
 }
 
 # NFS root (NFSv4, a static address, rw): the way out unmounts it while the
-# network is still up; the last write is on the server.
+# network is still up (its own line says so, and that it took no force:
+# no MNT_FORCE, no "server not responding"); the last write is on the
+# server.
 case_shutdown_nfs_root() {
 	local rc=0
 	NET_IMG=$(net_image) || return 1
@@ -84,7 +104,12 @@ case_shutdown_nfs_root() {
 	net_nfs_start || rc=1
 	if [ $rc -eq 0 ]; then
 		net_boot handback "root=nfs4:$NET_SERVER:/nfsroot ip=198.51.100.21::$NET_SERVER:255.255.255.0:guest:eth0:none rw lifeboat.test.handback=poweroff"
-		assert_root_reached "$NET_LOG" && assert_way_out "$NET_LOG" || rc=1
+		assert_root_reached "$NET_LOG" && assert_way_out "$NET_LOG" &&
+		assert_before "$NET_LOG" 'lifeboat-shutdown: the way out (poweroff): taking' \
+			"lifeboat-shutdown: unmounted the old root /oldroot (nfs4 on $NET_SERVER:/nfsroot)" &&
+		assert_before "$NET_LOG" "lifeboat-shutdown: unmounted the old root /oldroot (nfs4 on" \
+			"lifeboat-shutdown: the root's stack is down" &&
+		assert_not_log "$NET_LOG" 'by force' && assert_not_log "$NET_LOG" 'not responding' || rc=1
 	fi
 	if [ $rc -eq 0 ]; then
 		grep -q 'written before the way out' "$CASE_DIR/nfsroot/last-write" ||
@@ -92,4 +117,64 @@ case_shutdown_nfs_root() {
 	fi
 	net_ns_down
 	return $rc
+}
+
+# A sysvinit-style shutdown with rd.break=shutdown, on a plain disk root
+# (rd.break=shutdown leaves the way out whatever the root): PID 1 stays
+# the init and its last "script" runs /run/initramfs/shutdown poweroff,
+# which hands over by itself; the break shell runs in the way out with the
+# old root at /oldroot, before anything is taken down, and exit goes on.
+# PID 1's program keeps the old root busy, which the way out says, naming
+# PID 1, before it makes the root read-only, detaches it and powers off.
+case_shutdown_break_script() {
+	local disk log=$CASE_DIR/console.log
+	disk=$(disk_copy ext4.img)
+	rescue_start "$IMG_GENERIC" "root=LABEL=lbext4 rw rd.break=shutdown lifeboat.test.handback=script:poweroff" \
+		$(disk_args virtio-blk "$disk")
+	{
+		expect 'built-in shell \(ash\)' 120 &&
+		type_line "echo BREAK-\$(grep -c ' /oldroot ' /proc/mounts)-\$(grep -c ' /oldroot/proc ' /proc/mounts)-\$((6*7))" &&
+		expect 'BREAK-1-0-42' &&
+		type_line exit &&
+		expect 'reboot: Power down' 60
+	}
+	local rc=$?
+	rescue_stop $rc
+	[ $rc -eq 0 ] || return 1
+	assert_root_reached "$log" &&
+	assert_before "$log" '^LIFEBOAT-TEST: handback by a script poweroff' \
+		'lifeboat-shutdown: handing over to the way out in /run/initramfs from a script' &&
+	assert_before "$log" 'from a script' 'lifeboat-shutdown: the way out (poweroff): taking the root' &&
+	assert_before "$log" 'lifeboat-shutdown: the way out (poweroff): taking the root' 'BREAK-1-0-42' &&
+	assert_before "$log" 'BREAK-1-0-42' \
+		'/oldroot (ext4 on /dev/vda) will not unmount: .*PID 1, the init whose script handed over' &&
+	assert_before "$log" 'will not unmount' \
+		'lifeboat-shutdown: the way out is done, 1 of 4 steps not clean; poweroff' &&
+	assert_not_log "$log" 'cannot be made read-only' &&
+	assert_not_log "$log" 'LIFEBOAT-TEST: handback: the script returned'
+}
+
+# The report for the next boot (docs/shutdown.md): the way out's lines,
+# with their fixed prefix, kept by pstore (ramoops in memory the kernel is
+# told to leave alone; qemu keeps RAM across a reboot), are found by the
+# next boot, written to /run/initramfs/last-shutdown.txt and its last line
+# marked in the timeline. One machine, two boots: the first hands back with
+# reboot, the second (the root has the last write) powers off.
+case_shutdown_report_next_boot() {
+	local a b log=$CASE_DIR/console.log
+	local ramoops='memmap=1M$0x1e000000 ramoops.mem_address=0x1e000000 ramoops.mem_size=0x100000 ramoops.record_size=0x40000 ramoops.max_reason=4'
+	stacks_setup || return 1
+	a=$(stack_copy md-a) && b=$(stack_copy md-b)
+	timeout --foreground -k 5 "$QEMU_TIMEOUT" qemu-system-x86_64 -accel tcg -cpu max -m 512 \
+		-nographic -nic none -monitor none -serial stdio -kernel "$KERNEL" -initrd "$IMG_STACKS" \
+		-append "$GUEST_APPEND root=UUID=$UUID_MD_FS rd.md.uuid=$UUID_MD rw rd.timeout=60 rd.driver.pre=ramoops $ramoops lifeboat.test.handback=reboot-once" \
+		$(virtio_disk "$a") $(virtio_disk "$b") </dev/null 2>&1 | tr -d '\r' >"$log"
+	assert_log "$log" '^LIFEBOAT-TEST: handback reboot' &&
+	assert_before "$log" 'lifeboat-shutdown: stopped the md array md' 'reboot: Restarting system' &&
+	assert_before "$log" 'reboot: Restarting system' '^LIFEBOAT-TEST: lastwrite written before the way out' &&
+	assert_before "$log" 'reboot: Restarting system' \
+		"lifeboat: the last shutdown's way out (from /sys/fs/pstore; its [0-9]* lines in /run/initramfs/last-shutdown.txt): lifeboat-shutdown: the way out is done, all clean; reboot" &&
+	assert_log "$log" '^LIFEBOAT-TEST: lastshutdown lifeboat-shutdown: stopped the md array md[0-9]* (its superblock is marked clean)' &&
+	assert_log "$log" '^LIFEBOAT-TEST: timeline [0-9.]* lastshutdown lifeboat-shutdown: the way out is done, all clean; reboot' &&
+	assert_log "$log" 'reboot: Power down'
 }

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define EXITRD "/run/initramfs"
@@ -62,6 +63,29 @@ static void handback(const char *verb)
 	fflush(stdout);
 	execv("/shutdown", argv);
 	printf("LIFEBOAT-TEST: handback: exec /shutdown: %s\n", strerror(errno));
+}
+
+/* lifeboat.test.handback=script:VERB: what a sysvinit, OpenRC or runit
+ * shutdown does (docs/shutdown.md): PID 1 stays the init and a child, the
+ * last shutdown script, runs `/run/initramfs/shutdown VERB`, which hands
+ * over by itself. PID 1 waits; it powers off only if the child returns. */
+static void handback_script(const char *verb)
+{
+	pid_t pid;
+
+	handback_last_write();
+	sync();
+	printf("LIFEBOAT-TEST: handback by a script %s\n", verb);
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		execl(EXITRD "/shutdown", EXITRD "/shutdown", verb, (char *)NULL);
+		printf("LIFEBOAT-TEST: handback: exec %s/shutdown: %s\n", EXITRD, strerror(errno));
+		_exit(127);
+	}
+	if (pid > 0)
+		waitpid(pid, NULL, 0);
+	printf("LIFEBOAT-TEST: handback: the script returned\n");
 }
 
 #endif

@@ -2,7 +2,8 @@
  * tests assert on (a marker, the root mount, the lifeboat timeline, its own
  * arguments, the device-mapper devices) on the console, then powers the
  * machine off, or with lifeboat.test.handback=VERB hands it back to the
- * initramfs's way out as systemd does (tests/boot/guest-handback.h).
+ * initramfs's way out as systemd does, with =script:VERB as a sysvinit's
+ * last script does (tests/boot/guest-handback.h).
  * Static, so the test roots need no libraries. */
 #include <ftw.h>
 #include <stdio.h>
@@ -128,7 +129,15 @@ int main(int argc, char **argv)
 	secret_scan();
 	printf("LIFEBOAT-TEST: end\n");
 	fflush(stdout);
-	if (param("lifeboat.test.handback", verb, sizeof(verb))[0])
+	if (access("/run/initramfs/last-shutdown.txt", F_OK) == 0)
+		print_file("lastshutdown", "/run/initramfs/last-shutdown.txt");
+	/* reboot-once: the next boot of the same machine finds the last
+	 * write and powers off (shutdown_report_next_boot). */
+	if (strncmp(param("lifeboat.test.handback", verb, sizeof(verb)), "script:", 7) == 0)
+		handback_script(verb + 7);
+	else if (strcmp(verb, "reboot-once") == 0 && access("/last-write", F_OK) < 0)
+		handback("reboot");
+	else if (verb[0] && strcmp(verb, "reboot-once") != 0)
 		handback(verb);
 	sync();
 	reboot(RB_POWER_OFF);

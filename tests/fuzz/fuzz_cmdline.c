@@ -1,10 +1,12 @@
-/* Fuzz target: the kernel command line, root= and rootflags= parsers. */
+/* Fuzz target: the kernel command line, root= and rootflags= parsers, and
+ * the modules' MODULE.PARAM=VALUE words (bootlib/modparams.c). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bootlib/cmdline.h"
 #include "bootlib/devspec.h"
+#include "bootlib/modparams.h"
 #include "init/mountopts.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -29,6 +31,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	mountopts_parse(args.root.flags, &flags, mdata, sizeof(mdata));
 	mountopts_parse(line, &flags, mdata, sizeof(mdata));
 	cmdline_args_free(&args);
+	{
+		char *opts = NULL;
+
+		/* Every option handed on is one of the line's, so no longer. */
+		if (modparams_from_cmdline(line, "ramoops", &opts) == 0 && strlen(opts) > 3 * size + 2)
+			abort();
+		free(opts);
+	}
 	free(line);
 	return 0;
 }

@@ -1,9 +1,7 @@
-/* fuzz_mountinfo: resume's check for a mounted block device on an
- * arbitrary mountinfo file, read through mountinfo_find_block: no crash,
- * and the file's answer is the answer of its lines taken one by one (a
- * line is never split or joined, however long). */
-#include <stdbool.h>
-#include <stddef.h>
+/* fuzz_mountinfo: common/mountinfo.c on arbitrary text: no crash; every
+ * entry's fields are non-empty and inside their line; the file reader and
+ * the text reader see the same entries (a line is never split or joined,
+ * however long). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,56 +9,63 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "resume/mountinfo.h"
+#include "common/mountinfo.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* The first block mount among the lines of text, described as
- * mountinfo_find_block does; 0 when none. */
-static int lines_find_block(char *text, char *what, size_t size)
+struct record {
+	char *buf;
+	size_t len, cap;
+};
+
+static void record_add(struct record *r, const char *s)
 {
-	char where[256], source[256];
+	size_t n = strlen(s) + 1;
 
-	for (char *line = text; *line; ) {
-		char *nl = strchr(line, '\n');
-		char *next = nl ? nl + 1 : line + strlen(line);
-		char keep = *next;
-		bool block;
-
-		*next = '\0';
-		block = mountinfo_line_is_block(line, where, sizeof(where), source, sizeof(source));
-		*next = keep;
-		if (block) {
-			snprintf(what, size, "%s on %s", source, where);
-			return 1;
-		}
-		line = next;
+	if (r->len + n > r->cap) {
+		r->cap = (r->len + n) * 2;
+		r->buf = realloc(r->buf, r->cap);
+		if (!r->buf)
+			abort();
 	}
+	memcpy(r->buf + r->len, s, n);
+	r->len += n;
+}
+
+static int record_entry(const struct mountinfo_entry *m, void *ctx)
+{
+	char nums[32];
+
+	if (!m->root[0] || !m->path[0] || !m->options[0] || !m->fstype[0] || !m->source[0])
+		abort();
+	snprintf(nums, sizeof(nums), "%u:%u%c", m->major, m->minor,
+		 mountinfo_is_block(m) ? 'b' : '-');
+	record_add(ctx, nums);
+	record_add(ctx, m->root);
+	record_add(ctx, m->path);
+	record_add(ctx, m->options);
+	record_add(ctx, m->fstype);
+	record_add(ctx, m->source);
 	return 0;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	char path[64], got[600], want[600];
-	char *text;
-	int fd, r;
+	struct record from_text = { NULL, 0, 0 }, from_file = { NULL, 0, 0 };
+	char path[64];
+	int fd = memfd_create("mountinfo", 0);
 
-	/* A NUL ends a line for the parser but not for the reader: keep the
-	 * comparison to text files. */
-	if (memchr(data, '\0', size))
-		return 0;
-	text = malloc(size + 1);
-	fd = memfd_create("mountinfo", 0);
-	if (!text || fd < 0 || write(fd, data, size) != (ssize_t)size)
+	if (fd < 0 || (size && write(fd, data, size) != (ssize_t)size))
 		abort();
-	memcpy(text, data, size);
-	text[size] = '\0';
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	got[0] = want[0] = '\0';
-	r = mountinfo_find_block(path, got, sizeof(got));
-	if (r != lines_find_block(text, want, sizeof(want)) || strcmp(got, want) != 0)
+	if (mountinfo_walk((const char *)data, size, record_entry, &from_text) != 0 ||
+	    mountinfo_walk_file(path, record_entry, &from_file) != 0)
 		abort();
+	if (from_text.len != from_file.len ||
+	    (from_text.len && memcmp(from_text.buf, from_file.buf, from_text.len) != 0))
+		abort();
+	free(from_text.buf);
+	free(from_file.buf);
 	close(fd);
-	free(text);
 	return 0;
 }

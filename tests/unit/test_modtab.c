@@ -252,6 +252,8 @@ static int loader_setup(void **state)
 	close(fd);
 	assert_int_equal(modload_open(path), 0);
 	unlink(path);
+	/* Not the host's: a command line of the test's own. */
+	modload_set_cmdline("root=/dev/vda virtio-ring.x=1");
 	modload_load_fn = fake_load;
 	loaded_order[0] = '\0';
 	fail_path = exists_path = NULL;
@@ -270,17 +272,19 @@ static void loader_deps_first_once(void **state)
 	(void)state;
 	/* Only the module the device asked for probes in the background. */
 	assert_int_equal(modload_modalias("virtio:d00000002v00001AF4"), 3);
-	assert_string_equal(loaded_order, "/v /vr /vb(async_probe) ");
+	assert_string_equal(loaded_order, "/v /vr(x=1) /vb(async_probe) ");
 	assert_int_equal(modload_name("virtio_blk"), 0);
 	assert_int_equal(modload_name("virtio-ring"), 0);
-	assert_string_equal(loaded_order, "/v /vr /vb(async_probe) ");
+	assert_string_equal(loaded_order, "/v /vr(x=1) /vb(async_probe) ");
 }
 
 static void loader_softdeps_and_options(void **state)
 {
 	(void)state;
+	/* The command line's parameters follow the table's (modprobe's order). */
+	modload_set_cmdline("ext4.a=1 \"ext4.b=x y\" ext4 ext4x.c=2 post.d");
 	assert_int_equal(modload_name("fs-ext4"), 4);
-	assert_string_equal(loaded_order, "/c /j /e4(errors=remount-ro) /p ");
+	assert_string_equal(loaded_order, "/c /j /e4(errors=remount-ro a=1 b=\"x y\") /p(d) ");
 	assert_int_equal(modload_name("no-such-module"), -ENOENT);
 }
 
@@ -304,7 +308,7 @@ static void loader_failures_and_cycles(void **state)
 	fail_path = "/vr";
 	/* virtio was there already; virtio_ring fails; virtio_blk is still tried. */
 	assert_int_equal(modload_name("virtio_blk"), 1);
-	assert_string_equal(loaded_order, "/v /vr /vb ");
+	assert_string_equal(loaded_order, "/v /vr(x=1) /vb ");
 	loaded_order[0] = '\0';
 	/* The module asked for fails: its error, after its softdeps ran. */
 	fail_path = "/e4";

@@ -1,5 +1,6 @@
 /* Unit tests: the swsusp header parser, the resume signature probe on
- * mkswap'd files, the mountinfo check and the resume command line. */
+ * mkswap'd files and the resume command line (the mountinfo check is
+ * common/mountinfo.c's, in test_mountinfo.c). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -12,7 +13,6 @@
 #include <unistd.h>
 
 #include "bootlib/cmdline.h"
-#include "resume/mountinfo.h"
 #include "resume/sigprobe.h"
 #include "resume/swsusp.h"
 
@@ -177,68 +177,6 @@ static void probe_mkswap_output(void **state)
 	assert_int_equal(resume_sig_probe(path, 0, &sig), -ENOENT);
 }
 
-static void mountinfo_lines(void **state)
-{
-	static const struct { const char *line; bool block; const char *where, *source; } cases[] = {
-		{ "22 1 0:21 / /proc rw,nosuid - proc proc rw\n", false, "/proc", "proc" },
-		{ "23 1 0:5 / /dev rw shared:2 - devtmpfs devtmpfs rw,size=1k\n", false, "/dev", "devtmpfs" },
-		{ "36 35 254:0 / /sysroot ro,relatime - ext4 /dev/vda ro\n", true, "/sysroot", "/dev/vda" },
-		/* btrfs has an anonymous device number: the source tells. */
-		{ "40 1 0:33 / /sysroot ro master:1 shared:7 - btrfs /dev/vdb2 ro,ssd\n", true, "/sysroot", "/dev/vdb2" },
-		{ "41 1 8:1 / /mnt rw - vfat LABEL=x rw\n", true, "/mnt", "LABEL=x" },
-		{ "42 1 0:40 / /run rw - tmpfs tmpfs rw\n", false, "/run", "tmpfs" },
-		{ "garbage without separator\n", false, "", "" },
-		{ "1 2 x:y / /a rw - ext4 /dev/sda rw\n", false, "", "" },
-	};
-	char where[64], source[64];
-
-	(void)state;
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		where[0] = source[0] = '\0';
-		assert_int_equal(mountinfo_line_is_block(cases[i].line, where, sizeof(where),
-							 source, sizeof(source)), cases[i].block);
-		if (cases[i].block || cases[i].where[0]) {
-			assert_string_equal(where, cases[i].where);
-			assert_string_equal(source, cases[i].source);
-		}
-	}
-}
-
-static void mountinfo_file(void **state)
-{
-	char path[] = "/tmp/lifeboat-mountinfo-XXXXXX";
-	char what[128];
-	int fd = mkstemp(path);
-	FILE *f = fdopen(fd, "w");
-
-	(void)state;
-	assert_non_null(f);
-	fputs("22 1 0:21 / /proc rw - proc proc rw\n23 1 0:22 / /sys rw - sysfs sysfs rw\n", f);
-	fclose(f);
-	assert_int_equal(mountinfo_find_block(path, what, sizeof(what)), 0);
-	f = fopen(path, "a");
-	assert_non_null(f);
-	fputs("36 1 254:1 / /sysroot ro - xfs /dev/vda1 ro\n", f);
-	fclose(f);
-	assert_int_equal(mountinfo_find_block(path, what, sizeof(what)), 1);
-	assert_string_equal(what, "/dev/vda1 on /sysroot");
-	/* A line longer than any fixed buffer (a mount point of 1500 bytes;
-	 * the kernel allows 4095): read whole, so its block source is seen. */
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs("22 1 0:21 / /proc rw - proc proc rw\n37 1 254:2 / /mnt/", f);
-	for (int i = 0; i < 1500; i++)
-		fputc('d', f);
-	fputs(" rw,relatime shared:9 - ext4 /dev/vdb1 rw\n", f);
-	fclose(f);
-	assert_int_equal(mountinfo_find_block(path, what, sizeof(what)), 1);
-	assert_non_null(strstr(what, "/dev/vdb1 on /mnt/ddd"));
-	unlink(path);
-	assert_int_equal(mountinfo_find_block(path, what, sizeof(what)), -ENOENT);
-	/* The real one of this process: whatever it holds, it parses. */
-	assert_true(mountinfo_find_block("/proc/self/mountinfo", what, sizeof(what)) >= 0);
-}
-
 static void resume_cmdline(void **state)
 {
 	struct boot_args a;
@@ -281,8 +219,6 @@ int main(void)
 		cmocka_unit_test(larger_pages_and_bad_sizes),
 		cmocka_unit_test(nonprintable_signature_is_cleaned),
 		cmocka_unit_test(probe_mkswap_output),
-		cmocka_unit_test(mountinfo_lines),
-		cmocka_unit_test(mountinfo_file),
 		cmocka_unit_test(resume_cmdline),
 	};
 

@@ -19,6 +19,7 @@
 #include "bootlib/stage.h"
 #include "shutdown/bounded.h"
 #include "shutdown/leave.h"
+#include "common/mountinfo.h"
 #include "shutdown/mountlist.h"
 #include "shutdown/sequence.h"
 #include "shutdown/stackdown.h"
@@ -52,6 +53,11 @@ static void verbs(void **state)
 	assert_true(a.debug);
 	assert_int_equal(parse("poweroff", "--timeout=90s", &a), 0);
 	assert_false(a.debug);
+	assert_false(a.handed_over);
+	/* A script's call, after the handover's pivot (shutdown/handover.c). */
+	assert_int_equal(parse("poweroff", SHUTDOWN_HANDED_OVER, &a), 0);
+	assert_true(a.handed_over);
+	assert_false(a.debug);
 	assert_int_equal(parse(NULL, NULL, &a), -EINVAL);
 	assert_int_equal(parse("exit", NULL, &a), -EINVAL);
 	assert_int_equal(parse("--log-level=debug", "reboot", &a), -EINVAL);
@@ -78,6 +84,18 @@ static void cmdline_words(void **state)
 	assert_int_equal(stage_parse("shutdown"), STAGE_SHUTDOWN);
 }
 
+/* parse_line through the shared parser, then the prefix and the copy. */
+static int mountlist_parse_line(const char *line, const char *prefix, struct mount_entry *e)
+{
+	char copy[2048];
+	struct mountinfo_entry m;
+
+	snprintf(copy, sizeof(copy), "%s", line);
+	if (mountinfo_parse_line(copy, &m) < 0)
+		return -EINVAL;
+	return mountlist_entry_from(&m, prefix, e);
+}
+
 static void mountinfo_line(void **state)
 {
 	struct mount_entry e;
@@ -100,13 +118,16 @@ static void mountinfo_line(void **state)
 	assert_int_equal(mountlist_parse_line("40 36 0:5 / /oldroot rw tmpfs tmpfs", "/oldroot", &e),
 			 -EINVAL);
 	assert_int_equal(mountlist_parse_line("40 36", "/oldroot", &e), -EINVAL);
-	/* A long root field (a bind of a deep directory) is stepped over. */
+	/* A long root field (a bind of a deep directory) is stepped over; a
+	 * mount point that does not fit the list's entry is refused. */
 	{
 		char line[2048];
 
 		snprintf(line, sizeof(line), "41 36 0:5 /%01500d /oldroot/b rw - ext4 /dev/vda rw", 7);
 		assert_int_equal(mountlist_parse_line(line, "/oldroot", &e), 0);
 		assert_string_equal(e.path, "/oldroot/b");
+		snprintf(line, sizeof(line), "41 36 0:5 / /oldroot/%0300d rw - ext4 /dev/vda rw", 7);
+		assert_int_equal(mountlist_parse_line(line, "/oldroot", &e), -ENAMETOOLONG);
 	}
 	assert_int_equal(mountlist_parse_line("", "/oldroot", &e), -EINVAL);
 }
