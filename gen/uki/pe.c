@@ -69,7 +69,8 @@ static int optional_read(const uint8_t *buf, size_t len, uint32_t opt, uint16_t 
 	if (!is_power_of_two(pe->section_align) || !is_power_of_two(pe->file_align) ||
 	    pe->file_align > 0x10000 || pe->section_align > 0x200000)
 		return fail(why, "its section or file alignment is not a power of two up to 64 KiB/2 MiB");
-	pe->room_end = pe_get32(o + OPT_SIZE_OF_HEADERS);
+	pe->headers_end = pe_get32(o + OPT_SIZE_OF_HEADERS);
+	pe->room_end = pe->headers_end;
 	n_dirs = pe_get32(o + OPT64_N_DIRS);
 	if (n_dirs > DIR_SECURITY && OPT64_DIRS + 8u * (DIR_SECURITY + 1) <= opt_size &&
 	    pe_get32(o + OPT64_DIRS + 8 * DIR_SECURITY + 4) != 0)

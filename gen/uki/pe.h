@@ -19,6 +19,7 @@ struct pe_layout {
 	uint16_t n_sections;
 	uint32_t section_align;  /* SectionAlignment: where sections may start in memory */
 	uint32_t file_align;     /* FileAlignment: where their bytes may start in the file */
+	uint32_t headers_end;    /* SizeOfHeaders */
 	uint32_t room_end;       /* where more section entries must stop: the first section's bytes or SizeOfHeaders */
 	uint32_t vm_end;         /* the end of the highest section in memory */
 	uint32_t raw_end;        /* the end of the last section's bytes in the file */

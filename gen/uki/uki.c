@@ -7,6 +7,7 @@
 #include "gen/uki/uki.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,10 +27,21 @@ struct placement {
 	uint32_t vaddr, raw_ptr, raw_size;
 };
 
+/* The headers and the sections' bytes. */
+static uint32_t stub_used(const struct pe_layout *pe)
+{
+	return pe->raw_end > pe->headers_end ? pe->raw_end : pe->headers_end;
+}
+
+static bool symtab_dropped(const struct pe_layout *pe)
+{
+	return pe->symtab_offset && pe->symtab_offset >= stub_used(pe);
+}
+
 /* How much of the stub is kept: all of it, or up to a symbol table at its end. */
 static size_t stub_kept(const struct pe_layout *pe, size_t stub_len)
 {
-	return pe->symtab_offset && pe->symtab_offset >= pe->raw_end ? pe->raw_end : stub_len;
+	return symtab_dropped(pe) ? stub_used(pe) : stub_len;
 }
 
 static int place(const struct pe_layout *pe, size_t kept, const struct uki_section *secs,
@@ -74,7 +86,7 @@ static void headers_update(uint8_t *img, size_t len, const struct pe_layout *pe,
 	uint64_t init_data = pe_get32(opt + PE_OPT_SIZE_OF_INIT_DATA) + added_raw;
 
 	pe_put16(img + pe->coff_offset + PE_COFF_N_SECTIONS, (uint16_t)(pe->n_sections + n));
-	if (pe->symtab_offset && pe->symtab_offset >= pe->raw_end) {
+	if (symtab_dropped(pe)) {
 		pe_put32(img + pe->coff_offset + PE_COFF_SYMTAB, 0);
 		pe_put32(img + pe->coff_offset + PE_COFF_N_SYMBOLS, 0);
 	}

@@ -110,20 +110,27 @@ static int file_save(const char *path, const uint8_t *data, size_t len)
 	return r;
 }
 
-/* sbsign --key KEY --cert CERT --output OUT IN; its own messages go to stderr. */
-static int sign(const struct uki_inputs *in, const char *unsigned_path, const char *out)
+/* In the child: sbsign --key KEY --cert CERT --output OUT IN; its own
+ * messages go to stderr. */
+static void __attribute__((noreturn)) sbsign_exec(const struct uki_inputs *in,
+						  const char *unsigned_path, const char *out)
 {
 	const char *argv[] = { "sbsign", "--key", in->sign_key, "--cert", in->sign_cert,
 			       "--output", out, unsigned_path, NULL };
+
+	execvp(argv[0], (char *const *)argv);
+	_exit(127);
+}
+
+static int sign(const struct uki_inputs *in, const char *unsigned_path, const char *out)
+{
 	int status;
 	pid_t pid = fork();
 
 	if (pid < 0)
 		return -errno;
-	if (pid == 0) {
-		execvp(argv[0], (char *const *)argv);
-		_exit(127);
-	}
+	if (pid == 0)
+		sbsign_exec(in, unsigned_path, out);
 	if (waitpid(pid, &status, 0) < 0)
 		return -errno;
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
