@@ -17,7 +17,7 @@ case_uki_ovmf_signed() {
 		-keyout "$CASE_DIR/other.key" -out "$CASE_DIR/other.pem" >/dev/null 2>&1 ||
 		{ echo "openssl could not make the test certificates"; return 1; }
 	"$BUILD/lifeboat" build --config /dev/null --generic --kver "$KVER" --uki \
-		--cmdline "console=ttyS0 panic=-1 root=UUID=$UUID_EXT4" \
+		--cmdline "$GUEST_APPEND root=UUID=$UUID_EXT4" \
 		--sign-key "$CASE_DIR/key.pem" --sign-cert "$CASE_DIR/cert.pem" -o "$uki" >"$CASE_DIR/build.log" 2>&1 ||
 		{ echo "lifeboat build --uki failed: $(grep -v firmware "$CASE_DIR/build.log" | head -n 2)"; return 1; }
 	out=$(sbverify --cert "$CASE_DIR/cert.pem" "$uki" 2>&1)
