@@ -3,7 +3,8 @@
 # another certificate), and boots under OVMF from an ESP made with
 # mkfs.vfat and mtools (\EFI\BOOT\BOOTX64.EFI, the removable-media path the
 # firmware tries by itself) to the test root, with the command line from
-# its .cmdline section (sourced by run.sh).
+# its .cmdline section: the ext4 disk, found by UUID whichever of the two
+# virtio disks it is (sourced by run.sh).
 
 OVMF_CODE=${OVMF_CODE:-/usr/share/OVMF/OVMF_CODE_4M.fd}
 OVMF_VARS=${OVMF_VARS:-/usr/share/OVMF/OVMF_VARS_4M.fd}
@@ -36,5 +37,5 @@ case_uki_ovmf_signed() {
 		-drive "file=$esp,format=raw,if=virtio" -drive "file=$disk,format=raw,if=virtio" \
 		</dev/null >"$CASE_DIR/console.log" 2>&1
 	assert_root_reached "$CASE_DIR/console.log" &&
-	assert_log "$CASE_DIR/console.log" "rootmount /dev/vdb ext4"
+	assert_log "$CASE_DIR/console.log" "rootmount /dev/vd[ab] ext4"
 }
