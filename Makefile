@@ -7,6 +7,7 @@
 #   make fuzz       every fuzz target for FUZZ_SECONDS each (clang, libFuzzer)
 #   make demo       install what is missing, build, boot an image in qemu
 #   make install    PREFIX=/usr DESTDIR=...
+#   make deb        the Debian package, into build/deb/ (dpkg-buildpackage)
 
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -138,11 +139,19 @@ uninstall: uninstall-dist
 		$(DESTDIR)$(PREFIX)/lib/lifeboat/lifeboat-shutdown
 	-rmdir $(DESTDIR)$(PREFIX)/lib/lifeboat
 
+# dpkg-buildpackage writes beside the source tree: a copy under build/deb/src
+# keeps the packages in build/deb/. DEB_BUILD_OPTIONS=nocheck skips the unit tests.
+deb:
+	rm -rf $(BUILD)/deb && mkdir -p $(BUILD)/deb/src
+	tar -c --exclude=./build --exclude=./.git . | tar -x -C $(BUILD)/deb/src
+	cd $(BUILD)/deb/src && dpkg-buildpackage -us -uc -b
+	lintian --fail-on error $(BUILD)/deb/lifeboat_*.deb
+
 clean:
 	rm -rf build
 
 include dist/install.mk
 
-.PHONY: all check-layers unit unit-build test fuzz fuzz-build asan-unit cppcheck deps demo bench install uninstall clean
+.PHONY: all check-layers unit unit-build test fuzz fuzz-build asan-unit cppcheck deps demo bench install uninstall deb clean
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

@@ -152,6 +152,11 @@ static const struct opt_def opt_defs[] = {
 	{ "kdump",         0,   false, set_flag,      F(kdump),         "a kdump capture image (docs/kdump.md)" },
 	{ "kdump-target",  0,   true,  add_list,      F(kdump_targets), "T,...: where dumps go, in order: UUID=|LABEL=|/dev/...[:/DIR], nfs:..., URL[;cafile=F][;sshkey=F;knownhosts=F]" },
 	{ "kdump-options", 0,   true,  add_list,      F(kdump_options), "K=V,...: level=31 format=kdump+elf compress=zlib|lzo action=reboot|poweroff|shell cafile=F (https targets without their own) netrc=F" },
+	{ "uki",           0,   false, set_flag,      F(uki),           "write a unified kernel image (EFI executable): stub, kernel, this image, --cmdline or /etc/kernel/cmdline, os-release" },
+	{ "uki-stub",      0,   true,  set_string,    F(uki_stub),      "FILE: the EFI stub (default: systemd-boot-efi's linuxx64.efi.stub)" },
+	{ "kernel-image",  0,   true,  set_string,    F(kernel_image),  "FILE: the kernel for --uki (default /boot/vmlinuz-VERSION)" },
+	{ "sign-key",      0,   true,  set_string,    F(sign_key),      "FILE: sign the --uki image with sbsign for Secure Boot (with --sign-cert)" },
+	{ "sign-cert",     0,   true,  set_string,    F(sign_cert),     "FILE: the certificate (PEM) for --sign-key" },
 };
 
 #define N_OPTS (sizeof(opt_defs) / sizeof(opt_defs[0]))
@@ -215,6 +220,20 @@ static int config_setting(const char *key, const char *value, const char *file,
 
 	snprintf(origin, sizeof(origin), "%s:%u", file, line);
 	return build_opts_set(ctx, key, value, origin);
+}
+
+/* Signing needs both files, and is for unified kernel images only. */
+static int uki_opts_check(const struct build_opts *o)
+{
+	if (!o->sign_key != !o->sign_cert) {
+		gen_error("--sign-key and --sign-cert go together: give both to sign, neither not to");
+		return -EINVAL;
+	}
+	if (!o->uki && (o->sign_key || o->uki_stub || o->kernel_image)) {
+		gen_error("--sign-key, --uki-stub and --kernel-image are for unified kernel images: add --uki");
+		return -EINVAL;
+	}
+	return 0;
 }
 
 /* Find --config before anything else: it decides what is read first. */
@@ -300,7 +319,7 @@ int build_opts_parse(struct build_opts *o, int argc, char **argv)
 			  "e.g. -o /boot/initrd.img-%%k");
 		r = -EINVAL;
 	}
-	return r;
+	return r == 0 ? uki_opts_check(o) : r;
 }
 
 void build_opts_usage(void)
@@ -337,6 +356,10 @@ void build_opts_free(struct build_opts *o)
 	free(o->firmware_dirs);
 	free(o->rescue);
 	free(o->rescue_shadow);
+	free(o->uki_stub);
+	free(o->kernel_image);
+	free(o->sign_key);
+	free(o->sign_cert);
 	strv_free(&o->add_modules);
 	strv_free(&o->omit_modules);
 	strv_free(&o->add_files);

@@ -42,6 +42,12 @@ struct build_opts {
 	bool kdump;                 /* --kdump: a capture image (kdump/, gen/feature/kdump_pack.c) */
 	struct strv kdump_targets;  /* --kdump-target, tried in order */
 	struct strv kdump_options;  /* --kdump-options KEY=VALUE,... */
+	/* --uki: a unified kernel image (gen/uki/uki_build.h) instead of an initramfs. */
+	bool uki;
+	char *uki_stub;             /* NULL: systemd-boot-efi's linuxx64.efi.stub */
+	char *kernel_image;         /* NULL: /boot/vmlinuz-VERSION */
+	char *sign_key;             /* --sign-key/--sign-cert: signed with sbsign */
+	char *sign_cert;
 };
 
 void build_opts_init(struct build_opts *o);

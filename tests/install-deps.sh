@@ -30,6 +30,11 @@ PACKAGES="$PACKAGES python3-pyftpdlib openssh-server"
 # build the stacked test disks inside a qemu guest.
 PACKAGES="$PACKAGES lvm2 mdadm cryptsetup-bin"
 
+# Packaging: the Debian package (debhelper, lintian) and its test root
+# (mmdebstrap); unified kernel images: systemd's EFI stub, sbsign/sbverify,
+# OVMF and an ESP made with mkfs.vfat and mtools; the RPM spec's check.
+PACKAGES="$PACKAGES debhelper lintian mmdebstrap systemd-boot-efi sbsigntool ovmf dosfstools mtools rpm rpmlint"
+
 missing=""
 for p in $PACKAGES; do
 	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -1,7 +1,7 @@
 #!/bin/bash
 # run-all.sh: everything `make test` runs, with one closing "N passed, N failed".
 #   unit tests, the unit tests again under ASan/UBSan, cppcheck, the layer
-#   check, the distribution tests, qemu boot tests
+#   check, the distribution tests, the Debian package, qemu boot tests
 set -u
 cd "$(dirname "$0")/.."
 total_pass=0 total_fail=0
@@ -46,6 +46,10 @@ count "layers" build/logs/layers.log
 echo "== distribution fit (timeline, layouts, microcode, man pages, completion, kernel hooks)"
 tests/dist/run.sh 2>&1 | tee build/logs/dist.log
 count "dist" build/logs/dist.log
+
+echo "== Debian package (in a throwaway Debian 12 root)"
+tests/deb/run.sh 2>&1 | tee build/logs/deb.log
+count "deb" build/logs/deb.log
 
 echo "== qemu boot tests"
 tests/boot/run.sh 2>&1 | tee build/logs/boot.log

@@ -22,6 +22,7 @@
 #include "gen/kmod/kernel.h"
 #include "gen/kmod/kernel_rd.h"
 #include "gen/kmod/kmods.h"
+#include "gen/uki/uki_build.h"
 
 /* The skeleton every image has: mount points the init uses, and a console
  * node so the kernel can give PID 1 its stdio before devtmpfs is mounted. */
@@ -220,7 +221,8 @@ static int add_cmdline(const struct build_opts *o, struct image *img)
 {
 	char line[4096];
 
-	if (!o->cmdline)
+	/* A unified kernel image carries it as the kernel's own command line. */
+	if (!o->cmdline || o->uki)
 		return 0;
 	snprintf(line, sizeof(line), "%s\n", o->cmdline);
 	/* CHAP secrets: readable by root only, also once unpacked. */
@@ -275,6 +277,28 @@ static void sizes_report(const struct image *img, const char *output, const char
 		gen_info("  %-10s %10llu bytes", image_kind_name((enum image_kind)k), bytes[k]);
 }
 
+/* --uki: the initramfs goes to a temporary file first, then into the
+ * unified kernel image with the kernel (gen/uki/uki_build.h). */
+static int write_output(const struct build_opts *o, struct image *img, const char *kver)
+{
+	char initrd[4096], kernel[4096];
+	struct uki_inputs in = { .stub = o->uki_stub, .kernel = o->kernel_image, .initrd = initrd,
+				 .cmdline = o->cmdline, .sign_key = o->sign_key, .sign_cert = o->sign_cert };
+	int r;
+
+	if (!o->uki)
+		return image_write(img, o->output, o->compress, image_time());
+	snprintf(initrd, sizeof(initrd), "%s.initrd.%d", o->output, (int)getpid());
+	snprintf(kernel, sizeof(kernel), "/boot/vmlinuz-%s", kver);
+	if (!in.kernel)
+		in.kernel = kernel;
+	r = image_write(img, initrd, o->compress, image_time());
+	if (r == 0)
+		r = uki_build(&in, o->output);
+	unlink(initrd);
+	return r;
+}
+
 static int build_with_host(const struct build_opts *o, const struct host_facts *host,
 			   const char *kver, const char *moddir)
 {
@@ -288,7 +312,7 @@ static int build_with_host(const struct build_opts *o, const struct host_facts *
 	if (c.early)
 		image_set_early(c.img, c.early);
 	if (r == 0)
-		r = image_write(c.img, o->output, o->compress, image_time());
+		r = write_output(o, c.img, kver);
 	if (r == 0)
 		sizes_report(c.img, o->output, kver);
 	image_free(c.img);

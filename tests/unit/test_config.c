@@ -98,6 +98,40 @@ static void command_line_wins_over_config(void **state)
 	free(conf);
 }
 
+/* parse ARGV (NULL-terminated) into a fresh build_opts; returns the result. */
+static int parse_fresh(char **argv, struct build_opts *o)
+{
+	int argc = 0;
+
+	while (argv[argc])
+		argc++;
+	build_opts_init(o);
+	return build_opts_parse(o, argc, argv);
+}
+
+/* --sign-key and --sign-cert go together, and only with --uki. */
+static void uki_signing_options(void **state)
+{
+	char *both[] = { "build", "--config", "/dev/null", "--uki", "--sign-key", "k", "--sign-cert", "c", "-o", "x", NULL };
+	char *key_only[] = { "build", "--config", "/dev/null", "--uki", "--sign-key", "k", "-o", "x", NULL };
+	char *no_uki[] = { "build", "--config", "/dev/null", "--sign-key", "k", "--sign-cert", "c", "-o", "x", NULL };
+	char *stub_no_uki[] = { "build", "--config", "/dev/null", "--uki-stub", "s", "-o", "x", NULL };
+	struct build_opts o;
+
+	(void)state;
+	assert_int_equal(parse_fresh(both, &o), 0);
+	assert_true(o.uki);
+	assert_string_equal(o.sign_key, "k");
+	assert_string_equal(o.sign_cert, "c");
+	build_opts_free(&o);
+	assert_int_equal(parse_fresh(key_only, &o), -EINVAL);
+	build_opts_free(&o);
+	assert_int_equal(parse_fresh(no_uki, &o), -EINVAL);
+	build_opts_free(&o);
+	assert_int_equal(parse_fresh(stub_no_uki, &o), -EINVAL);
+	build_opts_free(&o);
+}
+
 static void usage_errors(void **state)
 {
 	char *no_output[] = { "build", "--config", "/dev/null", NULL };
@@ -209,6 +243,7 @@ int main(void)
 		cmocka_unit_test(rejects_lines_without_equals),
 		cmocka_unit_test(command_line_wins_over_config),
 		cmocka_unit_test(usage_errors),
+		cmocka_unit_test(uki_signing_options),
 		cmocka_unit_test(system_config_order),
 		cmocka_unit_test(kdump_targets_from_config),
 	};
