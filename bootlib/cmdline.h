@@ -58,6 +58,10 @@ struct net_args {
 	bool neednet;                         /* rd.neednet */
 	unsigned int timeout_dhcp;            /* rd.net.timeout.dhcp=, seconds */
 	unsigned int timeout_carrier;         /* rd.net.timeout.carrier=, seconds */
+	unsigned int timeout_iflink;          /* rd.net.timeout.iflink=, seconds */
+	struct strv netdevs;                  /* vlan=, bond=, bridge=, ifname= words, whole */
+	char bootif[CMDLINE_VALUE_MAX];       /* BOOTIF=: the NIC the firmware booted from */
+	bool bootif_ignored;                  /* rd.bootif=0 */
 };
 
 /* An iSCSI root (net/iscsi.h, docs/iscsi.md); the credentials stay out of logs. */
