@@ -103,8 +103,10 @@ static int set_timeout(struct boot_args *a, const char *value, size_t offset)
 		return -EINVAL;
 	errno = 0;
 	v = strtoul(value, &end, 10);
-	if (errno || *end || v > 24 * 3600)
+	if (errno || *end || *value == '-')
 		return -EINVAL;
+	if (v > CMDLINE_TIMEOUT_MAX)
+		return -ERANGE;
 	*(unsigned int *)((char *)a + offset) = (unsigned int)v;
 	return 0;
 }
@@ -338,8 +340,10 @@ int cmdline_parse(const char *line, struct boot_args *args)
 		if (!p)
 			continue;
 		pr = p->fn(args, eq ? eq + 1 : NULL, p->offset);
-		if (pr < 0 && first_err == 0)
+		if (pr < 0 && first_err == 0) {
 			first_err = pr;
+			snprintf(args->bad_param, sizeof(args->bad_param), "%s", p->name);
+		}
 	}
 	for (size_t i = 0; i < words.len; i++)
 		explicit_bzero(words.items[i], strlen(words.items[i]));
