@@ -148,9 +148,7 @@ static int sysfs_number(const char *ifname, const char *attr, long *out)
 	return r;
 }
 
-/* A bond, bridge or VLAN (made from vlan=, bond=, bridge=): it has no
- * device but ip= may configure it. */
-static bool link_virtual_wanted(const char *ifname)
+const char *link_kind(const char *ifname)
 {
 	char path[96], *uevent = NULL;
 	size_t len;
@@ -158,16 +156,16 @@ static bool link_virtual_wanted(const char *ifname)
 
 	snprintf(path, sizeof(path), "/sys/class/net/%s/bonding", ifname);
 	if (access(path, F_OK) == 0)
-		return true;
+		return "bond";
 	snprintf(path, sizeof(path), "/sys/class/net/%s/bridge", ifname);
 	if (access(path, F_OK) == 0)
-		return true;
+		return "bridge";
 	snprintf(path, sizeof(path), "/sys/class/net/%s/uevent", ifname);
 	if (file_read_all(path, 4096, &uevent, &len) < 0)
-		return false;
+		return NULL;
 	vlan = strstr(uevent, "DEVTYPE=vlan\n") != NULL;
 	free(uevent);
-	return vlan;
+	return vlan ? "vlan" : NULL;
 }
 
 /* A bond's slave or a bridge's port carries no address of its own. */
@@ -189,8 +187,9 @@ static bool link_ethernet(const char *ifname, struct link_info *out)
 	if (sysfs_number(ifname, "type", &type) < 0 || type != ARPHRD_ETHER ||
 	    link_enslaved(ifname) || sysfs_read(ifname, "address", mac, sizeof(mac)) < 0)
 		return false;
-	/* Virtual ones sort first: they were asked for by name. */
-	if (!realpath(path, device) && !link_virtual_wanted(ifname))
+	/* A bond, bridge or VLAN (vlan=, bond=, bridge=) has no device but ip=
+	 * may configure it; these sort first: they were asked for by name. */
+	if (!realpath(path, device) && !link_kind(ifname))
 		return false;
 	if (access(path, F_OK) != 0)
 		device[0] = '\0';

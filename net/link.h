@@ -22,6 +22,8 @@ struct link_info {
  * unlike the names does not change with the order the drivers probed in.
  * Returns how many, or -errno. */
 int link_list(struct link_info *out, int max);
+/* "bond", "bridge" or "vlan" for those kinds of interface, else NULL. */
+const char *link_kind(const char *ifname);
 /* Set the interface up, and its MTU when mtu is not 0. */
 int link_up(int index, unsigned int mtu);
 /* Whether the interface has a carrier (IFF_LOWER_UP). */
