@@ -169,13 +169,15 @@ static int nfs_mount(const struct net_request *a, const struct net_state *st,
 }
 
 /* vlan=, bond=, bridge=, ifname= and BOOTIF= before ip=: the interface
- * to use is then bootdev=, else BOOTIF's (ip= naming one wins over both). */
-static int net_interfaces(const struct net_args *a, char bootif_dev[IF_NAMESIZE],
-			  const char **bootdev, char *why, size_t n)
+ * to use is then bootdev=, else BOOTIF's; ip= naming one wins over both,
+ * and BOOTIF's NIC is then not waited for. */
+static int net_interfaces(const struct net_args *a, const struct ip_conf *ipc,
+			  char bootif_dev[IF_NAMESIZE], const char **bootdev, char *why, size_t n)
 {
+	bool bootif_used = !a->bootif_ignored && !ipc->dev[0] && !a->bootdev[0];
 	struct ifsetup_request req = {
 		.words = &a->netdevs,
-		.bootif = a->bootif_ignored ? "" : a->bootif,
+		.bootif = bootif_used ? a->bootif : "",
 		.wait_ms = (a->timeout_iflink ? a->timeout_iflink : LINK_TIMEOUT_SEC) * 1000,
 	};
 	int r = ifsetup_run(&req, bootif_dev, why, n);
@@ -209,7 +211,7 @@ static int net_configure(const struct net_args *a, struct ip_conf *ipc, struct n
 			 "ip=dhcp or a static address", a->ip);
 		return -EINVAL;
 	}
-	r = net_interfaces(a, bootif_dev, &bootdev, why, n);
+	r = net_interfaces(a, ipc, bootif_dev, &bootdev, why, n);
 	if (r == 0)
 		r = netup_configure(ipc, bootdev, &lim, st, why, n);
 	if (r == 0) {
