@@ -103,8 +103,10 @@ static int set_timeout(struct boot_args *a, const char *value, size_t offset)
 		return -EINVAL;
 	errno = 0;
 	v = strtoul(value, &end, 10);
-	if (errno || *end || v > 24 * 3600)
+	if (errno || *end || *value == '-')
 		return -EINVAL;
+	if (v > CMDLINE_TIMEOUT_MAX)
+		return -ERANGE;
 	*(unsigned int *)((char *)a + offset) = (unsigned int)v;
 	return 0;
 }
@@ -145,15 +147,38 @@ static int append_list(struct boot_args *a, const char *value, size_t offset)
 }
 
 /* Block-stack parameters are kept whole ("rd.luks.name=UUID=NAME") for
- * blockstack/params.c, which parses them. */
-static int push_stack_word(struct boot_args *a, const char *name, const char *value)
+ * blockstack/params.c, which parses them; vlan=, bond=, bridge=, ifname=
+ * likewise for net/netdevspec.c, once each (the image's /etc/cmdline.d and
+ * the kernel's line may both say it). */
+static int push_word(struct strv *v, const char *name, const char *value, bool unique)
 {
 	char word[CMDLINE_VALUE_MAX * 2];
 
 	if (value && strlen(value) >= CMDLINE_VALUE_MAX)
 		return -ENAMETOOLONG;
 	snprintf(word, sizeof(word), "%s%s%s", name, value ? "=" : "", value ? value : "");
-	return strv_push(&a->stack_params, word);
+	return unique ? strv_push_unique(v, word) : strv_push(v, word);
+}
+
+static int push_stack_word(struct boot_args *a, const char *name, const char *value)
+{
+	return push_word(&a->stack_params, name, value, false);
+}
+
+#define NETDEV_PARAM(fn, name) \
+	static int fn(struct boot_args *a, const char *value, size_t offset) \
+	{ (void)offset; return push_word(&a->net.netdevs, name, value, true); }
+NETDEV_PARAM(set_vlan, "vlan")
+NETDEV_PARAM(set_bond, "bond")
+NETDEV_PARAM(set_bridge, "bridge")
+NETDEV_PARAM(set_ifname, "ifname")
+
+/* rd.bootif=0: BOOTIF= is not used to choose the interface. */
+static int set_bootif_ignored(struct boot_args *a, const char *value, size_t offset)
+{
+	(void)offset;
+	a->net.bootif_ignored = !parse_bool(value);
+	return 0;
 }
 
 #define STACK_PARAM(fn, name) 	static int fn(struct boot_args *a, const char *value, size_t offset) 	{ (void)offset; return push_stack_word(a, name, value); }
@@ -249,6 +274,13 @@ static const struct param params[] = {
 	{ "rd.neednet",         set_flag,    FIELD(net.neednet) },
 	{ "rd.net.timeout.dhcp", set_timeout, FIELD(net.timeout_dhcp) },
 	{ "rd.net.timeout.carrier", set_timeout, FIELD(net.timeout_carrier) },
+	{ "rd.net.timeout.iflink", set_timeout, FIELD(net.timeout_iflink) },
+	{ "vlan",               set_vlan,    0 },
+	{ "bond",               set_bond,    0 },
+	{ "bridge",             set_bridge,  0 },
+	{ "ifname",             set_ifname,  0 },
+	{ "BOOTIF",             set_string,  FIELD(net.bootif) },
+	{ "rd.bootif",          set_bootif_ignored, 0 },
 	{ "rd.iscsi.initiator", set_string,  FIELD(iscsi.initiator) },
 	{ "rd.iscsi.target.name", set_string, FIELD(iscsi.target_name) },
 	{ "rd.iscsi.target.ip", set_string,  FIELD(iscsi.target_ip) },
@@ -308,8 +340,10 @@ int cmdline_parse(const char *line, struct boot_args *args)
 		if (!p)
 			continue;
 		pr = p->fn(args, eq ? eq + 1 : NULL, p->offset);
-		if (pr < 0 && first_err == 0)
+		if (pr < 0 && first_err == 0) {
 			first_err = pr;
+			snprintf(args->bad_param, sizeof(args->bad_param), "%s", p->name);
+		}
 	}
 	for (size_t i = 0; i < words.len; i++)
 		explicit_bzero(words.items[i], strlen(words.items[i]));
@@ -332,4 +366,5 @@ void cmdline_args_free(struct boot_args *args)
 	strv_free(&args->drivers.post);
 	strv_free(&args->drivers.blacklist);
 	strv_free(&args->stack_params);
+	strv_free(&args->net.netdevs);
 }

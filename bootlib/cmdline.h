@@ -19,6 +19,9 @@
  * a normal boot for long. */
 #define CMDLINE_DEFAULT_RESUME_TIMEOUT 5
 
+/* The longest wait a *timeout= word may ask for, in seconds: a day. */
+#define CMDLINE_TIMEOUT_MAX (24 * 3600)
+
 enum root_rw { ROOT_RW_DEFAULT, ROOT_RW_RO, ROOT_RW_RW };
 
 /* Each component is given only its own part of the command line: the
@@ -58,6 +61,10 @@ struct net_args {
 	bool neednet;                         /* rd.neednet */
 	unsigned int timeout_dhcp;            /* rd.net.timeout.dhcp=, seconds */
 	unsigned int timeout_carrier;         /* rd.net.timeout.carrier=, seconds */
+	unsigned int timeout_iflink;          /* rd.net.timeout.iflink=, seconds */
+	struct strv netdevs;                  /* vlan=, bond=, bridge=, ifname= words, whole */
+	char bootif[CMDLINE_VALUE_MAX];       /* BOOTIF=: the NIC the firmware booted from */
+	bool bootif_ignored;                  /* rd.bootif=0 */
 };
 
 /* An iSCSI root (net/iscsi.h, docs/iscsi.md); the credentials stay out of logs. */
@@ -97,6 +104,9 @@ struct boot_args {
 	bool debug;                   /* rd.debug */
 	/* rd.luks*, rd.lvm*, rd.md* words as given, for blockstack/params.c */
 	struct strv stack_params;
+	/* The name of the first parameter whose value was refused, for the
+	 * message (not the value: it may be a secret). */
+	char bad_param[64];
 };
 
 /* Split a command line into words the way the kernel does: spaces separate

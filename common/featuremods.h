@@ -23,6 +23,13 @@
 #define FEATUREMODS_NFS_V3 "nfsv3"
 #define FEATUREMODS_NFS_V4 "nfsv4"
 
+/* vlan=, bond=, bridge=: the kernel asks for each kind's module by
+ * request_module("rtnl-link-KIND") as the interface is made. */
+#define FEATUREMODS_NET_VLAN "8021q"
+#define FEATUREMODS_NET_BOND "bonding"
+#define FEATUREMODS_NET_BRIDGE "bridge"
+#define FEATUREMODS_NETDEVS FEATUREMODS_NET_VLAN, FEATUREMODS_NET_BOND, FEATUREMODS_NET_BRIDGE
+
 /* iSCSI: crc32c first (iscsi_tcp's digests ask for it by request_module),
  * the transport, and sd_mod so the LUN is a disk. */
 #define FEATUREMODS_ISCSI "crc32c", "iscsi_tcp", "sd_mod"

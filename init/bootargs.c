@@ -29,8 +29,13 @@ static int apply_file(const char *path, struct boot_args *args)
 	line[n] = '\0';
 	r = cmdline_parse(line, args);
 	explicit_bzero(line, sizeof(line));   /* it may hold CHAP secrets */
-	if (r < 0)
-		log_warn("%s: a parameter has a bad value (%s); it was ignored", path, strerror(-r));
+	if (r == -ERANGE)
+		log_warn("%s: %s= asks for more than %u s; it was ignored", path, args->bad_param,
+			 CMDLINE_TIMEOUT_MAX);
+	else if (r < 0)
+		log_warn("%s: %s= has a bad value (%s); it was ignored, see docs/cmdline.md "
+			 "for its form", path, args->bad_param[0] ? args->bad_param : "a parameter",
+			 strerror(-r));
 	return r;
 }
 

@@ -45,8 +45,7 @@ static void msg_init(struct nl_msg *m, unsigned short type, unsigned short flags
 	m->hdr.nlmsg_seq = 1;
 }
 
-/* Send one request and return the kernel's answer: 0 or -errno. */
-static int nl_call(struct nl_msg *m)
+int link_nl_send(const struct nlmsghdr *req)
 {
 	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
 	char buf[NL_BUF];
@@ -56,7 +55,7 @@ static int nl_call(struct nl_msg *m)
 
 	if (fd < 0)
 		return -errno;
-	if (sendto(fd, m, m->hdr.nlmsg_len, 0, (struct sockaddr *)&kernel, sizeof(kernel)) < 0) {
+	if (sendto(fd, req, req->nlmsg_len, 0, (struct sockaddr *)&kernel, sizeof(kernel)) < 0) {
 		r = -errno;
 		goto out;
 	}
@@ -74,6 +73,11 @@ static int nl_call(struct nl_msg *m)
 out:
 	close(fd);
 	return r;
+}
+
+static int nl_call(const struct nl_msg *m)
+{
+	return link_nl_send(&m->hdr);
 }
 
 int link_up(int index, unsigned int mtu)
@@ -144,6 +148,35 @@ static int sysfs_number(const char *ifname, const char *attr, long *out)
 	return r;
 }
 
+const char *link_kind(const char *ifname)
+{
+	char path[96], *uevent = NULL;
+	size_t len;
+	bool vlan;
+
+	snprintf(path, sizeof(path), "/sys/class/net/%s/bonding", ifname);
+	if (access(path, F_OK) == 0)
+		return "bond";
+	snprintf(path, sizeof(path), "/sys/class/net/%s/bridge", ifname);
+	if (access(path, F_OK) == 0)
+		return "bridge";
+	snprintf(path, sizeof(path), "/sys/class/net/%s/uevent", ifname);
+	if (file_read_all(path, 4096, &uevent, &len) < 0)
+		return NULL;
+	vlan = strstr(uevent, "DEVTYPE=vlan\n") != NULL;
+	free(uevent);
+	return vlan ? "vlan" : NULL;
+}
+
+/* A bond's slave or a bridge's port carries no address of its own. */
+static bool link_enslaved(const char *ifname)
+{
+	char path[96];
+
+	snprintf(path, sizeof(path), "/sys/class/net/%s/master", ifname);
+	return access(path, F_OK) == 0;
+}
+
 static bool link_ethernet(const char *ifname, struct link_info *out)
 {
 	char mac[32], path[96], device[PATH_MAX];
@@ -152,8 +185,14 @@ static bool link_ethernet(const char *ifname, struct link_info *out)
 
 	snprintf(path, sizeof(path), "/sys/class/net/%s/device", ifname);
 	if (sysfs_number(ifname, "type", &type) < 0 || type != ARPHRD_ETHER ||
-	    !realpath(path, device) || sysfs_read(ifname, "address", mac, sizeof(mac)) < 0)
+	    link_enslaved(ifname) || sysfs_read(ifname, "address", mac, sizeof(mac)) < 0)
 		return false;
+	/* A bond, bridge or VLAN (vlan=, bond=, bridge=) has no device but ip=
+	 * may configure it; these sort first: they were asked for by name. */
+	if (!realpath(path, device) && !link_kind(ifname))
+		return false;
+	if (access(path, F_OK) != 0)
+		device[0] = '\0';
 	/* A cut-off path still orders: the bus part comes first. */
 	n = strnlen(device, sizeof(out->device) - 1);
 	memcpy(out->device, device, n);

@@ -2,6 +2,7 @@
 #ifndef LIFEBOAT_NET_LINK_H
 #define LIFEBOAT_NET_LINK_H
 
+#include <linux/netlink.h>
 #include <net/if.h>
 #include <netinet/in.h>
 #include <stdbool.h>
@@ -21,12 +22,17 @@ struct link_info {
  * unlike the names does not change with the order the drivers probed in.
  * Returns how many, or -errno. */
 int link_list(struct link_info *out, int max);
+/* "bond", "bridge" or "vlan" for those kinds of interface, else NULL. */
+const char *link_kind(const char *ifname);
 /* Set the interface up, and its MTU when mtu is not 0. */
 int link_up(int index, unsigned int mtu);
 /* Whether the interface has a carrier (IFF_LOWER_UP). */
 bool link_has_carrier(int index);
 /* Add addr/prefix (with its broadcast address) to the interface. */
 int link_add_address(int index, struct in_addr addr, int prefix);
+/* Send one rtnetlink request (NLM_F_ACK set) and return the kernel's
+ * answer: 0 or -errno. */
+int link_nl_send(const struct nlmsghdr *req);
 /* Add a default route through gateway on the interface. */
 int link_add_default_route(int index, struct in_addr gateway);
 

@@ -15,6 +15,7 @@
 #include "bootlib/sysroot.h"
 #include "bootlib/timeline.h"
 #include "common/featuremods.h"
+#include "net/ifsetup.h"
 #include "net/ipconf.h"
 #include "net/netconf.h"
 #include "net/netup.h"
@@ -167,9 +168,29 @@ static int nfs_mount(const struct net_request *a, const struct net_state *st,
 	return r;
 }
 
+/* vlan=, bond=, bridge=, ifname= and BOOTIF= before ip=: the interface
+ * to use is then bootdev=, else BOOTIF's; ip= naming one wins over both,
+ * and BOOTIF's NIC is then not waited for. */
+static int net_interfaces(const struct net_args *a, const struct ip_conf *ipc,
+			  char bootif_dev[IF_NAMESIZE], const char **bootdev, char *why, size_t n)
+{
+	bool bootif_used = !a->bootif_ignored && !ipc->dev[0] && !a->bootdev[0];
+	struct ifsetup_request req = {
+		.words = &a->netdevs,
+		.bootif = bootif_used ? a->bootif : "",
+		.wait_ms = (a->timeout_iflink ? a->timeout_iflink : LINK_TIMEOUT_SEC) * 1000,
+	};
+	int r = ifsetup_run(&req, bootif_dev, why, n);
+
+	*bootdev = a->bootdev[0] ? a->bootdev : bootif_dev;
+	return r;
+}
+
 static int net_configure(const struct net_args *a, struct ip_conf *ipc, struct net_state *st,
 			 char *why, size_t n)
 {
+	char bootif_dev[IF_NAMESIZE];
+	const char *bootdev = "";
 	struct netup_limits lim = {
 		.link_ms = (a->timeout_carrier ? a->timeout_carrier : LINK_TIMEOUT_SEC) * 1000,
 		.dhcp_ms = (a->timeout_dhcp ? a->timeout_dhcp : DHCP_TIMEOUT_SEC) * 1000,
@@ -190,7 +211,9 @@ static int net_configure(const struct net_args *a, struct ip_conf *ipc, struct n
 			 "ip=dhcp or a static address", a->ip);
 		return -EINVAL;
 	}
-	r = netup_configure(ipc, a->bootdev, &lim, st, why, n);
+	r = net_interfaces(a, ipc, bootif_dev, &bootdev, why, n);
+	if (r == 0)
+		r = netup_configure(ipc, bootdev, &lim, st, why, n);
 	if (r == 0) {
 		int w = netconf_write(NETCONF_DIR, RESOLV_CONF, &st->link,
 				      st->from_dhcp ? "dhcp" : "static", &st->conf);

@@ -17,6 +17,7 @@
 #include "common/layout.h"
 #include "common/redact.h"
 #include "common/timeline_format.h"
+#include "rescue/netreport.h"
 
 #define SYSLOG_ACTION_READ_ALL 3
 #define SYSLOG_ACTION_SIZE_BUFFER 10
@@ -109,35 +110,15 @@ static void write_kernel_log(FILE *out)
 	free(buf);
 }
 
-/* Interfaces and their addresses; the section is left out when only lo
- * exists, as then the network was not used. */
+/* Interfaces, addresses and routes (rescue/netreport.c); left out when
+ * only lo exists, as then the network was not used. */
 static void write_network(FILE *out)
 {
-	struct ifaddrs *list;
-	bool titled = false;
-
-	if (getifaddrs(&list) < 0)
+	if (!netreport_wanted())
 		return;
-	for (struct ifaddrs *a = list; a; a = a->ifa_next) {
-		char host[NI_MAXHOST] = "-";
-
-		if (strcmp(a->ifa_name, "lo") == 0)
-			continue;
-		if (!titled) {
-			section(out, "network (interfaces, addresses; routes below)");
-			titled = true;
-		}
-		if (a->ifa_addr && (a->ifa_addr->sa_family == AF_INET || a->ifa_addr->sa_family == AF_INET6))
-			getnameinfo(a->ifa_addr, a->ifa_addr->sa_family == AF_INET ?
-				    sizeof(struct sockaddr_in) : sizeof(struct sockaddr_in6),
-				    host, sizeof(host), NULL, 0, NI_NUMERICHOST);
-		fprintf(out, "%s flags=0x%x %s\n", a->ifa_name, a->ifa_flags, host);
-	}
-	freeifaddrs(list);
-	if (titled) {
-		copy_file(out, "/proc/net/route");
-		copy_file(out, "/etc/resolv.conf");
-	}
+	section(out, "network (interfaces, addresses, routes)");
+	netreport_write(out);
+	copy_file(out, "/etc/resolv.conf");
 }
 
 static void write_sections(FILE *out, const char *what)

@@ -13,6 +13,8 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "common/featuremods.h"
+#include "common/fileread.h"
 #include "gen/gen_report.h"
 
 /* Add the block stack under the resume device (dm-crypt under an
@@ -98,6 +100,41 @@ static void nic_driver(const char *net, const char *ifname, char *out, size_t si
 	snprintf(out, size, "%s", strrchr(target, '/') ? strrchr(target, '/') + 1 : target);
 }
 
+static bool uevent_says_vlan(const char *path)
+{
+	char *text = NULL;
+	size_t len;
+	bool vlan;
+
+	if (file_read_all(path, 4096, &text, &len) < 0)
+		return false;
+	vlan = strstr(text, "DEVTYPE=vlan\n") != NULL;
+	free(text);
+	return vlan;
+}
+
+/* The module a virtual interface of the host needs in the image to be
+ * made again by vlan=, bond=, bridge=: "" for other kinds. */
+static void netdev_module(const char *net, const char *ifname, char *out, size_t size)
+{
+	static const struct { const char *probe, *module; } kinds[] = {
+		{ "bonding", FEATUREMODS_NET_BOND }, { "bridge", FEATUREMODS_NET_BRIDGE },
+	};
+	char path[PATH_MAX];
+
+	out[0] = '\0';
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		if (snprintf(path, sizeof(path), "%s/%s/%s", net, ifname, kinds[i].probe) <
+		    (int)sizeof(path) && access(path, F_OK) == 0) {
+			snprintf(out, size, "%s", kinds[i].module);
+			return;
+		}
+	}
+	if (snprintf(path, sizeof(path), "%s/%s/uevent", net, ifname) < (int)sizeof(path) &&
+	    uevent_says_vlan(path))
+		snprintf(out, size, "%s", FEATUREMODS_NET_VLAN);
+}
+
 /* Not being able to list the NICs is said where they are needed (--net). */
 static int nic_drivers_read(struct host_facts *h, const char *sysfs)
 {
@@ -118,6 +155,8 @@ static int nic_drivers_read(struct host_facts *h, const char *sysfs)
 		if (e->d_name[0] == '.')
 			continue;
 		nic_driver(net, e->d_name, driver, sizeof(driver));
+		if (!driver[0])
+			netdev_module(net, e->d_name, driver, sizeof(driver));
 		if (driver[0])
 			r = strv_push(&h->nic_drivers, driver);
 	}

@@ -31,12 +31,18 @@ static int add_list(struct kmods *k, const char *const *names, const char *why)
 	return r;
 }
 
+/* vlan=, bond=, bridge= (a host-only image gets those the host uses,
+ * through host_nics: gen/host/hostfacts.c). */
+static const char *const netdev_modules[] = { FEATUREMODS_NETDEVS, NULL };
+
 int modsets_net_add(struct kmods *k, const struct strv *host_nics)
 {
 	int r = add_list(k, nfs_modules, "NFS root (--net)");
 
 	if (r == 0 && !host_nics)
 		r = add_list(k, generic_nics, "network device (generic, --net)");
+	if (r == 0 && !host_nics)
+		r = add_list(k, netdev_modules, "vlan=, bond=, bridge= (generic, --net)");
 	for (size_t i = 0; r == 0 && host_nics && i < host_nics->len; i++)
 		r = kmods_add_optional(k, host_nics->items[i], "network device (host-only, --net)");
 	return r;

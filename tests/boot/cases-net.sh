@@ -133,15 +133,15 @@ net_wait_port() {
 	return 1
 }
 
-# net_boot NAME APPEND [QEMU-ARGS...]: one boot on the tap; the console goes
-# to NAME.log.
+# net_boot NAME APPEND [QEMU-ARGS...]: one boot on the tap (or the first
+# NIC's -netdev in NET_NETDEV0); the console goes to NAME.log.
 net_boot() {
 	local log=$CASE_DIR/$1.log append=$2
 	shift 2
 	timeout --foreground -k 5 "$QEMU_TIMEOUT" ip netns exec "$NET_NS" qemu-system-x86_64 \
 		-accel tcg -cpu max -m 512 -nographic -no-reboot -monitor none -serial stdio \
 		-kernel "$KERNEL" -initrd "$NET_IMG" -append "$GUEST_APPEND $append" "$@" \
-		-netdev tap,id=n0,ifname=tap0,script=no,downscript=no \
+		-netdev "${NET_NETDEV0:-tap,id=n0,ifname=tap0,script=no,downscript=no}" \
 		-device virtio-net-pci,netdev=n0,mac=$NET_MAC,addr=0x5 </dev/null >"$log" 2>&1
 	tr -d '\r' <"$log" >"$log.txt"
 	NET_LOG=$log.txt

@@ -74,6 +74,15 @@ static void bad_values_are_reported_not_fatal(void **state)
 	assert_int_equal(cmdline_parse("rd.timeout=abc root=/dev/vda", &a), -EINVAL);
 	assert_string_equal(a.root.root, "/dev/vda");
 	assert_int_equal(a.root.timeout_sec, CMDLINE_DEFAULT_TIMEOUT);
+	/* The message names the parameter, not its value (it may be a secret). */
+	assert_string_equal(a.bad_param, "rd.timeout");
+	assert_int_equal(cmdline_parse("rd.net.timeout.dhcp=86401 rd.net.timeout.carrier=-1", &a),
+			 -ERANGE);
+	assert_string_equal(a.bad_param, "rd.net.timeout.dhcp");
+	assert_int_equal(a.net.timeout_dhcp, 0);
+	assert_int_equal(a.net.timeout_carrier, 0);
+	assert_int_equal(cmdline_parse("rd.net.timeout.carrier=86400", &a), 0);
+	assert_int_equal(a.net.timeout_carrier, 86400);
 	memset(longval, 'x', sizeof(longval));
 	memcpy(longval, "root=", 5);
 	longval[sizeof(longval) - 1] = '\0';

@@ -46,7 +46,9 @@ static void fake_host(const char *root)
 }
 
 /* eth0's driver is a module, wlan0's built in (its name stands for the
- * module), lo has no device. */
+ * module), lo has no device; bond0, br0 and eth0.5 are a bond, a bridge
+ * and a VLAN (their modules, as vlan=/bond=/bridge= make them again),
+ * dummy0 a virtual interface of another kind (nothing). */
 static void fake_nics(const char *root)
 {
 	sh("s=%s/sys && n=$s/class/net && "
@@ -54,7 +56,10 @@ static void fake_nics(const char *root)
 	   "$s/bus/pci/drivers/iwlwifi && "
 	   "ln -s ../../../../module/e1000e $s/bus/pci/drivers/e1000e/module && "
 	   "ln -s ../../../../bus/pci/drivers/e1000e $n/eth0/device/driver && "
-	   "ln -s ../../../../bus/pci/drivers/iwlwifi $n/wlan0/device/driver", root);
+	   "ln -s ../../../../bus/pci/drivers/iwlwifi $n/wlan0/device/driver && "
+	   "mkdir -p $n/bond0/bonding $n/br0/bridge $n/eth0.5 $n/dummy0 && "
+	   "printf 'DEVTYPE=vlan\\nINTERFACE=eth0.5\\n' >$n/eth0.5/uevent && "
+	   "printf 'INTERFACE=dummy0\\n' >$n/dummy0/uevent", root);
 }
 
 static void reads_every_fact_once(void **state)
@@ -78,9 +83,12 @@ static void reads_every_fact_once(void **state)
 	assert_false(h.root_nfs);
 	assert_true(h.iscsi_session);
 	assert_true(h.nics_listed);
-	assert_int_equal(h.nic_drivers.len, 2);
+	assert_int_equal(h.nic_drivers.len, 5);
 	assert_true(has(&h.nic_drivers, "e1000e"));
 	assert_true(has(&h.nic_drivers, "iwlwifi"));
+	assert_true(has(&h.nic_drivers, "bonding"));
+	assert_true(has(&h.nic_drivers, "bridge"));
+	assert_true(has(&h.nic_drivers, "8021q"));
 	hostfacts_free(&h);
 	sh("rm -rf %s", root);
 }

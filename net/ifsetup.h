@@ -1,0 +1,28 @@
+/* ifsetup: the interfaces the command line makes or names, before ip=
+ * configures one: ifname= renames, vlan=/bond=/bridge= create, BOOTIF=
+ * picks (docs/network.md). */
+#ifndef LIFEBOAT_NET_IFSETUP_H
+#define LIFEBOAT_NET_IFSETUP_H
+
+#include <net/if.h>
+#include <stddef.h>
+
+#include "common/strv.h"
+
+#define IFSETUP_MAX 16
+
+struct ifsetup_request {
+	const struct strv *words;     /* vlan=, bond=, bridge=, ifname= words, in order */
+	const char *bootif;           /* BOOTIF='s value, "" for none */
+	unsigned int wait_ms;         /* for the interfaces they name to appear */
+};
+
+/* Wait (loading drivers as devices appear) for the interfaces the words
+ * name, rename (ifname=), then make each VLAN, bond and bridge once what
+ * it stands on exists. bootdev gets the name of BOOTIF's interface, "" when
+ * there is none. Returns 0, or -errno with the word, what failed and what
+ * the user can do in why. */
+int ifsetup_run(const struct ifsetup_request *req, char bootdev[IF_NAMESIZE],
+		char *why, size_t why_size);
+
+#endif
