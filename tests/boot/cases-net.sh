@@ -189,22 +189,37 @@ case_net_nfs_root() {
 		assert_not_log "$NET_LOG" "asking for an address on eth0" || rc=1
 	fi
 	if [ $rc -eq 0 ]; then
-		# Without bootdev=: the NIC first on the bus (slot 4, on nothing) gets
-		# no answer within its DHCP time, the next one (slot 5) does. The
-		# root is named on the command line (root=nfs:SERVER:/PATH), not
-		# taken from the DHCP root-path.
-		# shellcheck disable=SC2046
-		net_boot fallback "root=nfs:$NET_SERVER:/nfsroot ip=dhcp rd.net.timeout.dhcp=3" \
-			$(net_nic tap1 52:54:00:00:00:09 0x4)
-		assert_root_reached "$NET_LOG" &&
-		assert_log "$NET_LOG" "dhcp: no lease on eth[01]: no server answered" &&
-		assert_log "$NET_LOG" "timeline [0-9.]* lease eth[01] $NET_GUEST dhcp" || rc=1
-	fi
-	if [ $rc -eq 0 ]; then
 		net_dhcp_stop
 		net_boot static "root=nfs:$NET_SERVER:/nfsroot:vers=3 ip=198.51.100.21::$NET_SERVER:255.255.255.0:guest:eth0:none rd.net.timeout.dhcp=3"
 		assert_root_reached "$NET_LOG" &&
 		assert_log "$NET_LOG" "timeline [0-9.]* lease eth0 198.51.100.21 static" || rc=1
+	fi
+	net_ns_down
+	return $rc
+}
+
+# Two NICs, only the second (slot 5) on the DHCP server's bridge, the first
+# (slot 4) on nothing, no bootdev= and the default DHCP time (30 s): DHCP
+# asks on both at once, so the lease comes as fast as with one NIC. The root
+# is named on the command line, not taken from the DHCP root-path.
+case_net_every_nic() {
+	local rc=0 carrier lease
+	NET_IMG=$(net_image) || return 1
+	net_ns_up || { net_ns_down; echo "creating the namespace failed"; return 1; }
+	net_nfs_start && net_dhcp_start "$NET_SERVER:/nfsroot" || rc=1
+	if [ $rc -eq 0 ]; then
+		# shellcheck disable=SC2046
+		net_boot every-nic "root=nfs:$NET_SERVER:/nfsroot ip=dhcp" \
+			$(net_nic tap1 52:54:00:00:00:09 0x4)
+		assert_root_reached "$NET_LOG" &&
+		assert_log "$NET_LOG" "timeline [0-9.]* lease eth[01] $NET_GUEST dhcp" || rc=1
+		# From the carrier to the lease: before, 30 s (the DHCP time on the
+		# first NIC) and more; asking both at once, a fraction of a second.
+		carrier=$(sed -n 's/.*timeline \([0-9.]*\) carrier .*/\1/p' "$NET_LOG" | head -n1)
+		lease=$(sed -n 's/.*timeline \([0-9.]*\) lease eth[01] .*/\1/p' "$NET_LOG" | head -n1)
+		echo "carrier at ${carrier:-?} s, lease at ${lease:-?} s of uptime" >"$CASE_DIR/measure"
+		[ $rc -ne 0 ] || awk -v c="${carrier:-0}" -v l="${lease:-99}" 'BEGIN { exit !(l - c < 5) }' ||
+			{ echo "the lease came $lease s after the carrier ($carrier s): a NIC without a server held DHCP up"; rc=1; }
 	fi
 	net_ns_down
 	return $rc
