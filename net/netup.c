@@ -239,7 +239,7 @@ static int lease_on_links(struct links *s, const struct ip_conf *ipc, const char
 		lease_race_stop(&race);
 		if (r >= 0)
 			return 0;
-		log_warn("%s: nothing on %s%s: %s", lease_kind_name(kinds[0]), race.slot[0].link.name,
+		log_warn("%s: no address on %s%s: %s", lease_kind_name(kinds[0]), race.slot[0].link.name,
 			 race.n > n_kinds ? " and the others" : "",
 			 r == -ETIMEDOUT ? "no server answered" : strerror(-r));
 		links_scan(s, want, ipc->mtu);
