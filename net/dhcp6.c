@@ -179,6 +179,7 @@ static int message_handle(struct dhcp6_client *c, const struct dhcp6_lease *m)
 
 static int udp_receive(struct dhcp6_client *c)
 {
+	int r;
 	uint8_t buf[1500];
 	struct sockaddr_in6 from;
 	socklen_t fl = sizeof(from);
@@ -187,11 +188,16 @@ static int udp_receive(struct dhcp6_client *c)
 
 	if (n < 0)
 		return errno == EAGAIN || errno == EINTR ? 0 : -errno;
-	if ((size_t)n > sizeof(buf) || dhcp6_parse(buf, (size_t)n, c->req.xid, c->link->mac, &m) < 0)
+	n = (size_t)n > sizeof(buf) ? -1 : dhcp6_parse(buf, (size_t)n, c->req.xid, c->link->mac, &m);
+	/* The boot file URL may hold iSCSI CHAP secrets: not left on the stack. */
+	explicit_bzero(buf, sizeof(buf));
+	if (n < 0)
 		return 0;
 	if (m.type == DHCP6_REPLY)
 		c->server = from.sin6_addr;
-	return message_handle(c, &m);
+	r = message_handle(c, &m);
+	explicit_bzero(&m, sizeof(m));
+	return r;
 }
 
 int dhcp6_client_input(struct dhcp6_client *c, int which)
@@ -218,6 +224,9 @@ void dhcp6_client_stop(struct dhcp6_client *c)
 	if (c->udp_fd >= 0)
 		close(c->udp_fd);
 	c->nl_fd = c->udp_fd = -1;
+	explicit_bzero(&c->offer, sizeof(c->offer));
+	if (!c->done)
+		explicit_bzero(&c->lease, sizeof(c->lease));
 }
 
 void dhcp6_client_result(const struct dhcp6_client *c, struct net6_conf *out)
