@@ -322,22 +322,22 @@ case_kdump_sftp() {
 	kdump_check_flat "$(ls -d "$srv"/dumps/*/ 2>/dev/null | head -n 1)" "$token"
 }
 
-# Capture to NFS: the first target, an NFS export nobody serves, fails with a
-# message; the second, an NFSv4 export of the namespace's ganesha
-# (cases-net.sh), gets the dump; makedumpfile reads it on the host.
-case_kdump_nfs() {
-	local log=$CASE_DIR/console.log token capture=$CASE_DIR/capture.img dir rc
+# kdump_nfs_run SERVER GUEST-IP=: capture to NFS: the first target, an NFS
+# export nobody serves, fails with a message; the second, an NFSv4 export
+# of the namespace's ganesha (cases-net.sh) on SERVER (IPv6 in brackets),
+# gets the dump; makedumpfile reads it on the host.
+kdump_nfs_run() {
+	local server=$1 ip=$2 log=$CASE_DIR/console.log token capture=$CASE_DIR/capture.img dir rc
 	token=$(head -c 6 /dev/urandom | od -An -tx1 | tr -d ' \n')
 	"$BUILD/lifeboat" build --config /dev/null --host-only --kver "$KVER" \
 		--add-modules virtio_pci,virtio_blk,ext4,virtio_net,nfsv4 --kdump \
 		--kdump-target "nfs4:198.51.100.77:/nowhere" \
-		--kdump-target "nfs4:$NET_SERVER:/nfsroot" \
+		--kdump-target "nfs4:$server:/nfsroot" \
 		--kdump-options action=poweroff -o "$capture" 2>"$CASE_DIR/build.log" ||
 		{ echo "lifeboat build --kdump failed: $(tail -n 1 "$CASE_DIR/build.log")"; return 1; }
 	net_ns_up || { echo "setting up the network namespace failed"; return 1; }
 	net_nfs_start || return 1
-	KDUMP_NETNS=$NET_NS kdump_boot "$capture" "$token" \
-		"ip=$NET_GUEST::$NET_SERVER:255.255.255.0::eth0:off" \
+	KDUMP_NETNS=$NET_NS kdump_boot "$capture" "$token" "$ip" \
 		-netdev tap,id=n0,ifname=tap0,script=no,downscript=no -device virtio-net-pci,netdev=n0,mac=$NET_MAC
 	rc=$?
 	net_ns_down
@@ -351,6 +351,17 @@ case_kdump_nfs() {
 	makedumpfile --dump-dmesg "$dir/vmcore" "$CASE_DIR/makedumpfile-dmesg.txt" >"$CASE_DIR/makedumpfile.log" 2>&1 &&
 	grep -q "KDUMP-MARKER-$token" "$CASE_DIR/makedumpfile-dmesg.txt" ||
 		{ echo "makedumpfile --dump-dmesg of the NFS dump lacks the marker"; return 1; }
+}
+
+case_kdump_nfs() {
+	kdump_nfs_run "$NET_SERVER" "ip=$NET_GUEST::$NET_SERVER:255.255.255.0::eth0:off"
+}
+
+# The same over IPv6 only: ganesha on [2001:db8::1] alone, the capture
+# kernel with a static ip=[ADDR] (its address used once DAD is done).
+case_kdump_nfs6() {
+	NET_NFS_BIND=$NET6_SERVER
+	kdump_nfs_run "[$NET6_SERVER]" "ip=[$NET6_GUEST]:::64::eth0:none"
 }
 
 # kdump_shell_image IMAGE ARGS...: a capture image whose only target, a
