@@ -120,10 +120,15 @@ int target_nfs_save(struct capture *cap, const struct kdump_target *t)
 	if (!spec.options[0])
 		snprintf(spec.options, sizeof(spec.options), "%s", DEFAULT_OPTIONS);
 	r = capture_network_up(cap);
-	if (r == 0 && client_address(spec.family, client, sizeof(client)) < 0)
-		r = -EADDRNOTAVAIL;
 	if (r < 0)
 		return r;
+	if (client_address(spec.family, client, sizeof(client)) < 0) {
+		log_error("kdump: the network came up with no %s address to reach %s; give the "
+			  "capture kernel an ip= of that family (lifeboat kdump load --append, or "
+			  "lifeboat build --cmdline)",
+			  spec.family == AF_INET6 ? "IPv6" : "IPv4", spec_text);
+		return -EADDRNOTAVAIL;
+	}
 	r = server_probe(&spec);
 	if (r < 0) {
 		log_error("kdump: the NFS server of %s does not answer on port %d (%s); check that "

@@ -322,16 +322,18 @@ case_kdump_sftp() {
 	kdump_check_flat "$(ls -d "$srv"/dumps/*/ 2>/dev/null | head -n 1)" "$token"
 }
 
-# kdump_nfs_run SERVER GUEST-IP=: capture to NFS: the first target, an NFS
-# export nobody serves, fails with a message; the second, an NFSv4 export
-# of the namespace's ganesha (cases-net.sh) on SERVER (IPv6 in brackets),
-# gets the dump; makedumpfile reads it on the host.
+# kdump_nfs_run SERVER GUEST-IP= NOWHERE: capture to NFS: the first
+# target, an NFS export on NOWHERE that nobody serves, fails with a message;
+# the second, an NFSv4 export of the namespace's ganesha (cases-net.sh) on
+# SERVER (IPv6 in brackets), gets the dump; makedumpfile reads it on the host.
 kdump_nfs_run() {
-	local server=$1 ip=$2 log=$CASE_DIR/console.log token capture=$CASE_DIR/capture.img dir rc
+	local server=$1 ip=$2 nowhere=$3 log=$CASE_DIR/console.log token capture=$CASE_DIR/capture.img dir rc
+	local pat=${nowhere//[/\\[}    # the brackets of an IPv6 server, literal in grep's pattern
+	pat=${pat//]/\\]}
 	token=$(head -c 6 /dev/urandom | od -An -tx1 | tr -d ' \n')
 	"$BUILD/lifeboat" build --config /dev/null --host-only --kver "$KVER" \
 		--add-modules virtio_pci,virtio_blk,ext4,virtio_net,nfsv4 --kdump \
-		--kdump-target "nfs4:198.51.100.77:/nowhere" \
+		--kdump-target "nfs4:$nowhere:/nowhere" \
 		--kdump-target "nfs4:$server:/nfsroot" \
 		--kdump-options action=poweroff -o "$capture" 2>"$CASE_DIR/build.log" ||
 		{ echo "lifeboat build --kdump failed: $(tail -n 1 "$CASE_DIR/build.log")"; return 1; }
@@ -343,7 +345,7 @@ kdump_nfs_run() {
 	net_ns_down
 	[ $rc -eq 0 ] || { echo "qemu failed ($rc)"; return 1; }
 	assert_log "$log" "kdump: armed" &&
-	assert_log "$log" "the NFS server of nfs4:198.51.100.77:/nowhere does not answer" &&
+	assert_log "$log" "the NFS server of nfs4:$pat:/nowhere does not answer" &&
 	assert_log "$log" "kdump: saving the dump to target 2 of 2: nfs4:" &&
 	assert_log "$log" "kdump: dump saved as" || return 1
 	dir=$(ls -d "$CASE_DIR"/nfsroot/*-*/ 2>/dev/null | head -n 1)
@@ -354,14 +356,14 @@ kdump_nfs_run() {
 }
 
 case_kdump_nfs() {
-	kdump_nfs_run "$NET_SERVER" "ip=$NET_GUEST::$NET_SERVER:255.255.255.0::eth0:off"
+	kdump_nfs_run "$NET_SERVER" "ip=$NET_GUEST::$NET_SERVER:255.255.255.0::eth0:off" 198.51.100.77
 }
 
 # The same over IPv6 only: ganesha on [2001:db8::1] alone, the capture
 # kernel with a static ip=[ADDR] (its address used once DAD is done).
 case_kdump_nfs6() {
 	NET_NFS_BIND=$NET6_SERVER
-	kdump_nfs_run "[$NET6_SERVER]" "ip=[$NET6_GUEST]:::64::eth0:none"
+	kdump_nfs_run "[$NET6_SERVER]" "ip=[$NET6_GUEST]:::64::eth0:none" "[2001:db8::77]"
 }
 
 # kdump_shell_image IMAGE ARGS...: a capture image whose only target, a
