@@ -2,18 +2,17 @@
  *
  * A packet socket of type SOCK_DGRAM lets the kernel add the Ethernet header
  * while the IP and UDP headers are ours, so no address is needed yet.
- * Retransmission follows RFC 2131 4.1 with a shorter start: 1 s, doubling
- * to at most 16 s, each randomised by +-0.5 s, because a boot waits for it
- * and the first OFFER normally comes in milliseconds. */
+ * Retransmission: net/backoff.c.
+ *
+ * The client is driven from outside (net/leaserace.c): it owns one socket
+ * and one timer, so several interfaces are asked at once in one poll(). */
 #include "net/dhcp.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
 #include <linux/if_ether.h>
 #include <linux/if_packet.h>
-#include <poll.h>
 #include <string.h>
-#include <sys/random.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -21,42 +20,7 @@
 #include "bootlib/clock.h"
 #include "bootlib/log.h"
 
-#define BACKOFF_FIRST_MS 1000
-#define BACKOFF_MAX_MS 16000
-#define JITTER_MS 500
 #define REQUESTS_MAX 4           /* REQUESTs unanswered before DISCOVER again */
-
-struct client {
-	int fd;
-	const struct link_info *link;
-	uint64_t rand_state;
-	uint64_t start_ms;
-	struct dhcp_request req;
-	unsigned int attempt;
-};
-
-/* xorshift64: the jitter and xids need variety, not secrecy. Seeded from
- * getrandom without blocking (early boot may not have entropy yet), mixed
- * with the MAC and the clock so two machines booting at once differ. */
-static uint32_t client_random(struct client *c)
-{
-	c->rand_state ^= c->rand_state << 13;
-	c->rand_state ^= c->rand_state >> 7;
-	c->rand_state ^= c->rand_state << 17;
-	return (uint32_t)(c->rand_state >> 16);
-}
-
-static void client_seed(struct client *c)
-{
-	uint64_t seed = 0;
-
-	if (getrandom(&seed, sizeof(seed), GRND_NONBLOCK) != sizeof(seed))
-		seed = 0;
-	for (int i = 0; i < 6; i++)
-		seed = seed * 131 + c->link->mac[i];
-	seed ^= clock_now_ms() * 0x9e3779b97f4a7c15ull;
-	c->rand_state = seed ? seed : 0x2545f4914f6cdd1dull;
-}
 
 static int socket_open(const struct link_info *link)
 {
@@ -82,7 +46,7 @@ static int socket_open(const struct link_info *link)
 	return fd;
 }
 
-static int client_send(struct client *c)
+static int client_send(struct dhcp_client *c)
 {
 	struct sockaddr_ll to = {
 		.sll_family = AF_PACKET,
@@ -106,17 +70,8 @@ static int client_send(struct client *c)
 	return 0;
 }
 
-static unsigned int backoff_ms(struct client *c)
-{
-	unsigned int base = BACKOFF_FIRST_MS << (c->attempt < 4 ? c->attempt : 4);
-
-	if (base > BACKOFF_MAX_MS)
-		base = BACKOFF_MAX_MS;
-	return base - JITTER_MS + client_random(c) % (2 * JITTER_MS + 1);
-}
-
 /* One received packet, parsed; -EAGAIN for anything not for us. */
-static int client_receive(struct client *c, struct dhcp_lease *lease)
+static int client_receive(struct dhcp_client *c, struct dhcp_lease *lease)
 {
 	uint8_t buf[DHCP_PACKET_MAX + 64];
 	char control[CMSG_SPACE(sizeof(struct tpacket_auxdata))];
@@ -143,17 +98,17 @@ static int client_receive(struct client *c, struct dhcp_lease *lease)
 	return n < 0 ? -EAGAIN : 0;
 }
 
-static void client_restart(struct client *c)
+static void client_restart(struct dhcp_client *c)
 {
 	memset(&c->req.requested, 0, sizeof(c->req.requested));
 	memset(&c->req.server_id, 0, sizeof(c->req.server_id));
 	c->req.type = DHCP_DISCOVER;
-	c->req.xid = client_random(c);
+	c->req.xid = backoff_random(&c->rnd);
 	c->attempt = 0;
 }
 
 /* Move the state machine on a valid message; 1 when the lease is ours. */
-static int client_handle(struct client *c, const struct dhcp_lease *lease)
+static int client_handle(struct dhcp_client *c, const struct dhcp_lease *lease)
 {
 	char addr[INET_ADDRSTRLEN];
 
@@ -180,56 +135,55 @@ static int client_handle(struct client *c, const struct dhcp_lease *lease)
 	return 0;
 }
 
-static int client_loop(struct client *c, uint64_t deadline, struct dhcp_lease *out)
+int dhcp_client_timer(struct dhcp_client *c)
 {
-	uint64_t next = clock_now_ms() + backoff_ms(c);
-	int r = client_send(c);
+	uint64_t now = clock_now_ms();
 
-	while (r == 0) {
-		uint64_t now = clock_now_ms();
-		uint64_t until = next < deadline ? next : deadline;
-		struct pollfd pfd = { .fd = c->fd, .events = POLLIN };
+	if (now < c->next_ms)
+		return 0;
+	if (c->req.type == DHCP_REQUEST && c->attempt + 1 >= REQUESTS_MAX)
+		client_restart(c);
+	else
+		c->attempt++;
+	c->next_ms = now + backoff_ms(&c->rnd, c->attempt);
+	return client_send(c);
+}
 
-		if (now >= deadline)
-			return -ETIMEDOUT;
-		if (now >= next) {
-			if (c->req.type == DHCP_REQUEST && c->attempt + 1 >= REQUESTS_MAX)
-				client_restart(c);
-			else
-				c->attempt++;
-			next = now + backoff_ms(c);
-			r = client_send(c);
-			continue;
-		}
-		if (poll(&pfd, 1, (int)(until - now)) <= 0)
-			continue;
-		r = client_receive(c, out);
-		if (r == -EAGAIN) {
-			r = 0;
-			continue;
-		}
-		if (r == 0)
-			r = client_handle(c, out);
-		if (r == 1)
-			return 0;
-	}
+int dhcp_client_input(struct dhcp_client *c)
+{
+	int r = client_receive(c, &c->lease);
+
+	if (r == -EAGAIN)
+		return 0;
+	if (r == 0)
+		r = client_handle(c, &c->lease);
+	if (r == 1)
+		c->done = true;
 	return r;
 }
 
-int dhcp_run(const struct link_info *link, const char *hostname, unsigned int timeout_ms,
-	     struct dhcp_lease *out)
+int dhcp_client_start(struct dhcp_client *c, const struct link_info *link, const char *hostname)
 {
-	struct client c = { .link = link, .start_ms = clock_now_ms() };
-	int r;
+	memset(c, 0, sizeof(*c));
+	c->link = link;
+	c->start_ms = clock_now_ms();
+	c->fd = socket_open(link);
+	if (c->fd < 0)
+		return c->fd;
+	backoff_seed(&c->rnd, link->mac);
+	memcpy(c->req.mac, link->mac, 6);
+	c->req.hostname = hostname;
+	client_restart(c);
+	c->next_ms = c->start_ms + backoff_ms(&c->rnd, c->attempt);
+	return client_send(c);
+}
 
-	c.fd = socket_open(link);
-	if (c.fd < 0)
-		return c.fd;
-	client_seed(&c);
-	memcpy(c.req.mac, link->mac, 6);
-	c.req.hostname = hostname;
-	client_restart(&c);
-	r = client_loop(&c, c.start_ms + timeout_ms, out);
-	close(c.fd);
-	return r;
+void dhcp_client_stop(struct dhcp_client *c)
+{
+	if (c->fd >= 0)
+		close(c->fd);
+	c->fd = -1;
+	/* The root-path may hold iSCSI CHAP secrets; a loser's lease is not used. */
+	if (!c->done)
+		explicit_bzero(&c->lease, sizeof(c->lease));
 }

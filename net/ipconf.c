@@ -16,7 +16,7 @@ struct method_name {
 };
 
 /* DHCPv4 answers what the kernel's BOOTP and RARP would, so those select it
- * too; the IPv6 methods are refused (the client speaks DHCPv4 only). */
+ * too. */
 static const struct method_name methods[] = {
 	{ "dhcp",  IP_METHOD_DHCP },
 	{ "on",    IP_METHOD_DHCP },
@@ -24,6 +24,9 @@ static const struct method_name methods[] = {
 	{ "both",  IP_METHOD_DHCP },
 	{ "bootp", IP_METHOD_DHCP },
 	{ "rarp",  IP_METHOD_DHCP },
+	{ "dhcp6", IP_METHOD_DHCP6 },
+	{ "auto6", IP_METHOD_AUTO6 },
+	{ "either6", IP_METHOD_EITHER6 },
 	{ "off",   IP_METHOD_OFF },
 	{ "none",  IP_METHOD_OFF },
 };
@@ -36,25 +39,44 @@ static int method_find(const char *word, enum ip_method *out)
 			*out = methods[i].method;
 			return 0;
 		}
-	if (strncmp(word, "dhcp6", 5) == 0 || strcmp(word, "auto6") == 0 ||
-	    strcmp(word, "either6") == 0 || strcmp(word, "link6") == 0 ||
-	    strcmp(word, "ibft") == 0 || strcmp(word, "single-dhcp") == 0)
+	if (strcmp(word, "link6") == 0 || strcmp(word, "ibft") == 0 ||
+	    strcmp(word, "single-dhcp") == 0)
 		return -EOPNOTSUPP;
 	return -ENOENT;
 }
 
-/* Split at ':' in place; empty fields are kept. */
-static size_t split_fields(char *s, char **fields)
+/* Split at ':' in place; empty fields are kept, and a field in brackets
+ * (an IPv6 address) keeps its colons. -EINVAL for a bracket not closed
+ * or followed by something else than ':'. */
+static int split_fields(char *s, char **fields)
 {
-	size_t n = 0;
+	int n = 0;
 
 	fields[n++] = s;
-	for (; *s && n < FIELDS_MAX; s++)
-		if (*s == ':') {
+	for (; *s && n < FIELDS_MAX; s++) {
+		if (*s == '[' && s == fields[n - 1]) {
+			s = strchr(s, ']');
+			if (!s || (s[1] && s[1] != ':'))
+				return -EINVAL;
+		} else if (*s == ':') {
 			*s = '\0';
 			fields[n++] = s + 1;
 		}
+	}
 	return n;
+}
+
+/* [ADDR] or empty; the brackets are required (as dracut writes it). */
+static int parse_addr6(char *s, struct in6_addr *out)
+{
+	size_t len = strlen(s);
+
+	if (!len)
+		return 0;
+	if (len < 3 || s[0] != '[' || s[len - 1] != ']')
+		return -EINVAL;
+	s[len - 1] = '\0';
+	return inet_pton(AF_INET6, s + 1, out) == 1 ? 0 : -EINVAL;
 }
 
 static int parse_addr(const char *s, struct in_addr *out)
@@ -139,6 +161,42 @@ static int parse_tail(char **f, size_t n, struct ip_conf *out)
 	return 0;
 }
 
+/* [ADDR6]:[SERVER6]:[GW6]:PREFIX:HOST:IFACE:AUTOCONF[:[DNS0][:[DNS1]]] */
+static int parse_v6_form(char **f, size_t n, struct ip_conf *out)
+{
+	char *end;
+	long prefix = 64;
+
+	if (parse_addr6(f[0], &out->addr6) < 0 || (n > 1 && parse_addr6(f[1], &out->server6) < 0) ||
+	    (n > 2 && parse_addr6(f[2], &out->gateway6) < 0))
+		return -EINVAL;
+	if (n > 3 && f[3][0]) {
+		errno = 0;
+		prefix = strtol(f[3], &end, 10);
+		if (errno || *end || prefix < 1 || prefix > 128)
+			return -EINVAL;
+	}
+	out->prefix6 = (int)prefix;
+	if ((n > 4 && copy_str(out->hostname, sizeof(out->hostname), f[4]) < 0) ||
+	    (n > 5 && copy_str(out->dev, sizeof(out->dev), f[5]) < 0))
+		return -EINVAL;
+	out->method = IP_METHOD_STATIC6;
+	if (n > 6 && f[6][0] && strcmp(f[6], "none") != 0 && strcmp(f[6], "off") != 0) {
+		int r = method_find(f[6], &out->method);
+
+		if (r < 0)
+			return r == -ENOENT ? -EINVAL : r;
+		if (!IP_METHOD_IS_V6(out->method))
+			return -EINVAL;
+	}
+	if (n > 7 && all_digits(f[7]))
+		return parse_mtu(f[7], &out->mtu);   /* the MAC that may follow is not checked */
+	for (size_t i = 0; i < IPCONF_DNS_MAX && 7 + i < n; i++)
+		if (parse_addr6(f[7 + i], &out->dns6[i]) < 0)
+			return -EINVAL;
+	return 0;
+}
+
 static int parse_long_form(char **f, size_t n, struct ip_conf *out)
 {
 	if (parse_addr(f[0], &out->addr) < 0 || parse_addr(f[1], &out->server) < 0 ||
@@ -177,14 +235,18 @@ int ip_conf_parse(const char *value, struct ip_conf *out)
 {
 	char buf[VALUE_MAX];
 	char *f[FIELDS_MAX];
-	size_t n;
+	int n;
 	int r;
 
 	memset(out, 0, sizeof(*out));
-	if (!value || strlen(value) >= sizeof(buf) || strchr(value, '['))
-		return value && strchr(value, '[') ? -EOPNOTSUPP : -EINVAL;
+	if (!value || strlen(value) >= sizeof(buf))
+		return -EINVAL;
 	strcpy(buf, value);
 	n = split_fields(buf, f);
+	if (n < 0)
+		return n;
+	if (f[0][0] == '[')
+		return parse_v6_form(f, (size_t)n, out);
 	if (n == 1) {
 		r = method_find(f[0], &out->method);
 		return r == -ENOENT ? -EINVAL : r;
@@ -193,8 +255,8 @@ int ip_conf_parse(const char *value, struct ip_conf *out)
 	if (r == -EOPNOTSUPP)
 		return r;
 	if (r == 0 && inet_pton(AF_INET, f[0], &out->addr) != 1)
-		return parse_iface_form(f, n, out);
+		return parse_iface_form(f, (size_t)n, out);
 	out->method = IP_METHOD_UNSET;
 	out->addr.s_addr = 0;
-	return parse_long_form(f, n, out);
+	return parse_long_form(f, (size_t)n, out);
 }

@@ -75,7 +75,8 @@ static int target_choose(const struct net_request *a, const struct net_state *st
 
 	fw_initiator[0] = '\0';
 	if (!a->iscsi->firmware)
-		return iscsi_conf_target(a, st->conf.root_path, t, why, n);
+		return iscsi_conf_target(a, st->conf6.method ? st->conf6.boot_url : st->conf.root_path,
+					 t, why, n);
 	modload_name(FEATUREMODS_ISCSI_FIRMWARE);
 	r = ibft_read(IBFT_SYSFS, t, fw_initiator, fw_size);
 	if (r < 0) {
@@ -95,16 +96,18 @@ static int target_choose(const struct net_request *a, const struct net_state *st
 static int server_fill(struct iscsi_target *t, const struct net_state *st, char *why, size_t n)
 {
 	struct in_addr a;
+	struct in6_addr a6;
 
 	if (!t->server[0]) {
 		a = st->conf.siaddr.s_addr ? st->conf.siaddr : st->conf.server_id;
 		if (a.s_addr)
 			inet_ntop(AF_INET, &a, t->server, sizeof(t->server));
 	}
-	if (inet_pton(AF_INET, t->server, &a) != 1) {
-		snprintf(why, n, "the iSCSI target %s has %s; give the target's IPv4 address (no "
-			 "name resolver runs in the initramfs)", t->name,
-			 t->server[0] ? "a server that is not an IPv4 address" : "no server and DHCP named none");
+	/* iscsistart takes IPv6 portals as they are, [ADDR] being RFC 4173's quoting. */
+	if (inet_pton(AF_INET, t->server, &a) != 1 && inet_pton(AF_INET6, t->server, &a6) != 1) {
+		snprintf(why, n, "the iSCSI target %s has %s; give the target's IPv4 address, or "
+			 "its IPv6 one in brackets (no name resolver runs in the initramfs)", t->name,
+			 t->server[0] ? "a server that is not an IP address" : "no server and DHCP named none");
 		return -EINVAL;
 	}
 	return 0;

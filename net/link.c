@@ -23,7 +23,7 @@ struct nl_msg {
 		struct ifaddrmsg ifa;
 		struct rtmsg rt;
 	} body;
-	char attrs[64];   /* room for the rtattrs attr_put appends */ // cppcheck-suppress unusedStructMember
+	char attrs[96];   /* room for the rtattrs attr_put appends */ // cppcheck-suppress unusedStructMember
 };
 
 static void attr_put(struct nl_msg *m, unsigned short type, const void *data, size_t len)
@@ -112,20 +112,62 @@ int link_add_address(int index, struct in_addr addr, int prefix)
 	return nl_call(&m);
 }
 
-int link_add_default_route(int index, struct in_addr gateway)
+/* A default route through gateway (4 or 16 bytes) on the interface. */
+static int default_route_add(int index, unsigned char family, const void *gateway, size_t len)
 {
 	struct nl_msg m;
 	unsigned int oif = (unsigned int)index;
 
 	msg_init(&m, RTM_NEWROUTE, NLM_F_CREATE | NLM_F_REPLACE, sizeof(struct rtmsg));
-	m.body.rt.rtm_family = AF_INET;
+	m.body.rt.rtm_family = family;
 	m.body.rt.rtm_table = RT_TABLE_MAIN;
 	m.body.rt.rtm_protocol = RTPROT_BOOT;
 	m.body.rt.rtm_scope = RT_SCOPE_UNIVERSE;
 	m.body.rt.rtm_type = RTN_UNICAST;
-	attr_put(&m, RTA_GATEWAY, &gateway, 4);
+	attr_put(&m, RTA_GATEWAY, gateway, len);
 	attr_put(&m, RTA_OIF, &oif, sizeof(oif));
 	return nl_call(&m);
+}
+
+int link_add_default_route(int index, struct in_addr gateway)
+{
+	return default_route_add(index, AF_INET, &gateway, 4);
+}
+
+int link_add_address6(int index, const struct in6_addr *addr, int prefix)
+{
+	struct nl_msg m;
+
+	msg_init(&m, RTM_NEWADDR, NLM_F_CREATE | NLM_F_REPLACE, sizeof(struct ifaddrmsg));
+	m.body.ifa.ifa_family = AF_INET6;
+	m.body.ifa.ifa_prefixlen = (unsigned char)prefix;
+	m.body.ifa.ifa_index = (unsigned int)index;
+	attr_put(&m, IFA_LOCAL, addr, 16);
+	attr_put(&m, IFA_ADDRESS, addr, 16);
+	return nl_call(&m);
+}
+
+int link_add_default_route6(int index, const struct in6_addr *gateway)
+{
+	return default_route_add(index, AF_INET6, gateway, 16);
+}
+
+/* rtnetlink cannot set these per-interface switches; /proc/sys can. */
+int link_ipv6_setting(const char *ifname, const char *key, const char *value)
+{
+	char path[128];
+	FILE *f;
+	int r = 0;
+
+	snprintf(path, sizeof(path), "/proc/sys/net/ipv6/conf/%s/%s", ifname, key);
+	f = fopen(path, "we");
+	if (!f)
+		return -errno;
+	if (fputs(value, f) < 0)
+		r = -EIO;
+	if (fclose(f) != 0 && r == 0)
+		r = -errno;
+	return r;
 }
 
 /* sysfs holds what rtnetlink would say about a link, as text; reading it

@@ -8,7 +8,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define LINK_MAX 16
+/* Not LINK_MAX: <linux/limits.h> defines that (127, links to a file), and
+ * which value a file saw would depend on its includes' order. */
+#define LINKS_MAX 16
 
 struct link_info {
 	char name[IF_NAMESIZE];
@@ -35,5 +37,13 @@ int link_add_address(int index, struct in_addr addr, int prefix);
 int link_nl_send(const struct nlmsghdr *req);
 /* Add a default route through gateway on the interface. */
 int link_add_default_route(int index, struct in_addr gateway);
+
+/* Add addr/prefix of IPv6; the kernel runs duplicate address detection on
+ * it (net/addrwatch.h says when it is done). */
+int link_add_address6(int index, const struct in6_addr *addr, int prefix);
+/* Add an IPv6 default route through gateway (link-local or global). */
+int link_add_default_route6(int index, const struct in6_addr *gateway);
+/* Write one /proc/sys/net/ipv6/conf/IFNAME/KEY (accept_ra, autoconf). */
+int link_ipv6_setting(const char *ifname, const char *key, const char *value);
 
 #endif

@@ -60,6 +60,26 @@ static enum root_source root_source(const struct net_request *a, const char **te
 	return FROM_DHCP;
 }
 
+/* A location without a server: ip='s server, then (IPv4) DHCP's next
+ * server, then the DHCP server itself; spec->family stays 0 without one. */
+static void server_default(const struct ip_conf *ipc, const struct net_state *st,
+			   struct nfs_spec *spec)
+{
+	static const struct in6_addr none6;
+
+	if (spec->family)
+		return;
+	if (st->conf6.method && memcmp(&ipc->server6, &none6, sizeof(none6)) != 0) {
+		spec->family = AF_INET6;
+		spec->server6 = ipc->server6;
+		return;
+	}
+	spec->server = ipc->server.s_addr ? ipc->server :
+		       st->conf.siaddr.s_addr ? st->conf.siaddr : st->conf.server_id;
+	if (spec->server.s_addr)
+		spec->family = AF_INET;
+}
+
 /* The root's location, once the network says what DHCP gave. Without a
  * server named, the one ip= names, then DHCP's next server, then the
  * DHCP server itself are used, as the kernel and dracut do. */
@@ -70,14 +90,17 @@ static int spec_resolve(const struct net_request *a, const struct ip_conf *ipc,
 	enum root_source src = root_source(a, &text);
 	int r;
 
-	if (src == FROM_DHCP && !st->conf.root_path[0] && strcmp(a->root->root, "/dev/nfs") == 0)
+	const char *dhcp_root = st->conf6.method ? st->conf6.boot_url : st->conf.root_path;
+
+	if (src == FROM_DHCP && !dhcp_root[0] && strcmp(a->root->root, "/dev/nfs") == 0)
 		text = KERNEL_NFSROOT_DEFAULT;
 	else if (src == FROM_DHCP)
-		text = st->conf.root_path;
+		text = dhcp_root;
 	if (!text[0]) {
-		snprintf(why, n, "the DHCP server on %s gave no root-path (option 17) and the "
-			 "command line names no NFS root; give root=nfs:SERVER:/PATH or set the "
-			 "root-path on the DHCP server", st->link.name);
+		snprintf(why, n, "the DHCP server on %s gave no %s and the command line names no "
+			 "NFS root; give root=nfs:SERVER:/PATH or set it on the DHCP server",
+			 st->link.name, st->conf6.method ? "boot file URL (DHCPv6 option 59)" :
+			 "root-path (option 17)");
 		return -ENOENT;
 	}
 	if (src == FROM_DHCP && rfc4173_is_iscsi(text)) {
@@ -89,17 +112,15 @@ static int spec_resolve(const struct net_request *a, const struct ip_conf *ipc,
 	}
 	r = src == FROM_NFSROOT ? nfs_spec_parse_nfsroot(text, spec) : nfs_spec_parse(text, spec);
 	if (r < 0) {
-		snprintf(why, n, "the NFS root '%s' is %s; write it as [nfs:|nfs4:]SERVER-IP:/PATH"
-			 "[:OPTIONS]", text, r == -EOPNOTSUPP ? "not an IPv4 address and path" :
-			 "malformed");
+		snprintf(why, n, "the NFS root '%s' is %s; write it as [nfs:|nfs4:]SERVER:/PATH"
+			 "[:OPTIONS] with SERVER an IPv4 address or an IPv6 one in brackets", text,
+			 r == -EOPNOTSUPP ? "not an IP address and path" : "malformed");
 		return r;
 	}
 	if (strncmp(a->root->root, "nfs4", 4) == 0 || strncmp(a->net->netroot, "nfs4", 4) == 0)
 		spec->v4 = true;
-	if (!spec->server.s_addr)
-		spec->server = ipc->server.s_addr ? ipc->server :
-			       st->conf.siaddr.s_addr ? st->conf.siaddr : st->conf.server_id;
-	if (!spec->server.s_addr) {
+	server_default(ipc, st, spec);
+	if (!spec->family) {
 		snprintf(why, n, "the NFS root '%s' names no server and none is known from ip= "
 			 "or DHCP; give root=nfs:SERVER:/PATH", text);
 		return -EINVAL;
@@ -127,7 +148,7 @@ static int nfs_mount(const struct net_request *a, const struct net_state *st,
 {
 	static const char *const mods[] = { FEATUREMODS_NFS };
 	char data[CMDLINE_VALUE_MAX * 2], path[NFS_PATH_MAX + 32], src[NFS_PATH_MAX + 64];
-	char server[INET_ADDRSTRLEN];
+	char server[INET6_ADDRSTRLEN + 2], me[INET6_ADDRSTRLEN];
 	unsigned long flags = a->root->rw == ROOT_RW_RW ? 0 : MS_RDONLY;
 	uint64_t deadline = clock_now_ms() + (uint64_t)a->root->timeout_sec * 1000;
 	int r;
@@ -135,8 +156,12 @@ static int nfs_mount(const struct net_request *a, const struct net_state *st,
 	for (size_t i = 0; i < sizeof(mods) / sizeof(mods[0]); i++)
 		modload_name(mods[i]);
 	modload_name(spec->v4 ? FEATUREMODS_NFS_V4 : FEATUREMODS_NFS_V3);
-	inet_ntop(AF_INET, &spec->server, server, sizeof(server));
-	if (nfs_spec_mount_data(spec, st->conf.addr, data, sizeof(data), path, sizeof(path)) < 0 ||
+	nfs_spec_server_text(spec, true, server, sizeof(server));
+	if (st->conf6.method)
+		inet_ntop(AF_INET6, &st->conf6.addr, me, sizeof(me));
+	else
+		inet_ntop(AF_INET, &st->conf.addr, me, sizeof(me));
+	if (nfs_spec_mount_data(spec, me, data, sizeof(data), path, sizeof(path)) < 0 ||
 	    snprintf(src, sizeof(src), "%s:%s", server, path) >= (int)sizeof(src)) {
 		snprintf(why, n, "the NFS root's path or options are too long");
 		return -ENAMETOOLONG;
@@ -146,7 +171,7 @@ static int nfs_mount(const struct net_request *a, const struct net_state *st,
 		if (r == -EPROTONOSUPPORT && spec->v4 && spec->v4_minor > 0) {
 			/* An older server: the next lower NFSv4 minor version. */
 			spec->v4_minor--;
-			nfs_spec_mount_data(spec, st->conf.addr, data, sizeof(data), path, sizeof(path));
+			nfs_spec_mount_data(spec, me, data, sizeof(data), path, sizeof(path));
 			log_info("the server has no NFSv4.%d; trying %s", spec->v4_minor + 1, data);
 			continue;
 		}
@@ -203,7 +228,8 @@ static int net_configure(const struct net_args *a, struct ip_conf *ipc, struct n
 	}
 	if (r < 0) {
 		snprintf(why, n, "ip=%s is %s; see docs/network.md for its forms", a->ip,
-			 r == -EOPNOTSUPP ? "not supported (IPv6 and iBFT are not)" : "malformed");
+			 r == -EOPNOTSUPP ? "not supported (link6, ibft and single-dhcp are not)" :
+			 "malformed");
 		return r;
 	}
 	if (ipc->method == IP_METHOD_OFF) {
@@ -215,7 +241,9 @@ static int net_configure(const struct net_args *a, struct ip_conf *ipc, struct n
 	if (r == 0)
 		r = netup_configure(ipc, bootdev, &lim, st, why, n);
 	if (r == 0) {
-		int w = netconf_write(NETCONF_DIR, RESOLV_CONF, &st->link,
+		int w = st->conf6.method ?
+			netconf_write6(NETCONF_DIR, RESOLV_CONF, &st->link, &st->conf6) :
+			netconf_write(NETCONF_DIR, RESOLV_CONF, &st->link,
 				      st->from_dhcp ? "dhcp" : "static", &st->conf);
 
 		if (w < 0)

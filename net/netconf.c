@@ -49,6 +49,15 @@ static void out_addr(struct out *o, const char *key, struct in_addr a)
 		out_add(o, "%s=%s\n", key, text);
 }
 
+static void out_addr6(struct out *o, const char *key, const struct in6_addr *a)
+{
+	static const struct in6_addr none;
+	char text[INET6_ADDRSTRLEN];
+
+	if (memcmp(a, &none, sizeof(none)) != 0 && inet_ntop(AF_INET6, a, text, sizeof(text)))
+		out_add(o, "%s=%s\n", key, text);
+}
+
 static void out_str(struct out *o, const char *key, const char *value)
 {
 	if (value[0] && dhcp_str_safe(value, strlen(value)))
@@ -63,17 +72,47 @@ static void out_root_path(struct out *o, const char *root_path)
 	out_str(o, "ROOT_PATH", shown);
 }
 
+static void out_head(struct out *o, const struct link_info *link, const char *method)
+{
+	const uint8_t *m = link->mac;
+
+	if (o->size)
+		o->buf[0] = '\0';
+	out_add(o, "IFACE=%s\nMAC=%02x:%02x:%02x:%02x:%02x:%02x\nMETHOD=%s\n", link->name,
+		m[0], m[1], m[2], m[3], m[4], m[5], method);
+}
+
+int netconf_format6(const struct link_info *link, const struct net6_conf *c, char *buf,
+		    size_t size)
+{
+	struct out o = { buf, 0, size, size == 0 };
+	static const char *const dns_keys[DHCP_DNS_MAX] = { "DNS6_0", "DNS6_1", "DNS6_2" };
+
+	out_head(&o, link, c->method);
+	out_addr6(&o, "ADDRESS6", &c->addr);
+	out_add(&o, "PREFIX6=%d\n", c->prefix);
+	out_addr6(&o, "GATEWAY6", &c->gateway);
+	out_addr6(&o, "SERVER6", &c->server);
+	for (unsigned int i = 0; i < c->n_dns && i < DHCP_DNS_MAX; i++)
+		out_addr6(&o, dns_keys[i], &c->dns[i]);
+	out_str(&o, "DOMAIN", c->domain);
+	/* The URL may name an iSCSI target with its credentials. */
+	if (c->boot_url[0]) {
+		char shown[DHCP_STR_MAX];
+
+		redact_path_strip(c->boot_url, shown, sizeof(shown));
+		out_str(&o, "BOOT_URL", shown);
+	}
+	return o.full ? -ENOSPC : (int)o.len;
+}
+
 int netconf_format(const struct link_info *link, const char *method,
 		   const struct dhcp_lease *l, char *buf, size_t size)
 {
 	struct out o = { buf, 0, size, size == 0 };
 	static const char *const dns_keys[DHCP_DNS_MAX] = { "DNS0", "DNS1", "DNS2" };
-	const uint8_t *m = link->mac;
 
-	if (size)
-		buf[0] = '\0';
-	out_add(&o, "IFACE=%s\nMAC=%02x:%02x:%02x:%02x:%02x:%02x\nMETHOD=%s\n", link->name,
-		m[0], m[1], m[2], m[3], m[4], m[5], method);
+	out_head(&o, link, method);
 	out_addr(&o, "ADDRESS", l->addr);
 	out_addr(&o, "NETMASK", l->netmask);
 	if (l->netmask.s_addr)
@@ -135,19 +174,54 @@ static int resolv_write(const char *path, const struct dhcp_lease *l)
 	return file_replace(path, buf, o.len, 0644);
 }
 
-int netconf_write(const char *dir, const char *resolv, const struct link_info *link,
-		  const char *method, const struct dhcp_lease *l)
+static int resolv_write6(const char *path, const struct net6_conf *c)
 {
-	char text[2048], path[256];
-	int len = netconf_format(link, method, l, text, sizeof(text));
-	int r;
+	char buf[512];
+	struct out o = { buf, 0, sizeof(buf), false };
+
+	buf[0] = '\0';
+	out_add(&o, "# written by lifeboat's network setup\n");
+	if (c->domain[0] && dhcp_str_safe(c->domain, strlen(c->domain)))
+		out_add(&o, "search %s\n", c->domain);
+	for (unsigned int i = 0; i < c->n_dns && i < DHCP_DNS_MAX; i++) {
+		char text[INET6_ADDRSTRLEN];
+
+		inet_ntop(AF_INET6, &c->dns[i], text, sizeof(text));
+		out_add(&o, "nameserver %s\n", text);
+	}
+	return o.full ? -ENOSPC : file_replace(path, buf, o.len, 0644);
+}
+
+/* dir/net.IFACE.conf, the owner's only. */
+static int conf_write(const char *dir, const struct link_info *link, const char *text, int len)
+{
+	char path[256];
 
 	if (len < 0)
 		return len;
 	if (snprintf(path, sizeof(path), "%s/net.%s.conf", dir, link->name) >= (int)sizeof(path))
 		return -ENAMETOOLONG;
 	mkdir(dir, 0755);
-	r = file_replace(path, text, (size_t)len, 0600);
+	return file_replace(path, text, (size_t)len, 0600);
+}
+
+int netconf_write6(const char *dir, const char *resolv, const struct link_info *link,
+		   const struct net6_conf *c)
+{
+	char text[2048];
+	int r = conf_write(dir, link, text, netconf_format6(link, c, text, sizeof(text)));
+
+	if (r == 0 && c->n_dns)
+		r = resolv_write6(resolv, c);
+	return r;
+}
+
+int netconf_write(const char *dir, const char *resolv, const struct link_info *link,
+		  const char *method, const struct dhcp_lease *l)
+{
+	char text[2048];
+	int r = conf_write(dir, link, text, netconf_format(link, method, l, text, sizeof(text)));
+
 	if (r == 0 && l->n_dns)
 		r = resolv_write(resolv, l);
 	return r;

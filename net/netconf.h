@@ -6,6 +6,7 @@
 
 #include "net/dhcppkt.h"
 #include "net/link.h"
+#include "net/netup.h"
 
 #define NETCONF_DIR "/run/initramfs"
 #define RESOLV_CONF "/etc/resolv.conf"
@@ -19,5 +20,12 @@ int netconf_format(const struct link_info *link, const char *method,
  * resolv (/etc/resolv.conf, 0644), each to a temporary name then renamed. */
 int netconf_write(const char *dir, const char *resolv, const struct link_info *link,
 		  const char *method, const struct dhcp_lease *l);
+
+/* The same for an IPv6 configuration: METHOD=dhcp6|auto6|static and the
+ * keys ADDRESS6, PREFIX6, GATEWAY6, SERVER6, DNS6_0.. (docs/network.md). */
+int netconf_format6(const struct link_info *link, const struct net6_conf *c, char *buf,
+		    size_t size);
+int netconf_write6(const char *dir, const char *resolv, const struct link_info *link,
+		   const struct net6_conf *c);
 
 #endif

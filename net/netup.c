@@ -13,7 +13,7 @@
 #include "bootlib/log.h"
 #include "bootlib/timeline.h"
 #include "common/redact.h"
-#include "net/dhcp.h"
+#include "net/leaserace.h"
 #include "net/linkwatch.h"
 
 /* Once one interface has a carrier, how long the others of the machine get
@@ -21,9 +21,9 @@
 #define SETTLE_MS 1000
 
 struct links {
-	struct link_info ready[LINK_MAX];   /* up, with a carrier */
+	struct link_info ready[LINKS_MAX];   /* up, with a carrier */
 	int n_ready;
-	int up_index[LINK_MAX];             /* interfaces already set up */
+	int up_index[LINKS_MAX];             /* interfaces already set up */
 	int n_up;
 	int n_seen;                         /* matching interfaces present */
 };
@@ -39,8 +39,8 @@ static bool links_was_up(const struct links *s, int index)
 /* One look at the interfaces: bring new ones up, note those with carrier. */
 static void links_scan(struct links *s, const char *want, unsigned int mtu)
 {
-	struct link_info all[LINK_MAX];
-	int n = link_list(all, LINK_MAX);
+	struct link_info all[LINKS_MAX];
+	int n = link_list(all, LINKS_MAX);
 
 	s->n_ready = 0;
 	s->n_seen = 0;
@@ -48,7 +48,7 @@ static void links_scan(struct links *s, const char *want, unsigned int mtu)
 		if (want[0] && strcmp(all[i].name, want) != 0)
 			continue;
 		s->n_seen++;
-		if (!links_was_up(s, all[i].index) && s->n_up < LINK_MAX) {
+		if (!links_was_up(s, all[i].index) && s->n_up < LINKS_MAX) {
 			int r = link_up(all[i].index, mtu);
 
 			if (r < 0)
@@ -201,36 +201,91 @@ static bool tried_has(const int *tried, int n, int index)
 	return false;
 }
 
-/* DHCP on each interface with a carrier, in bus order, until one gets a
- * lease. An interface whose carrier came after the settle time (a busy
- * machine) is found by a new look once the first ones have failed. */
-static int dhcp_on_links(struct links *s, const struct ip_conf *ipc, const char *want,
-			 unsigned int dhcp_ms, struct net_state *out)
+/* How ip='s method asks: either6 both ways on each interface. */
+static int method_kinds(enum ip_method m, enum lease_kind kinds[2])
 {
-	int tried[LINK_MAX], n_tried = 0;
-	int r = -ENODEV;
-	bool asked = true;
+	kinds[0] = m == IP_METHOD_DHCP6 ? LEASE_DHCP6 :
+		   m == IP_METHOD_AUTO6 || m == IP_METHOD_EITHER6 ? LEASE_SLAAC : LEASE_DHCP4;
+	kinds[1] = LEASE_DHCP6;
+	return m == IP_METHOD_EITHER6 ? 2 : 1;
+}
 
-	while (asked) {
-		asked = false;
-		for (int i = 0; i < s->n_ready && n_tried < LINK_MAX; i++) {
-			if (tried_has(tried, n_tried, s->ready[i].index))
-				continue;
-			tried[n_tried++] = s->ready[i].index;
-			asked = true;
-			log_info("dhcp: asking for an address on %s", s->ready[i].name);
-			r = dhcp_run(&s->ready[i], ipc->hostname, dhcp_ms, &out->conf);
-			if (r == 0) {
-				out->link = s->ready[i];
-				out->from_dhcp = true;
-				return 0;
+/* Ask on every interface with a carrier at once; the first answer wins.
+ * An interface whose carrier came after the settle time (a busy machine)
+ * is found by a new look once the first ones have failed, and asked then. */
+static int lease_on_links(struct links *s, const struct ip_conf *ipc, const char *want,
+			  unsigned int dhcp_ms, struct net_state *out)
+{
+	static struct lease_race race;
+	enum lease_kind kinds[2];
+	int n_kinds = method_kinds(ipc->method, kinds);
+	int tried[LINKS_MAX], n_tried = 0;
+	int r = -ENODEV;
+
+	for (;;) {
+		memset(&race, 0, sizeof(race));
+		race.hostname = ipc->hostname;
+		for (int i = 0; i < s->n_ready && n_tried < LINKS_MAX; i++)
+			if (!tried_has(tried, n_tried, s->ready[i].index)) {
+				tried[n_tried++] = s->ready[i].index;
+				for (int k = 0; k < n_kinds; k++)
+					lease_race_add(&race, kinds[k], &s->ready[i]);
 			}
-			log_warn("dhcp: no lease on %s: %s", s->ready[i].name,
-				 r == -ETIMEDOUT ? "no server answered" : strerror(-r));
-		}
+		if (!race.n)
+			return r;
+		r = lease_race_run(&race, dhcp_ms);
+		if (r >= 0)
+			lease_race_result(&race, r, out);
+		lease_race_stop(&race);
+		if (r >= 0)
+			return 0;
+		log_warn("%s: no address on %s%s: %s", lease_kind_name(kinds[0]), race.slot[0].link.name,
+			 race.n > n_kinds ? " and the others" : "",
+			 r == -ETIMEDOUT ? "no server answered" : strerror(-r));
 		links_scan(s, want, ipc->mtu);
 	}
-	return r;
+}
+
+/* ip=[ADDR]:...: the address on the first interface with a carrier, DAD
+ * waited for (by events), then the default route. */
+static int static6_configure(const struct links *s, const struct ip_conf *ipc,
+			     unsigned int ms, struct net_state *out)
+{
+	static struct lease_race race;
+	static const struct in6_addr none;
+	int r;
+
+	memset(&race, 0, sizeof(race));
+	race.static_addr = ipc->addr6;
+	race.static_prefix = ipc->prefix6;
+	lease_race_add(&race, LEASE_STATIC6, &s->ready[0]);
+	r = lease_race_run(&race, ms);
+	if (r >= 0)
+		lease_race_result(&race, r, out);
+	lease_race_stop(&race);
+	if (r < 0)
+		return r;
+	out->conf6.gateway = ipc->gateway6;
+	out->conf6.server = ipc->server6;
+	for (int i = 0; i < IPCONF_DNS_MAX; i++)
+		if (memcmp(&ipc->dns6[i], &none, sizeof(none)) != 0)
+			out->conf6.dns[out->conf6.n_dns++] = ipc->dns6[i];
+	if (memcmp(&ipc->gateway6, &none, sizeof(none)) != 0 &&
+	    (r = link_add_default_route6(out->link.index, &ipc->gateway6)) < 0)
+		log_warn("%s: adding the IPv6 default route failed: %s; only the local network "
+			 "is reachable", out->link.name, strerror(-r));
+	return 0;
+}
+
+static void log_conf6(const struct net_state *st)
+{
+	char a[INET6_ADDRSTRLEN], url[DHCP_STR_MAX];
+
+	redact_path(st->conf6.boot_url, url, sizeof(url));
+	inet_ntop(AF_INET6, &st->conf6.addr, a, sizeof(a));
+	log_info("%s: %s/%d by %s%s%s", st->link.name, a, st->conf6.prefix, st->conf6.method,
+		 url[0] ? ", boot file URL " : "", url);
+	timeline_mark("lease", "%s %s %s", st->link.name, a, st->conf6.method);
 }
 
 static void log_conf(const struct net_state *st)
@@ -266,6 +321,38 @@ static void links_why(int r, const struct links *s, const char *want, unsigned i
 			 "and the interface name", want[0] ? " named " : "", want, ms / 1000);
 }
 
+/* The end of an IPv6 configuration: the log, or what failed for the user. */
+static int configure6_why(int r, const struct ip_conf *ipc, const struct links *s,
+			  const struct netup_limits *lim, const struct net_state *out,
+			  char *why, size_t why_size)
+{
+	static const char *const what[] = {
+		[IP_METHOD_DHCP6] = "no DHCPv6 server answered",
+		[IP_METHOD_AUTO6] = "no router advertised a prefix to make an address from",
+		[IP_METHOD_EITHER6] = "neither a router advertisement nor a DHCPv6 server "
+				      "gave an address",
+	};
+
+	if (r == -EADDRINUSE || (r < 0 && ipc->method == IP_METHOD_STATIC6)) {
+		snprintf(why, why_size, "the IPv6 address of ip=%s could not be used on %s: %s; "
+			 "another machine on the link may have it", ipc->method == IP_METHOD_STATIC6 ?
+			 "[ADDR]" : "dhcp6", s->ready[0].name, r == -EADDRINUSE ?
+			 "duplicate address detection failed" : strerror(-r));
+		return r;
+	}
+	if (r < 0) {
+		snprintf(why, why_size, "%s on %s%s within %u s; check the router's "
+			 "advertisements and the DHCPv6 server (dhcp6 takes its routes from the "
+			 "advertisements), raise rd.net.timeout.dhcp=, or give a static "
+			 "ip=[ADDR]::[GW]:PREFIX::IFACE:none", what[ipc->method],
+			 s->ready[0].name, s->n_ready > 1 ? " and the others" : "",
+			 lim->dhcp_ms / 1000);
+		return r;
+	}
+	log_conf6(out);
+	return 0;
+}
+
 int netup_configure(const struct ip_conf *ipc, const char *bootdev,
 		    const struct netup_limits *lim, struct net_state *out,
 		    char *why, size_t why_size)
@@ -281,11 +368,17 @@ int netup_configure(const struct ip_conf *ipc, const char *bootdev,
 		return r;
 	}
 	timeline_mark("carrier", "%s%s", s.ready[0].name, s.n_ready > 1 ? " and others" : "");
+	if (ipc->method == IP_METHOD_STATIC6)
+		return configure6_why(static6_configure(&s, ipc, lim->dhcp_ms, out), ipc, &s, lim,
+				      out, why, why_size);
+	if (IP_METHOD_IS_V6(ipc->method))
+		return configure6_why(lease_on_links(&s, ipc, want, lim->dhcp_ms, out), ipc, &s,
+				      lim, out, why, why_size);
 	if (ipc->method == IP_METHOD_STATIC) {
 		out->link = s.ready[0];
 		conf_from_ip(ipc, &out->conf);
 	} else {
-		r = dhcp_on_links(&s, ipc, want, lim->dhcp_ms, out);
+		r = lease_on_links(&s, ipc, want, lim->dhcp_ms, out);
 		if (r < 0) {
 			snprintf(why, why_size, "no DHCP server answered on %s%s within %u s; "
 				 "check the DHCP server, or give a static ip=ADDR::GW:MASK::IFACE:none",

@@ -8,10 +8,24 @@
 #include "net/ipconf.h"
 #include "net/link.h"
 
+/* What IPv6 configuration gave: DHCPv6, router advertisements, or ip=. */
+struct net6_conf {
+	const char *method;           /* "dhcp6", "auto6", "static"; NULL: no IPv6 */
+	struct in6_addr addr;
+	int prefix;
+	struct in6_addr gateway;      /* the router advertising, or ip='s; :: none */
+	struct in6_addr server;       /* the DHCPv6 server that answered */
+	struct in6_addr dns[DHCP_DNS_MAX];
+	unsigned int n_dns;
+	char domain[DHCP_STR_MAX];
+	char boot_url[DHCP_STR_MAX];  /* DHCPv6 option 59 (RFC 5970) */
+};
+
 struct net_state {
 	struct link_info link;        /* the interface configured */
-	struct dhcp_lease conf;       /* its configuration (from DHCP or ip=) */
+	struct dhcp_lease conf;       /* its IPv4 configuration (from DHCP or ip=) */
 	bool from_dhcp;
+	struct net6_conf conf6;       /* its IPv6 one, when ip= asked for IPv6 */
 };
 
 struct netup_limits {

@@ -19,7 +19,7 @@ struct iscsi_chap {
 
 /* One iSCSI target to log in to. Empty strings and 0 mean "not given". */
 struct iscsi_target {
-	char server[ISCSI_HOST_MAX];           /* IPv4 address, or empty */
+	char server[ISCSI_HOST_MAX];           /* IPv4 or IPv6 address (no brackets), or empty */
 	unsigned int port;                     /* 0: ISCSI_DEFAULT_PORT */
 	unsigned long long lun;
 	bool lun_given;

@@ -45,6 +45,8 @@ iscsi_target_start() {
 		iscsi_adm --op show --mode target >/dev/null 2>&1 && break
 		sleep 0.2
 	done
+	# The same targets on the bridge's IPv6 address too.
+	iscsi_adm --op new --mode portal --param "portal=[$NET6_SERVER]:3260" &&
 	iscsi_adm --op new --mode target --tid 1 -T "$ISCSI_IQN:root" &&
 	iscsi_adm --op new --mode logicalunit --tid 1 --lun 1 -b "$CASE_DIR/lun-root.img" &&
 	iscsi_adm --op bind --mode target --tid 1 -I ALL &&
@@ -100,8 +102,9 @@ iscsi_assert_no_secret() {
 }
 
 # A root on iSCSI: netroot= on the command line with the LUN's disk as the
-# root (no root=), then the root-path from DHCP with root=LABEL=; an iSCSI
-# root-path that the command line did not ask for ends in a message.
+# root (no root=), then the root-path from DHCP with root=LABEL=, then the
+# portal's IPv6 address with a static IPv6 ip=; an iSCSI root-path that the
+# command line did not ask for ends in a message.
 case_iscsi_root() {
 	local rc=0
 	NET_IMG=$(iscsi_image plain) || return 1
@@ -118,6 +121,13 @@ case_iscsi_root() {
 		net_boot dhcp-rootpath "netroot=dhcp root=LABEL=lbext4 rd.iscsi.initiator=iqn.2026-02.test:guest rd.shell=0"
 		iscsi_assert_root "$NET_LOG" "$ISCSI_IQN:root" &&
 		assert_log "$NET_LOG" "as iqn.2026-02.test:guest" || rc=1
+	fi
+	if [ $rc -eq 0 ]; then
+		# Over IPv6: the portal in brackets, a static ip=[ADDR] (DAD waited for).
+		net_boot ipv6 "netroot=iscsi:[$NET6_SERVER]::::$ISCSI_IQN:root ip=[$NET6_GUEST]:::64::eth0:none rd.shell=0"
+		assert_root_reached "$NET_LOG" &&
+		assert_log "$NET_LOG" "iSCSI: logging in to $ISCSI_IQN:root at $NET6_SERVER:3260" &&
+		assert_log "$NET_LOG" "rootmount /dev/sd[a-z] ext4" || rc=1
 	fi
 	if [ $rc -eq 0 ]; then
 		local start

@@ -325,46 +325,63 @@ case_kdump_sftp() {
 	kdump_check_flat "$(ls -d "$srv"/dumps/*/ 2>/dev/null | head -n 1)" "$token"
 }
 
-# Capture to NFS: the first target, an NFS export nobody serves, fails with a
-# message; the second, an NFSv4 export of the namespace's ganesha
-# (cases-net.sh), gets the dump. This capture is the LZO one (kdump_disk's
-# is zlib) and runs on two CPUs (nr_cpus=2 through kdump load --append),
-# so the pages are compressed by two threads: makedumpfile reads its log,
-# and the ELF file of the same run checks every LZO page (kdump_check_elf:
-# tests/boot/kdump-verify.py decodes LZO itself, tests/boot/lzo1x.py).
-case_kdump_nfs() {
-	local log=$CASE_DIR/console.log token capture=$CASE_DIR/capture.img dir rc f
-	token=$(head -c 6 /dev/urandom | od -An -tx1 | tr -d ' \n')
+# kdump_nfs_run SERVER GUEST-IP= NOWHERE OPTIONS QEMU-ARGS...: capture to
+# NFS: the first target, an NFS export on NOWHERE that nobody serves, fails
+# with a message; the second, an NFSv4 export of the namespace's ganesha
+# (cases-net.sh) on SERVER (IPv6 in brackets), gets the dump; makedumpfile
+# reads it on the host. The dump is left in $CASE_DIR/vmcore.
+kdump_nfs_run() {
+	local server=$1 ip=$2 nowhere=$3 options=$4 log=$CASE_DIR/console.log capture=$CASE_DIR/capture.img rc
+	local pat=${nowhere//[/\\[}    # the brackets of an IPv6 server, literal in grep's pattern
+	pat=${pat//]/\\]}
+	shift 4
+	KDUMP_NFS_TOKEN=$(head -c 6 /dev/urandom | od -An -tx1 | tr -d ' \n')
 	"$BUILD/lifeboat" build --config /dev/null --host-only --kver "$KVER" \
 		--add-modules virtio_pci,virtio_blk,ext4,virtio_net,nfsv4 --kdump \
-		--kdump-target "nfs4:198.51.100.77:/nowhere" \
-		--kdump-target "nfs4:$NET_SERVER:/nfsroot" \
-		--kdump-options action=poweroff,compress=lzo,format=kdump+elf -o "$capture" 2>"$CASE_DIR/build.log" ||
+		--kdump-target "nfs4:$nowhere:/nowhere" \
+		--kdump-target "nfs4:$server:/nfsroot" \
+		--kdump-options "$options" -o "$capture" 2>"$CASE_DIR/build.log" ||
 		{ echo "lifeboat build --kdump failed: $(tail -n 1 "$CASE_DIR/build.log")"; return 1; }
 	net_ns_up || { echo "setting up the network namespace failed"; return 1; }
 	net_nfs_start || return 1
-	KDUMP_NETNS=$NET_NS kdump_boot "$capture" "$token" \
-		"ip=$NET_GUEST::$NET_SERVER:255.255.255.0::eth0:off nr_cpus=2" -smp 2 \
+	KDUMP_NETNS=$NET_NS kdump_boot "$capture" "$KDUMP_NFS_TOKEN" "$ip" "$@" \
 		-netdev tap,id=n0,ifname=tap0,script=no,downscript=no -device virtio-net-pci,netdev=n0,mac=$NET_MAC
 	rc=$?
 	net_ns_down
 	[ $rc -eq 0 ] || { echo "qemu failed ($rc)"; return 1; }
 	assert_log "$log" "kdump: armed" &&
-	assert_log "$log" "the NFS server of nfs4:198.51.100.77:/nowhere does not answer" &&
+	assert_log "$log" "the NFS server of nfs4:$pat:/nowhere does not answer" &&
 	assert_log "$log" "kdump: saving the dump to target 2 of 2: nfs4:" &&
-	assert_log "$log" "kdump: pages compressed with lzo by 2 thread" &&
 	assert_log "$log" "kdump: dump saved as" || return 1
-	dir=$(ls -d "$CASE_DIR"/nfsroot/*-*/ 2>/dev/null | head -n 1)
-	for f in vmcore vmcore.elf; do
-		[ -n "$dir" ] && [ -s "$dir/$f" ] || { echo "no $f on the NFS export"; return 1; }
-		cp --sparse=always "$dir/$f" "$CASE_DIR/$f"
-	done
+	KDUMP_NFS_DIR=$(ls -d "$CASE_DIR"/nfsroot/*-*/ 2>/dev/null | head -n 1)
+	[ -n "$KDUMP_NFS_DIR" ] && [ -s "$KDUMP_NFS_DIR/vmcore" ] || { echo "no vmcore on the NFS export"; return 1; }
+	cp --sparse=always "$KDUMP_NFS_DIR/vmcore" "$CASE_DIR/vmcore"
 	makedumpfile --dump-dmesg "$CASE_DIR/vmcore" "$CASE_DIR/makedumpfile-dmesg.txt" >"$CASE_DIR/makedumpfile.log" 2>&1 &&
-	grep -q "KDUMP-MARKER-$token" "$CASE_DIR/makedumpfile-dmesg.txt" ||
-		{ echo "makedumpfile --dump-dmesg of the NFS (LZO) dump lacks the marker"; return 1; }
-	kdump_check_elf "$token" || return 1
+	grep -q "KDUMP-MARKER-$KDUMP_NFS_TOKEN" "$CASE_DIR/makedumpfile-dmesg.txt" ||
+		{ echo "makedumpfile --dump-dmesg of the NFS dump lacks the marker"; return 1; }
+}
+
+# The NFS capture is the LZO one (kdump_disk's is zlib) and runs on two CPUs
+# (nr_cpus=2 through kdump load --append), so the pages are compressed by
+# two threads; the ELF file of the same run checks every LZO page
+# (kdump_check_elf: tests/boot/kdump-verify.py decodes LZO itself,
+# tests/boot/lzo1x.py).
+case_kdump_nfs() {
+	kdump_nfs_run "$NET_SERVER" "ip=$NET_GUEST::$NET_SERVER:255.255.255.0::eth0:off nr_cpus=2" 198.51.100.77 \
+		action=poweroff,compress=lzo,format=kdump+elf -smp 2 || return 1
+	assert_log "$CASE_DIR/console.log" "kdump: pages compressed with lzo by 2 thread" || return 1
+	[ -s "$KDUMP_NFS_DIR/vmcore.elf" ] || { echo "no vmcore.elf on the NFS export"; return 1; }
+	cp --sparse=always "$KDUMP_NFS_DIR/vmcore.elf" "$CASE_DIR/vmcore.elf"
+	kdump_check_elf "$KDUMP_NFS_TOKEN" || return 1
 	grep -q "header status 0x2;.* 0x2: [1-9]" "$CASE_DIR/verify.log" ||
 		{ echo "the NFS dump's pages are not LZO: $(tail -n 1 "$CASE_DIR/verify.log")"; return 1; }
+}
+
+# The same over IPv6 only: ganesha on [2001:db8::1] alone, the capture
+# kernel with a static ip=[ADDR] (its address used once DAD is done).
+case_kdump_nfs6() {
+	NET_NFS_BIND=$NET6_SERVER
+	kdump_nfs_run "[$NET6_SERVER]" "ip=[$NET6_GUEST]:::64::eth0:none" "[2001:db8::77]" action=poweroff
 }
 
 # kdump_shell_image IMAGE ARGS...: a capture image whose only target, a

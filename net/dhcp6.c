@@ -1,0 +1,243 @@
+/* dhcp6: SOLICIT, ADVERTISE, REQUEST, REPLY (RFC 8415 18.2), then DAD on the address.
+ *
+ * A client sends from its link-local address, which the kernel will not
+ * use while DAD runs on it: the client waits for it by rtnetlink events
+ * before its first SOLICIT. The first ADVERTISE that offers an address is
+ * taken (RFC 8415 waits a second for better ones; one server is the rule at
+ * boot). The address is added as a /128, as DHCPv6 says nothing of the
+ * link's prefix: the on-link prefix and the default route come from the
+ * router advertisements, which the kernel follows (accept_ra). */
+#include "net/dhcp6.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <linux/rtnetlink.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "bootlib/clock.h"
+#include "bootlib/log.h"
+#include "net/addrwatch.h"
+
+#define ADDR_EVENTS 16
+#define REQUESTS_MAX 10          /* RFC 8415 REQ_MAX_RC */
+#define NEVER UINT64_MAX
+
+static int udp_open(const struct link_info *link)
+{
+	struct sockaddr_in6 me = { .sin6_family = AF_INET6, .sin6_port = htons(DHCP6_PORT_CLIENT) };
+	int one = 1;
+	int fd = socket(AF_INET6, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, IPPROTO_UDP);
+
+	if (fd < 0)
+		return -errno;
+	/* Several interfaces ask at once, each bound to port 546 on its own device. */
+	if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) < 0 ||
+	    setsockopt(fd, SOL_SOCKET, SO_BINDTODEVICE, link->name, strlen(link->name)) < 0 ||
+	    bind(fd, (struct sockaddr *)&me, sizeof(me)) < 0) {
+		int r = -errno;
+
+		close(fd);
+		return r;
+	}
+	return fd;
+}
+
+static int client_send(struct dhcp6_client *c)
+{
+	struct sockaddr_in6 to = { .sin6_family = AF_INET6, .sin6_port = htons(DHCP6_PORT_SERVER),
+				   .sin6_scope_id = (uint32_t)c->link->index };
+	uint8_t buf[512];
+	uint64_t cs = (clock_now_ms() - c->start_ms) / 10;
+	int len;
+
+	inet_pton(AF_INET6, "ff02::1:2", &to.sin6_addr);  /* all DHCP servers and relays */
+	c->req.elapsed_cs = (uint16_t)(cs > 0xffff ? 0xffff : cs);
+	len = dhcp6_build(&c->req, buf, sizeof(buf));
+	if (len < 0)
+		return len;
+	c->next_ms = clock_now_ms() + backoff_ms(&c->rnd, c->attempt);
+	log_debug("dhcp6: %s: sending %s (xid 0x%06x)", c->link->name,
+		  c->req.type == DHCP6_SOLICIT ? "SOLICIT" : "REQUEST", c->req.xid);
+	if (sendto(c->udp_fd, buf, (size_t)len, 0, (struct sockaddr *)&to, sizeof(to)) < 0)
+		return -errno;
+	return 0;
+}
+
+static int solicit(struct dhcp6_client *c)
+{
+	c->state = DHCP6_SOLICITING;
+	c->req.type = DHCP6_SOLICIT;
+	c->req.xid = backoff_random(&c->rnd) & 0xffffff;
+	c->req.server_duid = NULL;
+	c->req.server_duid_len = 0;
+	c->req.addr = NULL;
+	c->attempt = 0;
+	return client_send(c);
+}
+
+int dhcp6_client_start(struct dhcp6_client *c, const struct link_info *link)
+{
+	int r;
+
+	memset(c, 0, sizeof(*c));
+	c->nl_fd = c->udp_fd = -1;
+	c->link = link;
+	c->start_ms = clock_now_ms();
+	c->next_ms = NEVER;
+	backoff_seed(&c->rnd, link->mac);
+	memcpy(c->req.mac, link->mac, 6);
+	c->req.iaid = (uint32_t)link->mac[2] << 24 | (uint32_t)link->mac[3] << 16 |
+		      (uint32_t)link->mac[4] << 8 | link->mac[5];
+	r = link_ipv6_setting(link->name, "accept_ra", "1");
+	if (r < 0)
+		return r;
+	c->nl_fd = addrwatch_open();
+	return c->nl_fd < 0 ? c->nl_fd : 0;
+}
+
+/* The link-local address is usable: the conversation can start. */
+static int link_local_ready(struct dhcp6_client *c)
+{
+	c->udp_fd = udp_open(c->link);
+	if (c->udp_fd < 0)
+		return c->udp_fd;
+	return solicit(c);
+}
+
+static int addr_dad_failed(struct dhcp6_client *c)
+{
+	char a[INET6_ADDRSTRLEN];
+
+	inet_ntop(AF_INET6, &c->lease.addr, a, sizeof(a));
+	log_warn("dhcp6: %s: the address %s given by the server is used by another machine "
+		 "on the link (DAD failed)", c->link->name, a);
+	return -EADDRINUSE;
+}
+
+static int addr_receive(struct dhcp6_client *c)
+{
+	struct addr_event ev[ADDR_EVENTS];
+	int n = addrwatch_read(c->nl_fd, ev, ADDR_EVENTS);
+
+	for (int i = 0; i < n; i++) {
+		if (c->state == DHCP6_WAIT_LINK_LOCAL &&
+		    addr_event_usable(&ev[i], c->link->index, RT_SCOPE_LINK))
+			return link_local_ready(c);
+		if (c->state != DHCP6_WAIT_DAD || ev[i].index != c->link->index ||
+		    memcmp(&ev[i].addr, &c->lease.addr, 16) != 0)
+			continue;
+		if (ev[i].flags & IFA_F_DADFAILED)
+			return addr_dad_failed(c);
+		if (addr_event_usable(&ev[i], c->link->index, RT_SCOPE_UNIVERSE)) {
+			c->done = true;
+			return 1;
+		}
+	}
+	return n < 0 ? n : 0;
+}
+
+/* A REPLY with an address: add it, and wait for its DAD. */
+static int lease_take(struct dhcp6_client *c)
+{
+	int r = link_add_address6(c->link->index, &c->lease.addr, 128);
+
+	if (r < 0)
+		return r;
+	c->state = DHCP6_WAIT_DAD;
+	c->next_ms = NEVER;
+	/* The address may have been added and DAD-checked before: ask. */
+	return addrwatch_dump(c->nl_fd);
+}
+
+static int message_handle(struct dhcp6_client *c, const struct dhcp6_lease *m)
+{
+	bool usable = m->has_addr && m->status == DHCP6_STATUS_SUCCESS;
+
+	if (c->state == DHCP6_SOLICITING && m->type == DHCP6_ADVERTISE && usable) {
+		c->offer = *m;
+		c->state = DHCP6_REQUESTING;
+		c->req.type = DHCP6_REQUEST;
+		c->req.xid = backoff_random(&c->rnd) & 0xffffff;
+		c->req.server_duid = c->offer.server_duid;
+		c->req.server_duid_len = c->offer.server_duid_len;
+		c->req.addr = &c->offer.addr;
+		c->attempt = 0;
+		return client_send(c);
+	}
+	if (c->state != DHCP6_REQUESTING || m->type != DHCP6_REPLY)
+		return 0;
+	if (!usable) {
+		log_warn("dhcp6: %s: the server refused the address (status %u); soliciting again",
+			 c->link->name, m->status);
+		return solicit(c);
+	}
+	c->lease = *m;
+	return lease_take(c);
+}
+
+static int udp_receive(struct dhcp6_client *c)
+{
+	int r;
+	uint8_t buf[1500];
+	struct sockaddr_in6 from;
+	socklen_t fl = sizeof(from);
+	struct dhcp6_lease m;
+	ssize_t n = recvfrom(c->udp_fd, buf, sizeof(buf), MSG_TRUNC, (struct sockaddr *)&from, &fl);
+
+	if (n < 0)
+		return errno == EAGAIN || errno == EINTR ? 0 : -errno;
+	n = (size_t)n > sizeof(buf) ? -1 : dhcp6_parse(buf, (size_t)n, c->req.xid, c->link->mac, &m);
+	/* The boot file URL may hold iSCSI CHAP secrets: not left on the stack. */
+	explicit_bzero(buf, sizeof(buf));
+	if (n < 0)
+		return 0;
+	if (m.type == DHCP6_REPLY)
+		c->server = from.sin6_addr;
+	r = message_handle(c, &m);
+	explicit_bzero(&m, sizeof(m));
+	return r;
+}
+
+int dhcp6_client_input(struct dhcp6_client *c, int which)
+{
+	return which == 1 ? udp_receive(c) : addr_receive(c);
+}
+
+int dhcp6_client_timer(struct dhcp6_client *c)
+{
+	if (c->state == DHCP6_WAIT_LINK_LOCAL || c->state == DHCP6_WAIT_DAD) {
+		c->next_ms = NEVER;
+		return 0;
+	}
+	if (c->state == DHCP6_REQUESTING && c->attempt + 1 >= REQUESTS_MAX)
+		return solicit(c);
+	c->attempt++;
+	return client_send(c);
+}
+
+void dhcp6_client_stop(struct dhcp6_client *c)
+{
+	if (c->nl_fd >= 0)
+		close(c->nl_fd);
+	if (c->udp_fd >= 0)
+		close(c->udp_fd);
+	c->nl_fd = c->udp_fd = -1;
+	explicit_bzero(&c->offer, sizeof(c->offer));
+	if (!c->done)
+		explicit_bzero(&c->lease, sizeof(c->lease));
+}
+
+void dhcp6_client_result(const struct dhcp6_client *c, struct net6_conf *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->method = "dhcp6";
+	out->addr = c->lease.addr;
+	out->prefix = 128;
+	out->server = c->server;
+	out->n_dns = c->lease.n_dns;
+	memcpy(out->dns, c->lease.dns, sizeof(out->dns));
+	memcpy(out->domain, c->lease.domain, sizeof(out->domain));
+	memcpy(out->boot_url, c->lease.boot_url, sizeof(out->boot_url));
+}

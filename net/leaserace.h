@@ -1,0 +1,57 @@
+/* leaserace: ask for an address on several interfaces at once; the first answer wins. */
+#ifndef LIFEBOAT_NET_LEASERACE_H
+#define LIFEBOAT_NET_LEASERACE_H
+
+#include "net/dhcp.h"
+#include "net/dhcp6.h"
+#include "net/slaac.h"
+#include "net/static6.h"
+#include "net/link.h"
+#include "net/netup.h"
+
+/* How an interface is asked. */
+enum lease_kind {
+	LEASE_DHCP4,      /* DHCPv4 */
+	LEASE_DHCP6,      /* DHCPv6 (ip=dhcp6) */
+	LEASE_SLAAC,      /* router advertisements (ip=auto6) */
+	LEASE_STATIC6,    /* ip=[ADDR]:...: the address, then its DAD */
+	LEASE_KINDS
+};
+
+/* ip=either6 asks two ways on each interface. */
+#define RACE_MAX (2 * LINKS_MAX)
+
+struct race_slot {
+	enum lease_kind kind;
+	struct link_info link;
+	bool running;
+	union {
+		struct dhcp_client v4;
+		struct dhcp6_client v6;
+		struct slaac_client ra;
+		struct static6_client st6;
+	} c;
+};
+
+struct lease_race {
+	struct race_slot slot[RACE_MAX];
+	int n;
+	const char *hostname;        /* ip='s, sent by DHCP; may be "" */
+	struct in6_addr static_addr; /* LEASE_STATIC6's address and prefix length */
+	int static_prefix;
+};
+
+/* Add one interface to ask, by kind; -ENOSPC when the race is full. */
+int lease_race_add(struct lease_race *race, enum lease_kind kind, const struct link_info *link);
+/* Start every slot and poll them all, until one is configured (returns its
+ * index) or timeout_ms passes (-ETIMEDOUT); a slot whose socket fails is
+ * dropped with a warning (-ENETDOWN when none is left). */
+int lease_race_run(struct lease_race *race, unsigned int timeout_ms);
+/* The winner's configuration, into out. */
+void lease_race_result(const struct lease_race *race, int winner, struct net_state *out);
+/* End every slot: close the sockets and let the losers' offers go. */
+void lease_race_stop(struct lease_race *race);
+/* A name for the kind, for messages: "DHCP", "DHCPv6", ... */
+const char *lease_kind_name(enum lease_kind kind);
+
+#endif
