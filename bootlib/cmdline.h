@@ -60,6 +60,13 @@ struct net_args {
 	unsigned int timeout_carrier;         /* rd.net.timeout.carrier=, seconds */
 };
 
+/* The SSH server of an image built with --ssh (remote/, docs/remote.md). */
+#define CMDLINE_DEFAULT_SSH_PORT 22
+struct remote_args {
+	bool ssh;                             /* rd.ssh=0 keeps the server off */
+	unsigned int port;                    /* rd.ssh.port= */
+};
+
 /* An iSCSI root (net/iscsi.h, docs/iscsi.md); the credentials stay out of logs. */
 struct iscsi_args {
 	char initiator[CMDLINE_VALUE_MAX];    /* rd.iscsi.initiator= */
@@ -92,6 +99,7 @@ struct boot_args {
 	struct rescue_args rescue;
 	struct net_args net;
 	struct iscsi_args iscsi;
+	struct remote_args remote;
 	struct driver_args drivers;
 	enum fsck_mode fsck;
 	bool debug;                   /* rd.debug */
