@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "common/layout.h"
 #include "common/strv.h"
 
 #define CMDLINE_MAX 4096
@@ -61,7 +62,7 @@ struct net_args {
 };
 
 /* The SSH server of an image built with --ssh (remote/, docs/remote.md). */
-#define CMDLINE_DEFAULT_SSH_PORT 22
+#define CMDLINE_DEFAULT_SSH_PORT LAYOUT_SSH_DEFAULT_PORT
 struct remote_args {
 	bool ssh;                             /* rd.ssh=0 keeps the server off */
 	unsigned int port;                    /* rd.ssh.port= */

@@ -59,6 +59,8 @@
 #define LAYOUT_SSH_HOST_KEY "/etc/lifeboat/ssh_host_ed25519_key"
 #define LAYOUT_SSH_AUTHORIZED_KEYS "/root/.ssh/authorized_keys"
 #define LAYOUT_SSH_LOGIN "/usr/lib/lifeboat/lifeboat-login"
+/* The port when neither --ssh-port nor rd.ssh.port= names one. */
+#define LAYOUT_SSH_DEFAULT_PORT 22
 /* rd.ssh.port= of --ssh-port, before the kernel's command line. */
 #define LAYOUT_CMDLINE_SSH LAYOUT_CMDLINE_DIR "/45-ssh.conf"
 
