@@ -34,7 +34,7 @@ static void diagnosis(void)
 	if (f)
 		fclose(f);
 	if (said)
-		printf("lifeboat: the full report is %s; type exit to let the boot try again\n",
+		printf("lifeboat: the full report is %s; type exit to let the boot go on\n",
 		       REPORT);
 	else
 		printf("lifeboat: the boot goes on (nothing failed so far)\n");

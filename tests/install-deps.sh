@@ -27,6 +27,11 @@ PACKAGES="$PACKAGES python3-pyftpdlib openssh-server"
 # build the stacked test disks inside a qemu guest.
 PACKAGES="$PACKAGES lvm2 mdadm cryptsetup-bin"
 
+# --ssh: dropbear goes into the images, dropbearkey makes their host key;
+# the SSH boot tests' client is OpenSSH's ssh (openssh-client, with the
+# server above).
+PACKAGES="$PACKAGES dropbear-bin openssh-client"
+
 missing=""
 for p in $PACKAGES; do
 	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
