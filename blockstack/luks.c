@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "bootlib/console.h"
+#include "bootlib/guest.h"
 #include "bootlib/log.h"
 #include "bootlib/run.h"
 #include "common/layout.h"
@@ -83,7 +84,7 @@ int luks_unlock(const struct luks_container *c)
 	if (r < 0)
 		return r;
 	/* A remote login (lifeboat-login unlock) may answer too. */
-	console_take_guests(&cons);
+	console_take_guests(&cons, GUEST_SOCKET);
 	r = -EACCES;
 	for (attempt = 1; attempt <= c->opts->tries && r == -EACCES; attempt++)
 		r = try_once(&cons, c, attempt);

@@ -310,12 +310,13 @@ int console_open_all(struct console_set *set)
 	return 0;
 }
 
-void console_take_guests(struct console_set *set)
+void console_take_guests(struct console_set *set, const char *path)
 {
-	int fd = guest_listen(GUEST_SOCKET);
+	int fd = guest_listen(path);
 
 	set->guests = fd >= 0;
 	set->listen_fd = fd;
+	snprintf(set->guest_path, sizeof(set->guest_path), "%s", path);
 }
 
 /* Formatted once: the text is also kept for guests that join later. */
@@ -338,7 +339,7 @@ void console_close_all(struct console_set *set)
 			close(set->fd[i]);
 	set->n = 0;
 	if (set->guests)
-		guest_unlisten(set->listen_fd, GUEST_SOCKET);
+		guest_unlisten(set->listen_fd, set->guest_path);
 	set->guests = false;
 	evloop_prompt_end();
 }

@@ -22,6 +22,7 @@ struct console_set {
 	size_t n;
 	bool guests;                 /* listen_fd is open (console_take_guests) */
 	int listen_fd;
+	char guest_path[108];        /* its socket */
 	char said[CONSOLE_SAID_MAX];
 };
 
@@ -51,8 +52,9 @@ int console_read_line(int fd, char *buf, size_t size, bool secret);
  * when none can be opened (the prompt is then not taken). */
 int console_open_all(struct console_set *set);
 /* Let remote logins answer this prompt too, when the SSH server runs
- * (bootlib/guest.h): the first answer from a console or a guest wins. */
-void console_take_guests(struct console_set *set);
+ * (bootlib/guest.h), on the socket at path (GUEST_SOCKET): the first
+ * answer from a console or a guest wins. */
+void console_take_guests(struct console_set *set, const char *path);
 /* Print on every console of the set. */
 void console_printf_all(struct console_set *set, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

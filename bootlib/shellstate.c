@@ -89,15 +89,15 @@ int shell_state_parse(const char *text, struct shell_state *st)
 	*st = (struct shell_state){ .shell = false, .cause = SHELL_FOR_REMOTE };
 	while (*p && *p != '\n') {
 		size_t len = strcspn(p, " \n");
-		int r;
+		int r = 0;
 
 		if (len && (r = parse_word(p, len, st, &seen)) < 0)
-			return r;
+			break;
 		p += len;
 		if (*p == ' ')
 			p++;
 	}
-	if (seen != 7 || (*p == '\n' && p[1])) {
+	if (seen != 7 || (*p == '\n' && p[1]) || (*p && *p != '\n')) {
 		*st = (struct shell_state){ .shell = false, .cause = SHELL_FOR_REMOTE };
 		return -EINVAL;
 	}

@@ -110,7 +110,7 @@ static void from_input(struct relay *r)
 	if (got <= 0) {
 		r->in_ended = true;
 		/* A last line without its newline is still an answer. */
-		if (r->len && r->len < sizeof(r->line) && !memchr(r->line, '\n', r->len))
+		if (r->len && r->len < sizeof(r->line) && r->line[r->len - 1] != '\n')
 			r->line[r->len++] = '\n';
 		return;
 	}

@@ -41,6 +41,17 @@ static bool is_known_option(const char *name, size_t len)
 	return false;
 }
 
+/* Bytes of p (at most max) before the first of stop (or a NUL): the line
+ * is not NUL-terminated, so no str* function may run past max. */
+static size_t span_until(const char *p, size_t max, const char *stop)
+{
+	size_t i = 0;
+
+	while (i < max && p[i] && !strchr(stop, p[i]))
+		i++;
+	return i;
+}
+
 static int b64_value(char c)
 {
 	if (c >= 'A' && c <= 'Z')
@@ -130,9 +141,7 @@ static enum authkey_verdict check_options(const char *opts, size_t len, struct a
 				quoted = !quoted;
 			i++;
 		}
-		name_len = strcspn(opts + start, "=,");
-		if (name_len > i - start)
-			name_len = i - start;
+		name_len = span_until(opts + start, i - start, "=,");
 		if (name_len == 0)
 			return AUTHKEY_BAD_OPTIONS;
 		if (!is_known_option(opts + start, name_len)) {
@@ -161,18 +170,14 @@ static enum authkey_verdict check_key(const char *line, size_t len, size_t i,
 				      struct authkey_check *out)
 {
 	unsigned char blob[BLOB_MAX];
-	size_t type_len = strcspn(line + i, " \t"), b64_start, b64_len;
+	size_t type_len = span_until(line + i, len - i, " \t"), b64_start, b64_len;
 	int n;
 
-	if (type_len > len - i)
-		type_len = len - i;
 	if (!is_key_type(line + i, type_len))
 		return AUTHKEY_BAD_TYPE;
 	snprintf(out->type, sizeof(out->type), "%.*s", (int)type_len, line + i);
 	b64_start = skip_blanks(line, len, i + type_len);
-	b64_len = strcspn(line + b64_start, " \t");
-	if (b64_len > len - b64_start)
-		b64_len = len - b64_start;
+	b64_len = span_until(line + b64_start, len - b64_start, " \t");
 	n = authkeys_base64_decode(line + b64_start, b64_len, blob, sizeof(blob));
 	if (n < 0 || !blob_names(blob, n, line + i, type_len))
 		return AUTHKEY_BAD_KEY;
