@@ -89,9 +89,8 @@ int shell_state_parse(const char *text, struct shell_state *st)
 	*st = (struct shell_state){ .shell = false, .cause = SHELL_FOR_REMOTE };
 	while (*p && *p != '\n') {
 		size_t len = strcspn(p, " \n");
-		int r = 0;
 
-		if (len && (r = parse_word(p, len, st, &seen)) < 0)
+		if (len && parse_word(p, len, st, &seen) < 0)
 			break;
 		p += len;
 		if (*p == ' ')

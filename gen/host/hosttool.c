@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <spawn.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -13,17 +14,21 @@ static void collect(int fd, char *out, size_t size)
 {
 	size_t n = 0;
 	ssize_t got;
-	char sink[512];
+	char chunk[512];
 
 	/* Read to the end even when out is full, so the tool never blocks. */
-	while ((got = read(fd, n + 1 < size ? out + n : sink,
-			   n + 1 < size ? size - 1 - n : sizeof(sink))) != 0) {
+	while ((got = read(fd, chunk, sizeof(chunk))) != 0) {
+		size_t keep;
+
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got < 0)
 			break;
-		if (n + 1 < size)
-			n += (size_t)got;
+		keep = n + 1 < size ? size - 1 - n : 0;
+		if (keep > (size_t)got)
+			keep = (size_t)got;
+		memcpy(out + n, chunk, keep);
+		n += keep;
 	}
 	if (size)
 		out[n] = '\0';
