@@ -201,8 +201,9 @@ static int seat_read_line(const struct console_set *set, size_t i, char *buf, si
 }
 
 /* Wait for the first console (or guest) to give a line; drop those that
- * give out. Guests do not count as live: the prompt does not end while a
- * console can still answer, nor stay for a guest alone. */
+ * give out. While guests may come (the SSH server runs), the prompt stays
+ * even when every console gave out: a headless machine's answer comes
+ * over SSH. */
 static int first_line(struct console_set *set, char *buf, size_t size, size_t *which)
 {
 	int fds[CONSOLE_SEATS + 1];
@@ -210,7 +211,7 @@ static int first_line(struct console_set *set, char *buf, size_t size, size_t *w
 
 	for (size_t i = 0; i < set->n; i++)
 		live += set->fd[i] >= 0 && !set->guest[i];
-	while (live) {
+	while (live || set->guests) {
 		size_t nfds = set->n;
 		int i, r;
 
