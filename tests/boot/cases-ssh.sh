@@ -43,7 +43,7 @@ ssh_start() {
 	shift 2
 	timeout -k 5 "$QEMU_TIMEOUT" ip netns exec "$NET_NS" qemu-system-x86_64 \
 		-accel tcg -cpu max -m 512 -nographic -no-reboot -monitor none -serial stdio \
-		-kernel "$KERNEL" -initrd "$IMG_SSH" -append "console=ttyS0 panic=-1 $append" "$@" \
+		-kernel "$KERNEL" -initrd "$IMG_SSH" -append "$GUEST_APPEND $append" "$@" \
 		-netdev tap,id=n0,ifname=tap0,script=no,downscript=no \
 		-device virtio-net-pci,netdev=n0,mac=$NET_MAC,addr=0x5 </dev/null >"$SSH_LOG" 2>&1 &
 	SSH_QEMU=$!
