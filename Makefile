@@ -1,5 +1,6 @@
 # lifeboat: the generator (build/lifeboat), the init (build/lifeboat-init) and
-# the way out at shutdown (build/lifeboat-shutdown).
+# the way out at shutdown (build/lifeboat-shutdown) and root's shell over SSH
+# (build/lifeboat-login).
 #
 #   make            build both
 #   make test       unit tests (plain and ASan/UBSan), cppcheck, qemu boot tests
@@ -25,7 +26,7 @@ INIT_LIBS := -lblkid -lz -pthread
 TEST_LIBS := -llzo2
 
 GEN_SRCS    := $(filter-out gen/main.c,$(sort $(shell find gen -name '*.c')))
-INIT_SRCS   := $(filter-out init/boot.c shutdown/shutdown_main.c,$(wildcard init/*.c bootlib/*.c resume/*.c kdump/*.c net/*.c rescue/*.c blockstack/*.c fsck/*.c shutdown/*.c))
+INIT_SRCS   := $(filter-out init/boot.c shutdown/shutdown_main.c remote/login_main.c,$(wildcard init/*.c bootlib/*.c resume/*.c kdump/*.c net/*.c rescue/*.c blockstack/*.c fsck/*.c shutdown/*.c remote/*.c))
 COMMON_SRCS := $(wildcard common/*.c)
 UNIT_SRCS   := $(wildcard tests/unit/test_*.c)
 FUZZ_SRCS   := $(wildcard tests/fuzz/fuzz_*.c)
@@ -37,7 +38,7 @@ COMMON_OBJS := $(call obj,$(COMMON_SRCS))
 UNIT_BINS   := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
 FUZZ_BINS   := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(FUZZ_SRCS))
 
-all: $(BUILD)/lifeboat $(BUILD)/lifeboat-init $(BUILD)/lifeboat-shutdown
+all: $(BUILD)/lifeboat $(BUILD)/lifeboat-init $(BUILD)/lifeboat-shutdown $(BUILD)/lifeboat-login
 
 # No file is intermediate: make would delete the unit tests' objects after
 # the run and print its rm line after the test summary, which must be last.
@@ -63,6 +64,10 @@ $(BUILD)/lifeboat-init: $(BUILD)/obj/init/boot.o $(BUILD)/libinit.a $(BUILD)/lib
 # Static: it stays in memory while the system runs, with no libraries beside it.
 $(BUILD)/lifeboat-shutdown: $(BUILD)/obj/shutdown/shutdown_main.o $(BUILD)/libinit.a $(BUILD)/libcommon.a
 	$(CC) $(ALL_LDFLAGS) $(if $(SANFLAGS),,-static) -o $@ $^
+
+# Root's shell in an image built with --ssh (remote/, docs/remote.md).
+$(BUILD)/lifeboat-login: $(BUILD)/obj/remote/login_main.o $(BUILD)/libinit.a $(BUILD)/libcommon.a
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(INIT_LIBS)
 
 # Each unit test links against all three archives; only what it uses is pulled in.
 $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(BUILD)/libgen.a $(BUILD)/libinit.a $(BUILD)/libcommon.a
@@ -112,7 +117,7 @@ asan-unit:
 cppcheck:
 	cppcheck --quiet --error-exitcode=1 --enable=warning,style,performance,portability \
 		--inline-suppr --std=c11 -D_GNU_SOURCE -I. \
-		--suppress=missingIncludeSystem gen init common bootlib resume kdump net rescue blockstack fsck shutdown
+		--suppress=missingIncludeSystem gen init common bootlib resume kdump net rescue blockstack fsck shutdown remote
 
 # The include rules of docs/architecture.md, and proof that the check fails.
 check-layers:
@@ -133,10 +138,11 @@ install: all install-dist
 	install -D -m 0755 $(BUILD)/lifeboat $(DESTDIR)$(PREFIX)/bin/lifeboat
 	install -D -m 0755 $(BUILD)/lifeboat-init $(DESTDIR)$(PREFIX)/lib/lifeboat/lifeboat-init
 	install -D -m 0755 $(BUILD)/lifeboat-shutdown $(DESTDIR)$(PREFIX)/lib/lifeboat/lifeboat-shutdown
+	install -D -m 0755 $(BUILD)/lifeboat-login $(DESTDIR)$(PREFIX)/lib/lifeboat/lifeboat-login
 
 uninstall: uninstall-dist
 	rm -f $(DESTDIR)$(PREFIX)/bin/lifeboat $(DESTDIR)$(PREFIX)/lib/lifeboat/lifeboat-init \
-		$(DESTDIR)$(PREFIX)/lib/lifeboat/lifeboat-shutdown
+		$(DESTDIR)$(PREFIX)/lib/lifeboat/lifeboat-shutdown $(DESTDIR)$(PREFIX)/lib/lifeboat/lifeboat-login
 	-rmdir $(DESTDIR)$(PREFIX)/lib/lifeboat
 
 # dpkg-buildpackage writes beside the source tree: a copy under build/deb/src

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "bootlib/console.h"
+#include "bootlib/guest.h"
 #include "bootlib/log.h"
 #include "bootlib/run.h"
 #include "common/layout.h"
@@ -82,6 +83,8 @@ int luks_unlock(const struct luks_container *c)
 
 	if (r < 0)
 		return r;
+	/* A remote login (lifeboat-login unlock) may answer too. */
+	console_take_guests(&cons, GUEST_SOCKET);
 	r = -EACCES;
 	for (attempt = 1; attempt <= c->opts->tries && r == -EACCES; attempt++)
 		r = try_once(&cons, c, attempt);
@@ -93,6 +96,10 @@ int luks_unlock(const struct luks_container *c)
 		char used[300];
 
 		luks_opts_suffix(c, false, used, sizeof(used));
+		/* Every seat hears it: the one that did not answer learns why
+		 * its prompt went away. */
+		console_printf_all(&cons, "lifeboat: /dev/%s (UUID=%s) is open; the boot goes "
+				   "on.\n", c->devname, c->uuid);
 		log_info("opened /dev/%s (LUKS UUID=%s) as /dev/mapper/%s with a passphrase%s",
 			 c->devname, c->uuid, c->name, used);
 	}

@@ -26,7 +26,8 @@ int luks_open_key(const struct luks_container *c, const void *key, size_t len,
  * of the log line that says the container opened. */
 void luks_opts_suffix(const struct luks_container *c, bool key_file, char *buf, size_t size);
 
-/* Ask for the passphrase on every active console (the first answer wins;
+/* Ask for the passphrase on every active console and, while the SSH
+ * server runs, from remote logins (bootlib/guest.h) (the first answer wins;
  * kernel events are followed meanwhile: bootlib/evloop.h), echo off, and
  * open the container with cryptsetup; up to its options' tries (3 by
  * default; the boot then waits for root and ends in rescue, which says

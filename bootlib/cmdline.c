@@ -111,6 +111,22 @@ static int set_timeout(struct boot_args *a, const char *value, size_t offset)
 	return 0;
 }
 
+/* A TCP port, 1..65535; anything else is refused (the default stays). */
+static int set_port(struct boot_args *a, const char *value, size_t offset)
+{
+	char *end;
+	unsigned long v;
+
+	if (!value || !*value || *value == '-' || *value == '+')
+		return -EINVAL;
+	errno = 0;
+	v = strtoul(value, &end, 10);
+	if (errno || *end || v == 0 || v > 65535)
+		return -EINVAL;
+	*(unsigned int *)((char *)a + offset) = (unsigned int)v;
+	return 0;
+}
+
 static int set_noresume(struct boot_args *a, const char *value, size_t offset)
 {
 	(void)value;
@@ -292,6 +308,8 @@ static const struct param params[] = {
 	{ "rd.iscsi.in.password", set_string, FIELD(iscsi.in_password) },
 	{ "rd.iscsi.firmware",  set_flag,    FIELD(iscsi.firmware) },
 	{ "rd.iscsi.ibft",      set_flag,    FIELD(iscsi.firmware) },
+	{ "rd.ssh",             set_flag,    FIELD(remote.ssh) },
+	{ "rd.ssh.port",        set_port,    FIELD(remote.port) },
 	{ "rd.driver.pre",      append_list, FIELD(drivers.pre) },
 	{ "rd.driver.post",     append_list, FIELD(drivers.post) },
 	{ "rd.driver.blacklist", append_list, FIELD(drivers.blacklist) },
@@ -358,6 +376,8 @@ void cmdline_args_init(struct boot_args *args)
 	args->rescue.shell = true;   /* dracut's default */
 	args->fsck = FSCK_MODE_AUTO;
 	args->resume.timeout_sec = CMDLINE_DEFAULT_RESUME_TIMEOUT;
+	args->remote.ssh = true;
+	args->remote.port = CMDLINE_DEFAULT_SSH_PORT;
 }
 
 void cmdline_args_free(struct boot_args *args)

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "common/layout.h"
 #include "common/strv.h"
 
 #define CMDLINE_MAX 4096
@@ -67,6 +68,13 @@ struct net_args {
 	bool bootif_ignored;                  /* rd.bootif=0 */
 };
 
+/* The SSH server of an image built with --ssh (remote/, docs/remote.md). */
+#define CMDLINE_DEFAULT_SSH_PORT LAYOUT_SSH_DEFAULT_PORT
+struct remote_args {
+	bool ssh;                             /* rd.ssh=0 keeps the server off */
+	unsigned int port;                    /* rd.ssh.port= */
+};
+
 /* An iSCSI root (net/iscsi.h, docs/iscsi.md); the credentials stay out of logs. */
 struct iscsi_args {
 	char initiator[CMDLINE_VALUE_MAX];    /* rd.iscsi.initiator= */
@@ -99,6 +107,7 @@ struct boot_args {
 	struct rescue_args rescue;
 	struct net_args net;
 	struct iscsi_args iscsi;
+	struct remote_args remote;
 	struct driver_args drivers;
 	enum fsck_mode fsck;
 	bool debug;                   /* rd.debug */

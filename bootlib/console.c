@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "bootlib/evloop.h"
+#include "bootlib/guest.h"
 
 #define CONSOLE_ACTIVE "/sys/class/tty/console/active"
 
@@ -101,12 +102,14 @@ int console_make_sane(int fd)
 
 /* Echo off on each console of a secret prompt, and how to restore it. */
 struct echo_state {
-	struct termios saved[CONSOLE_MAX];
-	bool restore[CONSOLE_MAX];
+	struct termios saved[CONSOLE_SEATS];
+	bool restore[CONSOLE_SEATS];
+	size_t n;   /* the seats when echo went off: guests joining later have none */
 };
 
 static void echo_off(const struct console_set *set, struct echo_state *st)
 {
+	st->n = set->n;
 	for (size_t i = 0; i < set->n; i++) {
 		struct termios t;
 
@@ -124,7 +127,7 @@ static void echo_off(const struct console_set *set, struct echo_state *st)
  * newline the person typed was not echoed: it is written now. */
 static void echo_restore(const struct console_set *set, const struct echo_state *st)
 {
-	for (size_t i = 0; i < set->n; i++) {
+	for (size_t i = 0; i < st->n; i++) {
 		if (set->fd[i] < 0 || !st->restore[i])
 			continue;
 		tcsetattr(set->fd[i], TCSAFLUSH, &st->saved[i]);
@@ -172,20 +175,57 @@ static int read_ready_line(int fd, char *buf, size_t size)
 	return (int)n;
 }
 
-/* Wait for the first console to give a line; drop those that give out. */
+/* A guest knocked: seat it, and show it what the prompt said so far. */
+static void seat_guest(struct console_set *set)
+{
+	int fd = guest_accept(set->listen_fd);
+
+	if (fd < 0)
+		return;
+	if (set->n >= CONSOLE_SEATS) {
+		dprintf(fd, "lifeboat: %d remote logins answer this prompt already\n",
+			CONSOLE_GUESTS_MAX);
+		close(fd);
+		return;
+	}
+	snprintf(set->path[set->n], sizeof(set->path[0]), "ssh");
+	set->guest[set->n] = true;
+	set->fd[set->n++] = fd;
+	dprintf(fd, "%s", set->said);
+}
+
+static int seat_read_line(const struct console_set *set, size_t i, char *buf, size_t size)
+{
+	return set->guest[i] ? guest_read_line(set->fd[i], buf, size) :
+			       read_ready_line(set->fd[i], buf, size);
+}
+
+/* Wait for the first console (or guest) to give a line; drop those that
+ * give out. While guests may come (the SSH server runs), the prompt stays
+ * even when every console gave out: a headless machine's answer comes
+ * over SSH. */
 static int first_line(struct console_set *set, char *buf, size_t size, size_t *which)
 {
+	int fds[CONSOLE_SEATS + 1];
 	size_t live = 0;
 
 	for (size_t i = 0; i < set->n; i++)
-		live += set->fd[i] >= 0;
-	while (live) {
-		int i = evloop_wait_input(set->fd, set->n);
-		int r;
+		live += set->fd[i] >= 0 && !set->guest[i];
+	while (live || set->guests) {
+		size_t nfds = set->n;
+		int i, r;
 
+		memcpy(fds, set->fd, set->n * sizeof(fds[0]));
+		if (set->guests)
+			fds[nfds++] = set->listen_fd;
+		i = evloop_wait_input(fds, nfds);
 		if (i < 0)
 			return i;
-		r = read_ready_line(set->fd[i], buf, size);
+		if ((size_t)i == set->n) {
+			seat_guest(set);
+			continue;
+		}
+		r = seat_read_line(set, (size_t)i, buf, size);
 		if (r >= 0) {
 			if (which)
 				*which = (size_t)i;
@@ -195,7 +235,8 @@ static int first_line(struct console_set *set, char *buf, size_t size, size_t *w
 			continue;
 		close(set->fd[i]);
 		set->fd[i] = -1;   /* poll() ignores it from now on */
-		live--;
+		if (!set->guest[i])
+			live--;
 	}
 	return -EIO;
 }
@@ -242,6 +283,7 @@ static int add_console(struct console_set *set, const char *path)
 		return -errno;
 	console_make_sane(fd);
 	snprintf(set->path[set->n], sizeof(set->path[0]), "%s", path);
+	set->guest[set->n] = false;
 	set->fd[set->n++] = fd;
 	return 0;
 }
@@ -253,6 +295,8 @@ int console_open_all(struct console_set *set)
 	int r = 0;
 
 	set->n = 0;
+	set->guests = false;
+	set->said[0] = '\0';
 	for (size_t i = 0; i < n; i++) {
 		char path[CONSOLE_NAME_MAX + 8];
 
@@ -267,17 +311,26 @@ int console_open_all(struct console_set *set)
 	return 0;
 }
 
-void console_printf_all(const struct console_set *set, const char *fmt, ...)
+void console_take_guests(struct console_set *set, const char *path)
 {
-	for (size_t i = 0; i < set->n; i++) {
-		va_list ap;
+	int fd = guest_listen(path);
 
-		if (set->fd[i] < 0)
-			continue;
-		va_start(ap, fmt);
-		vdprintf(set->fd[i], fmt, ap);
-		va_end(ap);
-	}
+	set->guests = fd >= 0;
+	set->listen_fd = fd;
+	snprintf(set->guest_path, sizeof(set->guest_path), "%s", path);
+}
+
+/* Formatted once: the text is also kept for guests that join later. */
+void console_printf_all(struct console_set *set, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(set->said, sizeof(set->said), fmt, ap);
+	va_end(ap);
+	for (size_t i = 0; i < set->n; i++)
+		if (set->fd[i] >= 0)
+			dprintf(set->fd[i], "%s", set->said);
 }
 
 void console_close_all(struct console_set *set)
@@ -286,5 +339,8 @@ void console_close_all(struct console_set *set)
 		if (set->fd[i] >= 0)
 			close(set->fd[i]);
 	set->n = 0;
+	if (set->guests)
+		guest_unlisten(set->listen_fd, set->guest_path);
+	set->guests = false;
 	evloop_prompt_end();
 }

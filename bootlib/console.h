@@ -9,11 +9,21 @@
  * a few (console=ttyS0 console=tty0); more are not worth a prompt. */
 #define CONSOLE_MAX 4
 #define CONSOLE_NAME_MAX 32
+/* Remote logins answering the same prompt (bootlib/guest.h). */
+#define CONSOLE_GUESTS_MAX 2
+#define CONSOLE_SEATS (CONSOLE_MAX + CONSOLE_GUESTS_MAX)
+/* What a prompt printed last, shown to a guest that joins later. */
+#define CONSOLE_SAID_MAX 1024
 
 struct console_set {
-	int fd[CONSOLE_MAX];
-	char path[CONSOLE_MAX][CONSOLE_NAME_MAX + 8];
+	int fd[CONSOLE_SEATS];
+	char path[CONSOLE_SEATS][CONSOLE_NAME_MAX + 8];
+	bool guest[CONSOLE_SEATS];   /* a remote login's socket, not a terminal */
 	size_t n;
+	bool guests;                 /* listen_fd is open (console_take_guests) */
+	int listen_fd;
+	char guest_path[108];        /* its socket */
+	char said[CONSOLE_SAID_MAX];
 };
 
 /* Split the content of /sys/class/tty/console/active ("tty0 ttyS0\n")
@@ -41,8 +51,12 @@ int console_read_line(int fd, char *buf, size_t size, bool secret);
  * their drivers first). Falls back to /dev/console. Returns 0, or -errno
  * when none can be opened (the prompt is then not taken). */
 int console_open_all(struct console_set *set);
+/* Let remote logins answer this prompt too, when the SSH server runs
+ * (bootlib/guest.h), on the socket at path (GUEST_SOCKET): the first
+ * answer from a console or a guest wins. */
+void console_take_guests(struct console_set *set, const char *path);
 /* Print on every console of the set. */
-void console_printf_all(const struct console_set *set, const char *fmt, ...)
+void console_printf_all(struct console_set *set, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* Read the first line typed on any console of the set, as
  * console_read_line does; the others' unfinished input is discarded.
@@ -51,7 +65,7 @@ void console_printf_all(const struct console_set *set, const char *fmt, ...)
  * every console gave out, or -errno. */
 int console_read_answer(struct console_set *set, char *buf, size_t size, bool secret,
 			size_t *which);
-/* Close the set and give the console back (evloop_prompt_end). */
+/* Close the set (its guests too) and give the console back (evloop_prompt_end). */
 void console_close_all(struct console_set *set);
 
 #endif

@@ -5,9 +5,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -15,6 +17,7 @@
 #include "bootlib/console.h"
 #include "bootlib/evloop.h"
 #include "bootlib/log.h"
+#include "bootlib/shellstate.h"
 
 static const char *const shell_paths[] = { "/bin/sh", "/usr/bin/sh", "/sbin/sh" };
 
@@ -50,19 +53,17 @@ static void attach_terminal(const char *tty)
 	console_make_sane(0);
 }
 
-static void exec_shell(const char *shell, const char *tty)
+/* Exec shell with argv in the environment every shell of the image gets;
+ * term is the terminal's type. Does not return. */
+static void exec_with(const char *shell, char *const argv[], const char *term)
 {
-	char term[32];
-	char *const argv[] = { "sh", NULL };
+	char term_var[64];
 	char *env[] = {
 		"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
-		"PS1=lifeboat:\\w# ", "HOME=/root", "SHELL=/bin/sh", term, NULL,
+		"PS1=lifeboat:\\w# ", "HOME=/root", "SHELL=/bin/sh", term_var, NULL,
 	};
 
-	/* A serial line's far end is usually a terminal emulator speaking vt102;
-	 * the virtual terminals are "linux". */
-	snprintf(term, sizeof(term), "TERM=%s", strncmp(tty, "/dev/tty", 8) == 0 &&
-		 tty[8] >= '0' && tty[8] <= '9' ? "linux" : "vt102");
+	snprintf(term_var, sizeof(term_var), "TERM=%s", term);
 	for (int sig = 1; sig < NSIG; sig++)
 		signal(sig, SIG_DFL);
 	if (chdir("/") < 0)
@@ -72,12 +73,45 @@ static void exec_shell(const char *shell, const char *tty)
 	_exit(127);
 }
 
+static void exec_shell(const char *shell, const char *tty)
+{
+	char *const argv[] = { "sh", NULL };
+
+	/* A serial line's far end is usually a terminal emulator speaking vt102;
+	 * the virtual terminals are "linux". */
+	exec_with(shell, argv, strncmp(tty, "/dev/tty", 8) == 0 && tty[8] >= '0' &&
+		  tty[8] <= '9' ? "linux" : "vt102");
+}
+
+/* The gate's facts for a remote login, once shell_publish() was called. */
+static struct shell_state published;
+static bool publishing;
+
+void shell_publish(const struct rescue_args *args)
+{
+	mkdir("/run/lifeboat", 0700);
+	published = (struct shell_state){ .shell = args->shell, .cause = SHELL_FOR_REMOTE };
+	publishing = true;
+	if (shell_state_write(SHELL_STATE_PATH, &published) < 0)
+		log_warn("writing %s failed; a login over SSH gets no shell", SHELL_STATE_PATH);
+}
+
+static void publish(enum shell_cause cause, pid_t pid)
+{
+	if (!publishing)
+		return;
+	published.cause = cause;
+	published.console_pid = pid;
+	shell_state_write(SHELL_STATE_PATH, &published);
+}
+
 /* Run shell on the terminal tty in its own session with tty as its
  * controlling terminal; return when it exits. 0 or -errno when it could
  * not start. Static: every shell goes through shell_enter's gate. */
-static int shell_run(const char *shell, const char *tty)
+static int shell_run(const char *shell, const char *tty, enum shell_cause cause)
 {
 	pid_t pid = fork();
+	int r;
 
 	if (pid < 0)
 		return -errno;
@@ -85,9 +119,12 @@ static int shell_run(const char *shell, const char *tty)
 		attach_terminal(tty);
 		exec_shell(shell, tty);
 	}
+	publish(cause, pid);
 	/* Only the shell (other components may have children of their own to
 	 * wait for), following kernel events meanwhile. */
-	return evloop_wait_child(pid);
+	r = evloop_wait_child(pid);
+	publish(SHELL_FOR_REMOTE, 0);
+	return r;
 }
 
 enum shell_verdict shell_decide(const struct rescue_args *args, enum shell_cause cause,
@@ -127,7 +164,7 @@ static int check_password(enum shell_verdict verdict, const char *hash, char *tt
 static void run_shell_or_fallback(const struct shell_request *req, const char *shell, int fd,
 				  const char *tty)
 {
-	int r = shell[0] ? shell_run(shell, tty) : -ENOENT;
+	int r = shell[0] ? shell_run(shell, tty, req->cause) : -ENOENT;
 
 	if (r < 0 && shell[0])
 		log_warn("starting the shell %s failed (%s)%s", shell, strerror(-r),
@@ -195,4 +232,121 @@ int shell_enter(const struct rescue_args *args, const struct shell_request *req)
 	if (fd >= 0)
 		close(fd);
 	return r;
+}
+
+/* A login's session already has its terminal (the SSH server made the
+ * pty its controlling terminal); its TERM is the client's. */
+static void exec_remote(const char *shell, const char *command)
+{
+	const char *term = getenv("TERM");
+	char *const interactive[] = { "sh", "-i", NULL };
+	char *const with_command[] = { "sh", "-c", (char *)command, NULL };
+
+	if (!term || !*term || strlen(term) > 40 || strchr(term, '/'))
+		term = "vt102";
+	exec_with(shell, command ? with_command : interactive, term);
+}
+
+/* --rescue-auth's password, asked on the session (stdin). */
+static int remote_password(enum shell_verdict verdict, const char *hash)
+{
+	if (verdict == SHELL_REFUSED_AUTH_FILE) {
+		dprintf(2, "lifeboat: %s cannot be read or is malformed, so no shell is opened; "
+			"rebuild the image with --rescue-auth\n", RESCUE_AUTH_PATH);
+		return -EACCES;
+	}
+	if (verdict != SHELL_ASK_PASSWORD)
+		return 0;
+	for (int i = 0; i < RESCUE_AUTH_TRIES; i++) {
+		char pw[256];
+		int r;
+
+		dprintf(2, "Root password for the rescue shell: ");
+		r = console_read_line(0, pw, sizeof(pw), isatty(0));
+		dprintf(2, "\n");
+		if (r >= 0)
+			r = auth_check(hash, pw);
+		explicit_bzero(pw, sizeof(pw));
+		if (r == 0)
+			return 0;
+		if (r == -ENOSYS)
+			dprintf(2, "lifeboat: %s cannot be loaded, so no password can be checked\n",
+				RESCUE_LIBCRYPT);
+		if (r != -EACCES)
+			return -EACCES;
+		dprintf(2, "lifeboat: wrong password\n");
+	}
+	return -EACCES;
+}
+
+/* Run the shell as the session's child and wait: 0..255, 128+signal. */
+static int remote_run(const char *shell, const char *command)
+{
+	pid_t pid = fork();
+	int status;
+
+	if (pid < 0)
+		return -errno;
+	if (pid == 0)
+		exec_remote(shell, command);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/* The published facts, or why there are none. */
+static int remote_state(struct shell_state *st)
+{
+	int r = shell_state_read(SHELL_STATE_PATH, st);
+
+	if (r < 0)
+		dprintf(2, "lifeboat: %s cannot be read (%s): the init opened no gate for a "
+			"remote shell\n", SHELL_STATE_PATH, strerror(-r));
+	return r < 0 ? -ENOENT : 0;
+}
+
+int shell_enter_remote(const char *command, enum shell_cause *cause)
+{
+	char hash[512], shell[64];
+	struct shell_state st;
+	struct rescue_args args = { 0 };
+	enum shell_verdict verdict;
+	int r = remote_state(&st);
+
+	if (r < 0)
+		return r;
+	*cause = st.cause;
+	args.shell = st.shell;
+	verdict = shell_decide(&args, st.cause, auth_load(RESCUE_AUTH_PATH, hash, sizeof(hash)));
+	if (verdict == SHELL_REFUSED_CMDLINE) {
+		explicit_bzero(hash, sizeof(hash));
+		dprintf(2, "lifeboat: rd.shell=0: no shell, over SSH either\n");
+		return -EPERM;
+	}
+	if (shell_find(shell, sizeof(shell)) < 0) {
+		explicit_bzero(hash, sizeof(hash));
+		dprintf(2, "lifeboat: the image has no shell; build it with --rescue busybox\n");
+		return -ENOENT;
+	}
+	r = remote_password(verdict, hash);
+	explicit_bzero(hash, sizeof(hash));
+	return r < 0 ? r : remote_run(shell, command);
+}
+
+int shell_end_console(void)
+{
+	struct shell_state st;
+
+	if (shell_state_read(SHELL_STATE_PATH, &st) < 0 || st.console_pid <= 1 ||
+	    (st.cause != SHELL_FOR_FAILURE && st.cause != SHELL_FOR_BREAK))
+		return -ESRCH;
+	/* Its session: the shell and what it started. A hangup is what a
+	 * shell gets when its terminal goes; the kill makes sure. */
+	if (kill(-st.console_pid, SIGHUP) < 0)
+		return -errno;
+	kill(-st.console_pid, SIGCONT);
+	usleep(300 * 1000);
+	kill(-st.console_pid, SIGKILL);
+	return 0;
 }

@@ -17,6 +17,7 @@ enum shell_cause {
 	SHELL_FOR_FAILURE,   /* a step failed: the rescue, kdump's failure_action */
 	SHELL_FOR_ACTION,    /* the image's configuration: kdump's action=shell */
 	SHELL_FOR_BREAK,     /* rd.break=STAGE */
+	SHELL_FOR_REMOTE,    /* a login over SSH while the boot goes on (remote/) */
 };
 
 enum shell_verdict {
@@ -54,5 +55,23 @@ int shell_find(char *out, size_t size);
  * be checked (the reason printed), -ENOENT when the image has no shell and
  * req no fallback. Nothing else in the init starts a shell. */
 int shell_enter(const struct rescue_args *args, const struct shell_request *req);
+
+/* For a login over SSH (remote/): from now on the gate publishes its
+ * facts (rd.shell, why a shell is open on the console, that shell's
+ * process) in /run (bootlib/shellstate.h), where the login reads them. */
+void shell_publish(const struct rescue_args *args);
+/* In the login's own process: the same gate for the session's terminal
+ * (stdin): the published rd.shell and cause, --rescue-auth's password
+ * asked on stdin, then the image's shell, interactive or with sh -c
+ * command (NULL: interactive). *cause gets the published cause. Returns
+ * the shell's exit status (0..255), -EPERM (rd.shell=0), -EACCES (the
+ * password, or a password file that is unusable), -ENOENT (no shell in
+ * the image, or nothing published), or -errno; the reason is printed
+ * on stderr. */
+int shell_enter_remote(const char *command, enum shell_cause *cause);
+/* The remote login left its shell after a failure or rd.break: end the
+ * console's shell too, so that the boot goes on (retries) as if the
+ * console's person had typed exit. Returns 0, or -ESRCH when none runs. */
+int shell_end_console(void);
 
 #endif

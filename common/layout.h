@@ -55,4 +55,16 @@
  * pstore (shutdown/lastreport.c); the rescue report includes it. */
 #define LAYOUT_LAST_SHUTDOWN "/run/initramfs/last-shutdown.txt"
 
+/* --ssh (docs/remote.md): Debian's dropbear, the image's own host key
+ * (dropbear's format, mode 0600), root's authorized keys, and the login
+ * program that is root's shell (unlock, report, the shell gate). */
+#define LAYOUT_DROPBEAR "/usr/sbin/dropbear"
+#define LAYOUT_SSH_HOST_KEY "/etc/lifeboat/ssh_host_ed25519_key"
+#define LAYOUT_SSH_AUTHORIZED_KEYS "/root/.ssh/authorized_keys"
+#define LAYOUT_SSH_LOGIN "/usr/lib/lifeboat/lifeboat-login"
+/* The port when neither --ssh-port nor rd.ssh.port= names one. */
+#define LAYOUT_SSH_DEFAULT_PORT 22
+/* rd.ssh.port= of --ssh-port, before the kernel's command line. */
+#define LAYOUT_CMDLINE_SSH LAYOUT_CMDLINE_DIR "/45-ssh.conf"
+
 #endif

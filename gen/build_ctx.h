@@ -16,6 +16,9 @@ struct build_ctx {
 	const char *init;        /* the host path of lifeboat-init */
 	struct image *img;
 	struct image *early;     /* the uncompressed archive in front (microcode); NULL: none */
+	/* --ssh: the host key's type and fingerprint ("ssh-ed25519
+	 * SHA256:..."), for build.conf; empty: no server. */
+	char ssh_host_key[128];
 };
 
 #endif

@@ -113,6 +113,23 @@ static int set_jobs(struct build_opts *o, const char *value, size_t offset)
 	return 0;
 }
 
+/* --ssh-port: 1..65535. */
+static int set_ssh_port(struct build_opts *o, const char *value, size_t offset)
+{
+	char *end;
+	unsigned long v;
+
+	(void)offset;
+	if (!*value || *value == '-' || *value == '+')
+		return -EINVAL;
+	errno = 0;
+	v = strtoul(value, &end, 10);
+	if (errno || *end || v == 0 || v > 65535)
+		return -EINVAL;
+	o->ssh_port = (unsigned int)v;
+	return 0;
+}
+
 /* A flag option that turns a bool field on. */
 static int set_flag(struct build_opts *o, const char *value, size_t offset)
 {
@@ -149,6 +166,10 @@ static const struct opt_def opt_defs[] = {
 	{ "block-stacks",  0,   false, set_flag,      F(block_stacks),  "LUKS, LVM, md RAID: cryptsetup, lvm, mdadm (host-only: those the root uses)" },
 	{ "fsck",          0,   false, set_flag,      F(fsck),          "host-only: add the root filesystem's checker (e2fsck; generic images have it)" },
 	{ "no-fsck",       0,   false, set_flag,      F(no_fsck),       "add no filesystem checker, not even to generic images" },
+	{ "ssh",           0,   false, set_flag,      F(ssh),           "an SSH server (dropbear) to unlock and rescue from afar (docs/remote.md)" },
+	{ "ssh-authorized-keys", 0, true, set_string, F(ssh_authorized_keys), "FILE: the keys that may log in (default /etc/lifeboat/authorized_keys, else root's)" },
+	{ "ssh-host-key",  0,   true,  set_string,    F(ssh_host_key),  "FILE: the image's host key, made once (default /etc/lifeboat/ssh_host_ed25519_key)" },
+	{ "ssh-port",      0,   true,  set_ssh_port,  0,                "PORT: where the server listens (default 22; rd.ssh.port= at boot)" },
 	{ "kdump",         0,   false, set_flag,      F(kdump),         "a kdump capture image (docs/kdump.md)" },
 	{ "kdump-target",  0,   true,  add_list,      F(kdump_targets), "T,...: where dumps go, in order: UUID=|LABEL=|/dev/...[:/DIR], nfs:..., URL[;cafile=F][;sshkey=F;knownhosts=F]" },
 	{ "kdump-options", 0,   true,  add_list,      F(kdump_options), "K=V,...: level=31 format=kdump+elf compress=zlib|lzo action=reboot|poweroff|shell cafile=F (https targets without their own) netrc=F" },
@@ -360,6 +381,8 @@ void build_opts_free(struct build_opts *o)
 	free(o->kernel_image);
 	free(o->sign_key);
 	free(o->sign_cert);
+	free(o->ssh_authorized_keys);
+	free(o->ssh_host_key);
 	strv_free(&o->add_modules);
 	strv_free(&o->omit_modules);
 	strv_free(&o->add_files);

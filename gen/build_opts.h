@@ -39,6 +39,10 @@ struct build_opts {
 	struct strv omit_modules;
 	struct strv add_files;
 	struct strv add_binaries;
+	bool ssh;                   /* --ssh: an SSH server for unlock and rescue (gen/feature/ssh_pack.c) */
+	char *ssh_authorized_keys;  /* NULL: /etc/lifeboat/authorized_keys, else root's */
+	char *ssh_host_key;         /* NULL: /etc/lifeboat/ssh_host_ed25519_key, made if missing */
+	unsigned int ssh_port;      /* --ssh-port; 0: the init's default (22) */
 	bool kdump;                 /* --kdump: a capture image (kdump/, gen/feature/kdump_pack.c) */
 	struct strv kdump_targets;  /* --kdump-target, tried in order */
 	struct strv kdump_options;  /* --kdump-options KEY=VALUE,... */

@@ -25,6 +25,7 @@
 #include "kdump/kdump.h"
 #include "net/iscsi.h"
 #include "net/net.h"
+#include "remote/remote.h"
 #include "rescue/rescue.h"
 #include "resume/resume.h"
 #include "shutdown/lastreport.h"
@@ -72,12 +73,26 @@ static void setup_drivers(const struct driver_args *drivers)
 	load_driver_list(&drivers->pre, "rd.driver.pre");
 }
 
+/* The network is up: an image built with --ssh opens its SSH server
+ * (remote/), for unlocking and for the rescue; a failure to start it is
+ * reported and the boot goes on. */
+static void network_is_up(const struct boot_args *args)
+{
+	char text[WHY_MAX];
+
+	if (remote_start(&args->remote, &args->rescue, text, sizeof(text)) < 0)
+		log_warn("SSH server: %s; the boot goes on without it", text);
+}
+
 /* The network root: net/ configures the network and mounts NFS on /sysroot. */
-static int mount_nfs_root(const struct boot_plan *plan, char *why)
+static int mount_nfs_root(const struct boot_args *args, const struct boot_plan *plan, char *why)
 {
 	char text[WHY_MAX - 16];
 	int r = net_root_mount(&plan->net, text, sizeof(text));
 
+	/* The network may be up even when the mount failed: the rescue is
+	 * then reachable too. */
+	network_is_up(args);
 	return r < 0 ? failed(why, r, "network root: %s", text) : 0;
 }
 
@@ -107,6 +122,7 @@ static int attach_network_disk(struct boot_args *args, const struct boot_plan *p
 	if (plan->root_kind == ROOT_KIND_ISCSI) {
 		int r = iscsi_root_attach(&plan->net, root, size, text, sizeof(text));
 
+		network_is_up(args);
 		if (r < 0)
 			return failed(why, r, "iSCSI root: %s", text);
 		forget_path_credentials(args->root.root, sizeof(args->root.root));
@@ -116,6 +132,8 @@ static int attach_network_disk(struct boot_args *args, const struct boot_plan *p
 	snprintf(root, size, "%s", args->root.root);
 	if (plan->neednet && net_bring_up(plan->net.net, text, sizeof(text)) < 0)
 		log_warn("rd.neednet: %s; the real root starts without the network", text);
+	else if (plan->neednet)
+		network_is_up(args);
 	return 0;
 }
 
@@ -162,7 +180,7 @@ static int boot_root(struct boot_args *args, const struct boot_plan *plan,
 	const char *init = args->root.init[0] ? args->root.init : DEFAULT_INIT;
 
 	if (!sysroot_is_mounted()) {
-		int r = plan->root_kind == ROOT_KIND_NFS ? mount_nfs_root(plan, why) :
+		int r = plan->root_kind == ROOT_KIND_NFS ? mount_nfs_root(args, plan, why) :
 						       mount_disk_root(args, plan, why);
 		if (r < 0)
 			return r;
@@ -176,6 +194,8 @@ static int boot_root(struct boot_args *args, const struct boot_plan *plan,
 	if (shutdown_env_leave(SYSROOT, args->rescue.break_stages & STAGE_BIT(STAGE_SHUTDOWN),
 			       why, WHY_MAX) < 0)
 		log_warn("%s", why);
+	/* Nothing of the initramfs may listen once the real root runs. */
+	remote_stop();
 	timeline_mark("exec", "%s", init);
 	argv[0] = (char *)init;
 	return switch_root(SYSROOT, init, argv, why, WHY_MAX);

@@ -34,6 +34,10 @@ PACKAGES="$PACKAGES lvm2 mdadm cryptsetup-bin"
 # (mmdebstrap); unified kernel images: systemd's EFI stub, sbsign/sbverify,
 # OVMF and an ESP made with mkfs.vfat and mtools; the RPM spec's check.
 PACKAGES="$PACKAGES debhelper lintian mmdebstrap systemd-boot-efi sbsigntool ovmf dosfstools mtools rpm rpmlint"
+# --ssh: dropbear goes into the images, dropbearkey makes their host key;
+# the SSH boot tests' client is OpenSSH's ssh (openssh-client, with the
+# server above).
+PACKAGES="$PACKAGES dropbear-bin openssh-client"
 
 missing=""
 for p in $PACKAGES; do

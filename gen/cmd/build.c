@@ -44,7 +44,7 @@ static int add_skeleton(struct image *img)
 /* The init and the way out (lifeboat-shutdown) are found beside the
  * generator (the build tree) or in ../lib/lifeboat/ from it (an installed
  * lifeboat, whatever the prefix). */
-static int find_program(const char *name, char *out, size_t size)
+int build_find_program(const char *name, char *out, size_t size)
 {
 	static const char *const places[] = { "%s/%s", "%s/../lib/lifeboat/%s" };
 	char exe[PATH_MAX];
@@ -170,9 +170,9 @@ static void append_list(char *buf, size_t size, const char *key, const struct st
 }
 
 /* What the image was built with, for `lifeboat ls` and the init's report. */
-static int add_build_conf(const struct build_opts *o, struct image *img, const char *kver,
-			  size_t n_modules)
+static int add_build_conf(const struct build_ctx *c, const char *kver, size_t n_modules)
 {
+	const struct build_opts *o = c->opts;
 	char buf[8192];
 
 	snprintf(buf, sizeof(buf),
@@ -187,6 +187,9 @@ static int add_build_conf(const struct build_opts *o, struct image *img, const c
 	snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "rescue = %s%s\n",
 		 rescue_pack_busybox(o) ? rescue_pack_busybox(o) : "none",
 		 o->rescue_auth ? " (root password)" : "");
+	if (c->ssh_host_key[0])
+		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "ssh = port %u, host key %s\n",
+			 o->ssh_port ? o->ssh_port : LAYOUT_SSH_DEFAULT_PORT, c->ssh_host_key);
 	if (o->cmdline) {
 		size_t n = strlen(buf);
 		char shown[4096];
@@ -196,7 +199,7 @@ static int add_build_conf(const struct build_opts *o, struct image *img, const c
 			 iscsi_pack_has_secrets(o->cmdline) ? "secrets = iSCSI CHAP credentials in "
 			 LAYOUT_CMDLINE_USER "\n" : "");
 	}
-	return image_add_data(img, LAYOUT_BUILD_CONF, buf, strlen(buf), 0644);
+	return image_add_data(c->img, LAYOUT_BUILD_CONF, buf, strlen(buf), 0644);
 }
 
 /* SOURCE_DATE_EPOCH (reproducible-builds.org) or 0. */
@@ -240,13 +243,13 @@ static int assemble(struct build_ctx *c, const char *kver, const char *moddir)
 
 	r = add_skeleton(c->img);
 	if (r == 0)
-		r = find_program("lifeboat-init", init, sizeof(init));
+		r = build_find_program("lifeboat-init", init, sizeof(init));
 	c->init = init;
 	if (r == 0)
 		r = program_add(c->img, init, "/init");
 	/* The init leaves it in /run/initramfs for the shutdown (docs/shutdown.md). */
 	if (r == 0)
-		r = find_program("lifeboat-shutdown", way_out, sizeof(way_out));
+		r = build_find_program("lifeboat-shutdown", way_out, sizeof(way_out));
 	if (r == 0)
 		r = program_add(c->img, way_out, LAYOUT_SHUTDOWN);
 	if (r == 0)
@@ -260,7 +263,7 @@ static int assemble(struct build_ctx *c, const char *kver, const char *moddir)
 	if (r == 0)
 		r = add_cmdline(c->opts, c->img);
 	if (r == 0)
-		r = add_build_conf(c->opts, c->img, kver, n_modules);
+		r = add_build_conf(c, kver, n_modules);
 	c->init = NULL;
 	return r;
 }

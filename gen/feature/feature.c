@@ -1,7 +1,8 @@
 /* feature: the table of the image's optional parts, in the order they are added.
  *
  * The order is the generator's output order for -v and for errors: the
- * network modules before iSCSI's (iSCSI needs the network), and the
+ * network modules before iSCSI's (iSCSI needs the network), the SSH
+ * server after them, and the
  * microcode last (it is an archive of its own, written in front).
  */
 #include "gen/feature/feature.h"
@@ -16,6 +17,7 @@ const struct feature *const feature_table[] = {
 	&net_pack_feature,
 	&iscsi_pack_feature,
 	&resume_pack_feature,
+	&ssh_pack_feature,
 	&microcode_feature,
 	NULL,
 };

@@ -6,11 +6,12 @@
 #include "gen/gen_report.h"
 #include "gen/kmod/modsets_net.h"
 
-/* --net; iSCSI runs over the network; a host-only image of a machine whose
- * root is NFS needs it without being asked. */
+/* --net; iSCSI and the SSH server run over the network; a host-only image
+ * of a machine whose root is NFS needs it without being asked. */
 static bool net_pack_wanted(const struct build_ctx *c)
 {
-	return c->opts->net || iscsi_pack_wanted(c) || (c->host && c->host->root_nfs);
+	return c->opts->net || c->opts->ssh || iscsi_pack_wanted(c) ||
+	       (c->host && c->host->root_nfs);
 }
 
 /* A generic image gets the common NICs' drivers, a host-only one this machine's. */

@@ -20,6 +20,7 @@ source "$(dirname "$0")/cases-stacks-resume.sh"
 source "$(dirname "$0")/cases-input.sh"
 source "$(dirname "$0")/cases-compress.sh"
 source "$(dirname "$0")/cases-uki.sh"
+source "$(dirname "$0")/cases-ssh.sh"
 
 JOBS=${JOBS:-2}
 KVER=${KVER:-$(newest_kernel)}

@@ -106,6 +106,31 @@ static void print_file(const char *tag, const char *path)
 	fclose(f);
 }
 
+/* The TCP ports something listens on (/proc/net/tcp and tcp6, state 0A):
+ * nothing of the initramfs (its SSH server) may be left listening. */
+static void print_listening(void)
+{
+	static const char *const tables[] = { "/proc/net/tcp", "/proc/net/tcp6" };
+
+	for (size_t t = 0; t < sizeof(tables) / sizeof(tables[0]); t++) {
+		char line[512];
+		FILE *f = fopen(tables[t], "r");
+
+		while (f && fgets(line, sizeof(line), f)) {
+			char local[128], remote[128], state[8];
+			const char *colon;
+
+			if (sscanf(line, "%*s %127s %127s %7s", local, remote, state) != 3 ||
+			    strcmp(state, "0A") != 0 || !(colon = strrchr(local, ':')))
+				continue;
+			printf("LIFEBOAT-TEST: tcp-listen %lu\n", strtoul(colon + 1, NULL, 16));
+		}
+		if (f)
+			fclose(f);
+	}
+	printf("LIFEBOAT-TEST: tcp-listen checked\n");
+}
+
 int main(int argc, char **argv)
 {
 	char verb[32];
@@ -126,6 +151,7 @@ int main(int argc, char **argv)
 	if (access("/proc/mdstat", F_OK) == 0)
 		print_file("mdstat", "/proc/mdstat");
 	cmdline_read();
+	print_listening();
 	secret_scan();
 	printf("LIFEBOAT-TEST: end\n");
 	fflush(stdout);

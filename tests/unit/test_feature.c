@@ -33,8 +33,8 @@ static void every_entry_is_complete(void **state)
 		for (const struct feature *const *g = feature_table; g != f; g++)
 			assert_string_not_equal((*g)->name, (*f)->name);
 	}
-	/* block stacks, fsck, iSCSI, kdump, rescue, net, microcode, resume */
-	assert_int_equal(n, 8);
+	/* block stacks, fsck, iSCSI, kdump, rescue, net, microcode, resume, ssh */
+	assert_int_equal(n, 9);
 }
 
 /* iSCSI needs the network: the net entry comes first, so its modules do. */
@@ -65,8 +65,14 @@ static void generic_image_wants_what_is_asked(void **state)
 	assert_false(wants(&c, "kdump"));
 	assert_false(wants(&c, "block stacks"));
 	assert_false(wants(&c, "resume"));
+	assert_false(wants(&c, "ssh"));
 	assert_true(wants(&c, "fsck"));
 	assert_true(wants(&c, "rescue"));
+	/* The SSH server runs over the network: --ssh brings its drivers. */
+	o.ssh = true;
+	assert_true(wants(&c, "ssh"));
+	assert_true(wants(&c, "net"));
+	o.ssh = false;
 	o.iscsi = true;
 	assert_true(wants(&c, "iSCSI"));
 	assert_true(wants(&c, "net"));
