@@ -176,13 +176,14 @@ static enum tpm2_result with_pin(const struct luks_container *c, const struct lu
 	struct console_set cons;
 	enum tpm2_why why = TPM2_WHY_OTHER;
 	char pin[256], out[4096];
-	int len, r;
 
 	if (console_open_all(&cons) < 0) {
 		say_refused(c, "no console to ask for its PIN on");
 		return TPM2_REFUSED;
 	}
 	for (unsigned int i = 1; i <= c->opts->tries; i++) {
+		int len, r;
+
 		console_printf_all(&cons, "\nlifeboat: /dev/%s (LUKS UUID=%s) is bound to the TPM "
 				   "with a PIN.\nTPM2 PIN (try %u of %u): ", c->devname, c->uuid, i,
 				   c->opts->tries);

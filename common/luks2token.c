@@ -219,14 +219,14 @@ static int token_member(struct cursor *c, const char *key, struct luks2_token *t
 
 static int token_object(struct cursor *c, const char *base, struct luks2_token *t)
 {
-	char key[64];
-
 	skip_ws(c);
 	t->json_off = (size_t)(c->p - base);
 	if (!take(c, '{'))
 		return -EBADMSG;
 	if (!take(c, '}')) {
 		do {
+			char key[64];
+
 			if (read_string(c, key, sizeof(key)) < 0 || !take(c, ':') ||
 			    token_member(c, key, t) < 0)
 				return -EBADMSG;
@@ -241,6 +241,9 @@ static int token_object(struct cursor *c, const char *base, struct luks2_token *
 /* "tokens": { "0": {...}, "1": {...} } */
 static int tokens_object(struct cursor *c, const char *base, struct luks2_tokens *out)
 {
+	/* Tokens past LUKS2TOKEN_MAX are parsed (the text must be valid)
+	 * into this one and dropped. */
+	struct luks2_token scratch = { 0 };
 	char id[16];
 	int r = 0;
 
@@ -249,7 +252,7 @@ static int tokens_object(struct cursor *c, const char *base, struct luks2_tokens
 	if (take(c, '}'))
 		return 0;
 	do {
-		struct luks2_token scratch, *t = out->n < LUKS2TOKEN_MAX ? &out->t[out->n] : &scratch;
+		struct luks2_token *t = out->n < LUKS2TOKEN_MAX ? &out->t[out->n] : &scratch;
 
 		memset(t, 0, sizeof(*t));
 		t->keyslot = -1;
