@@ -13,16 +13,19 @@ UUID_TPM=1b2c3d4e-0101-4a5b-8c6d-7e8f9a0b1c2d
 UUID_TPM_FS=1b2c3d4e-0102-4a5b-8c6d-7e8f9a0b1c2d
 UUID_TPM_PIN=1b2c3d4e-0103-4a5b-8c6d-7e8f9a0b1c2d
 UUID_TPM_PIN_FS=1b2c3d4e-0104-4a5b-8c6d-7e8f9a0b1c2d
+UUID_TPM_SWAP=1b2c3d4e-0105-4a5b-8c6d-7e8f9a0b1c2d
+UUID_TPM_SWAP_INNER=1b2c3d4e-0106-4a5b-8c6d-7e8f9a0b1c2d
 TPM_PIN=lifeboat-tpm-pin-4711
 # SeaBIOS measures the SMBIOS tables into PCR 1: a case that boots with
 # another SMBIOS serial number changes it, as a changed platform would.
 TPM_PCR=1
-TPM_DISKS="tpmroot tpmpin"
-TPM_TOOLS=/usr/sbin/cryptsetup,/usr/sbin/mke2fs,/usr/bin/systemd-cryptenroll
+TPM_DISKS="tpmroot tpmpin tpmswap"
+TPM_TOOLS=/usr/sbin/cryptsetup,/usr/sbin/mke2fs,/usr/sbin/mkswap,/usr/bin/systemd-cryptenroll
 
 tpm_env() {
 	local v
-	for v in UUID_TPM UUID_TPM_FS UUID_TPM_PIN UUID_TPM_PIN_FS TPM_PIN TPM_PCR LUKS_PW; do
+	for v in UUID_TPM UUID_TPM_FS UUID_TPM_PIN UUID_TPM_PIN_FS UUID_TPM_SWAP UUID_TPM_SWAP_INNER \
+		TPM_PIN TPM_PCR LUKS_PW; do
 		echo "$v=${!v}"
 	done
 }
@@ -66,6 +69,7 @@ tpm_builder_root() {
 	local dir=$1 tree=$1/tree
 	builder_tree "$dir" tests/boot/tpm-build.sh --block-stacks --tpm2 --add-binaries "$TPM_TOOLS" ||
 		return 1
+	install -m 0755 /usr/sbin/mkswap "$tree/usr/sbin/mkswap.util"
 	tpm_env > "$tree/tpm.env"
 	mkfs_image ext4 "$dir/builder-root.img" 128 "$tree" lbtpmbuild "$UUID_EXT4"
 }
@@ -86,7 +90,8 @@ tpm_disks() {
 			{ echo "swtpm_setup failed (see $dir/swtpm_setup.log)"; exit 1; }
 		local d args=(-drive "file=$dir/builder-root.img,format=raw,if=virtio")
 		for d in $TPM_DISKS; do
-			rm -f "$dir/$d.img" && truncate -s 64M "$dir/$d.img"
+			# The swap holds a hibernation image after the LUKS2 header.
+			rm -f "$dir/$d.img" && truncate -s "$([ "$d" = tpmswap ] && echo 128M || echo 64M)" "$dir/$d.img"
 			args+=(-drive "file=$dir/$d.img,format=raw,if=none,id=$d"
 				-device "virtio-blk-pci,drive=$d,serial=$d")
 		done
@@ -185,4 +190,38 @@ case_tpm_pin() {
 	assert_not_log "$CASE_DIR/console.log" 'Passphrase' &&
 	assert_not_log "$CASE_DIR/console.log" "$TPM_PIN" &&
 	assert_not_log "$CASE_DIR/console.log" "$LUKS_PW"
+}
+
+# Resume from a swap in a TPM2-bound container, nothing typed: boot 1
+# unlocks it in the resume decision, finds no image, mounts the root and
+# hibernates into it; boot 2 (the same TPM state) unlocks it again before
+# any filesystem is mounted and restores the image.
+case_tpm_resume_swap() {
+	local root=$CASE_DIR/root.img token name=luks-$UUID_TPM_SWAP log
+	tpm_setup || return 1
+	tpm_copy
+	token=$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')
+	hib_root "$root" || return 1
+	log=$CASE_DIR/boot1.log
+	tpm_start "$CASE_DIR/tpm"
+	QEMU_TIMEOUT=240 boot_qemu "$log" "$KERNEL" "$IMG_TPM" \
+		"root=UUID=$UUID_HIBROOT rw resume=/dev/mapper/$name rd.luks.uuid=$UUID_TPM_SWAP rd.timeout=90 rd.shell=0 lbtest.hibernate=1 lbtest.swap=/dev/mapper/$name lbtest.token=$token" \
+		$(virtio_disk "$root") $(virtio_disk "$CASE_DIR/tpmswap.img") $TPM_ARGS
+	tpm_stop
+	assert_log "$log" "HIB-TEST: HIBERNATING 1 $token" &&
+	assert_log "$log" "opened /dev/vdb (LUKS UUID=$UUID_TPM_SWAP) as /dev/mapper/$name with its TPM2 token (PCRs 1)" &&
+	assert_log "$log" "resume: /dev/dm-0 at page 0: swap without a hibernation image" &&
+	assert_log "$log" "PM: hibernation: Image saving done\|PM: Image saving done" || return 1
+	log=$CASE_DIR/boot2.log
+	tpm_start "$CASE_DIR/tpm"
+	QEMU_TIMEOUT=240 boot_qemu "$log" "$KERNEL" "$IMG_TPM" \
+		"root=UUID=$UUID_HIBROOT resume=UUID=$UUID_TPM_SWAP_INNER rd.luks.uuid=$UUID_TPM_SWAP rd.timeout=90 rd.shell=0" \
+		$(virtio_disk "$root") $(virtio_disk "$CASE_DIR/tpmswap.img") $TPM_ARGS
+	tpm_stop
+	assert_log "$log" "HIB-TEST: RESUMED 1 $token rc=0" &&
+	assert_log "$log" "with its TPM2 token (PCRs 1)" &&
+	assert_log "$log" "resume: restoring the hibernation image on /dev/dm-0" &&
+	assert_not_log "$log" "EXT4-fs (vd[a-z]*): mounted" &&
+	assert_not_log "$log" "Passphrase" &&
+	assert_root_intact "$root" "before-hibernate $token|after-resume $token 1|"
 }

@@ -25,6 +25,15 @@ PASSWORD=$LUKS_PW systemd-cryptenroll --tpm2-device=auto --tpm2-pcrs="$TPM_PCR" 
 luksroot tpmpin "$UUID_TPM_PIN" lbtpmpinfs "$UUID_TPM_PIN_FS"
 PASSWORD=$LUKS_PW NEWPIN=$TPM_PIN systemd-cryptenroll --tpm2-device=auto --tpm2-pcrs="$TPM_PCR" \
 	--tpm2-with-pin=yes "$(disk tpmpin)" || fail "systemd-cryptenroll --tpm2-with-pin tpmpin"
+# A swap in a TPM2-bound container, its own UUID fixed (to resume from).
+dev=$(disk tpmswap)
+printf '%s' "$LUKS_PW" | cryptsetup luksFormat -q --type luks2 --pbkdf pbkdf2 \
+	--pbkdf-force-iterations 1000 --uuid "$UUID_TPM_SWAP" --key-file=- "$dev" || fail "luksFormat $dev"
+printf '%s' "$LUKS_PW" | cryptsetup open --key-file=- "$dev" lbtpmswap || fail "open $dev"
+mkswap.util -U "$UUID_TPM_SWAP_INNER" /dev/mapper/lbtpmswap || fail "mkswap in $dev"
+cryptsetup close lbtpmswap || fail "close $dev"
+PASSWORD=$LUKS_PW systemd-cryptenroll --tpm2-device=auto --tpm2-pcrs="$TPM_PCR" "$dev" ||
+	fail "systemd-cryptenroll tpmswap"
 # What the init will run, tried here once (the token opens without a passphrase).
 cryptsetup open --test-passphrase --token-only "$(disk tpmroot)" && echo "TPM-BUILD: token opens"
 printf '%s\n' "$TPM_PIN" | cryptsetup open --test-passphrase --token-only "$(disk tpmpin)" &&
