@@ -17,6 +17,8 @@
 #include "common/featuremods.h"
 #include "common/layout.h"
 
+#define STR(x) #x
+#define XSTR(x) STR(x)
 #define TOKEN_TYPE "systemd-tpm2"
 #define TRIED_MAX 32
 /* cryptsetup's exit status when the token's key was refused. */
@@ -107,7 +109,7 @@ const char *lukstpm2_why_text(enum tpm2_why why)
 		return "the TPM is in dictionary-attack lockout after wrong PINs; it lifts "
 		       "after the TPM's recovery time (or tpm2_dictionarylockout -c)";
 	case TPM2_WHY_TIMEOUT:
-		return "the TPM did not answer within 30 s";
+		return "the TPM did not answer within " XSTR(LUKSTPM2_TIMEOUT_S) " s";
 	case TPM2_WHY_OTHER:
 		break;
 	}

@@ -297,6 +297,7 @@ static void refusal_reasons(void **state)
 	assert_int_equal(lukstpm2_why(-ETIMEDOUT, ""), TPM2_WHY_TIMEOUT);
 	assert_int_equal(lukstpm2_why(1, "Device /dev/vda is not a valid LUKS device."),
 			 TPM2_WHY_OTHER);
+	assert_non_null(strstr(lukstpm2_why_text(TPM2_WHY_TIMEOUT), "within 30 s"));
 	for (int w = TPM2_WHY_OTHER; w <= TPM2_WHY_TIMEOUT; w++)
 		assert_true(strlen(lukstpm2_why_text((enum tpm2_why)w)) > 10);
 }
