@@ -9,6 +9,7 @@
 #include "blockstack/luks.h"
 #include "blockstack/lukscfg.h"
 #include "blockstack/lukskey.h"
+#include "blockstack/lukstpm2.h"
 #include "blockstack/params.h"
 #include "bootlib/blkprobe.h"
 #include "bootlib/evloop.h"
@@ -100,24 +101,29 @@ static bool list_add(struct pending_luks *list, size_t *n, const char *devname, 
 	return true;
 }
 
-/* The passphrase now, or after the prompt that holds the console. */
-static int ask_passphrase(const struct luks_container *c)
+/* Queue c behind the prompt that holds the console. */
+static int queue_prompt(const struct luks_container *c)
 {
-	if (!evloop_prompt_busy())
-		return luks_unlock(c);
 	if (!list_add(queued, &n_queued, c->devname, c->uuid)) {
 		log_warn("/dev/%s (LUKS UUID=%s) appeared while %d others wait for a prompt; it is "
 			 "asked for when the devices are looked at again (after the rescue shell)",
 			 c->devname, c->uuid, STACK_LIST_MAX);
 		return -ENOSPC;
 	}
-	log_info("/dev/%s (LUKS UUID=%s) appeared while another prompt waits; its passphrase "
-		 "is asked after that one", c->devname, c->uuid);
+	log_info("/dev/%s (LUKS UUID=%s) appeared while another prompt waits; it is asked "
+		 "for after that one", c->devname, c->uuid);
 	return 0;
 }
 
+/* The passphrase now, or after the prompt that holds the console. */
+static int ask_passphrase(const struct luks_container *c)
+{
+	return evloop_prompt_busy() ? queue_prompt(c) : luks_unlock(c);
+}
+
 /* The key files first (a container waits while its key device has not
- * appeared), then the passphrase. */
+ * appeared), then its TPM2 token, then the passphrase: the order of
+ * systemd-cryptsetup. */
 static int open_luks(const struct luks_container *c, bool last_chance, bool first)
 {
 	switch (luks_keys_open(&params, c, keydev_allowed, last_chance)) {
@@ -133,6 +139,15 @@ static int open_luks(const struct luks_container *c, bool last_chance, bool firs
 		return 0;
 	case KEY_NONE:
 	case KEY_FAILED:
+		break;
+	}
+	switch (lukstpm2_open(c)) {
+	case TPM2_OPENED:
+		return 0;
+	case TPM2_NEEDS_CONSOLE:
+		return queue_prompt(c);
+	case TPM2_NONE:
+	case TPM2_REFUSED:
 		break;
 	}
 	return ask_passphrase(c);

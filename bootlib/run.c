@@ -3,44 +3,74 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
-static void child_exec(char *const argv[], int in, int out)
+static void child_exec(char *const argv[], char *const env[], int in, int out)
 {
 	dup2(in, 0);
 	dup2(out, 1);
 	dup2(out, 2);
+	for (; env && *env; env++)
+		putenv(*env);
 	execv(argv[0], argv);
 	_exit(127);
 }
 
-/* The tool's output, kept to size; the rest is read and dropped so it
- * never blocks on a full pipe. */
-static void collect(int fd, char *out, size_t size)
+static long long now_ms(void)
 {
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* The tool's output, kept to size; the rest is read and dropped so it
+ * never blocks on a full pipe. With timeout_ms >= 0, gives up when that
+ * passes without the pipe's end: returns -ETIMEDOUT, else 0. */
+static int collect(int fd, char *out, size_t size, int timeout_ms)
+{
+	long long deadline = now_ms() + timeout_ms;
 	size_t n = 0;
 	char drop[256];
+	int r = 0;
 
 	for (;;) {
-		ssize_t r = n + 1 < size ? read(fd, out + n, size - 1 - n) : read(fd, drop, sizeof(drop));
+		struct pollfd pfd = { fd, POLLIN, 0 };
+		long long left = deadline - now_ms();
+		ssize_t got;
 
-		if (r < 0 && errno == EINTR)
+		if (timeout_ms >= 0 && (left <= 0 || poll(&pfd, 1, (int)left) == 0)) {
+			r = -ETIMEDOUT;
+			break;
+		}
+		got = n + 1 < size ? read(fd, out + n, size - 1 - n) : read(fd, drop, sizeof(drop));
+		if (got < 0 && errno == EINTR)
 			continue;
-		if (r <= 0)
+		if (got <= 0)
 			break;
 		if (n + 1 < size)
-			n += (size_t)r;
+			n += (size_t)got;
 	}
 	if (size)
 		out[n] = '\0';
+	return r;
 }
 
 int run_tool(char *const argv[], const void *input, size_t input_len, char *out, size_t size)
 {
-	int in[2], res[2], status, fork_err;
+	return run_tool_bounded(argv, NULL, input, input_len, out, size, -1);
+}
+
+int run_tool_bounded(char *const argv[], char *const env[], const void *input, size_t input_len,
+		     char *out, size_t size, int timeout_ms)
+{
+	int in[2], res[2], status, fork_err, timed_out;
 	pid_t pid;
 
 	if (pipe2(in, O_CLOEXEC) < 0)
@@ -55,7 +85,7 @@ int run_tool(char *const argv[], const void *input, size_t input_len, char *out,
 	pid = fork();
 	fork_err = -errno;
 	if (pid == 0)
-		child_exec(argv, in[0], res[1]);
+		child_exec(argv, env, in[0], res[1]);
 	close(in[0]);
 	close(res[1]);
 	/* A passphrase is small: it fits the pipe, so this write cannot block
@@ -66,12 +96,16 @@ int run_tool(char *const argv[], const void *input, size_t input_len, char *out,
 			(void)0;   /* the tool reports what it missed */
 	}
 	close(in[1]);
-	collect(res[0], out, size);
+	timed_out = collect(res[0], out, size, timeout_ms);
 	close(res[0]);
 	if (pid < 0)
 		return fork_err;
+	if (timed_out)
+		kill(pid, SIGKILL);
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			return -errno;
+	if (timed_out)
+		return timed_out;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -EINTR;
 }

@@ -9,5 +9,12 @@
  * terminated, truncated to size). Returns the exit status (0..255), or
  * -errno when it could not run or was killed. */
 int run_tool(char *const argv[], const void *input, size_t input_len, char *out, size_t size);
+/* run_tool, with env's "NAME=VALUE" words (NULL-terminated; NULL: none)
+ * added to the tool's environment, and bounded: a tool whose output has
+ * not ended timeout_ms after the start (-1: never) is killed, and
+ * -ETIMEDOUT returned (a TPM that does not answer must not hang the
+ * boot). */
+int run_tool_bounded(char *const argv[], char *const env[], const void *input, size_t input_len,
+		     char *out, size_t size, int timeout_ms);
 
 #endif

@@ -18,6 +18,11 @@
 	"aesni_intel", "aes_generic", "xts", "essiv", "cbc", "ecb", \
 	"sha256_generic", "sha512_generic", "af_alg", "algif_skcipher", "algif_hash"
 
+/* TPM2: the drivers of the TPM interfaces (TIS on ISA/ACPI, CRB), which
+ * make /dev/tpmrm0 for a LUKS2 systemd-tpm2 token. Loaded by name when a
+ * container has such a token, whether or not coldplug found the device. */
+#define FEATUREMODS_TPM2 "tpm_tis", "tpm_crb"
+
 /* NFS: the client; the protocol version's module is asked for at mount. */
 #define FEATUREMODS_NFS "sunrpc", "nfs"
 #define FEATUREMODS_NFS_V3 "nfsv3"

@@ -108,6 +108,64 @@ static const char *set_header(struct luks_opts *o, const char *value, unsigned i
 	return "detached LUKS headers are not supported";
 }
 
+/* tpm2-device=auto (the kernel's resource manager, /dev/tpmrm0, as
+ * without the option) or a device node of its own. */
+static const char *set_tpm2_device(struct luks_opts *o, const char *value, unsigned int flag)
+{
+	(void)flag;
+	if (strcmp(value, "auto") == 0) {
+		o->tpm2_device[0] = '\0';
+		return NULL;
+	}
+	if (strncmp(value, "/dev/", 5) != 0 || strstr(value, "..") ||
+	    strlen(value) >= sizeof(o->tpm2_device))
+		return "not auto or a /dev path, ignored";
+	snprintf(o->tpm2_device, sizeof(o->tpm2_device), "%s", value);
+	return NULL;
+}
+
+static const char *set_tpm2_pin(struct luks_opts *o, const char *value, unsigned int flag)
+{
+	static const char *const yes[] = { "yes", "true", "1", "on" };
+	static const char *const no[] = { "no", "false", "0", "off" };
+
+	(void)flag;
+	for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
+		if (strcmp(value, yes[i]) == 0)
+			o->tpm2_pin = LUKS_TPM2_PIN_YES;
+		else if (strcmp(value, no[i]) == 0)
+			o->tpm2_pin = LUKS_TPM2_PIN_NO;
+		else
+			continue;
+		return NULL;
+	}
+	return "not yes or no, ignored";
+}
+
+/* systemd's spelling, "7+8"; PCRs are 0 to 23. */
+static const char *set_tpm2_pcrs(struct luks_opts *o, const char *value, unsigned int flag)
+{
+	uint32_t mask = 0;
+	char num[8];
+
+	while (*value) {
+		size_t len = strcspn(value, "+");
+		uint64_t n;
+
+		if (!len || len >= sizeof(num))
+			return "not a list of PCR numbers joined by +, ignored";
+		memcpy(num, value, len);
+		num[len] = '\0';
+		if (!parse_u64(num, &n) || n > 23)
+			return "not a list of PCR numbers (0 to 23) joined by +, ignored";
+		mask |= 1u << n;
+		value += len + (value[len] == '+');
+	}
+	o->tpm2_pcrs = mask;
+	o->flags |= flag;
+	return NULL;
+}
+
 /* Options with nothing to apply: accepted (no note), or another format. */
 #define ACCEPT NULL, 0, NULL
 #define OTHER_FORMAT NULL, 0, "another format; the container is opened as LUKS if it is one"
@@ -125,6 +183,9 @@ static const struct opt opts[] = {
 	{ "keyfile-offset",         VALUE,  set_keyfile_offset, 0, NULL },
 	{ "keyfile-size",           VALUE,  set_keyfile_size, 0, NULL },
 	{ "header",                 VALUE,  set_header, LUKS_OPT_HEADER, NULL },
+	{ "tpm2-device",            VALUE,  set_tpm2_device, 0, NULL },
+	{ "tpm2-pin",               VALUE,  set_tpm2_pin, 0, NULL },
+	{ "tpm2-pcrs",              VALUE,  set_tpm2_pcrs, LUKS_OPT_TPM2_PCRS, NULL },
 	/* Accepted, with nothing to do in an initramfs: */
 	{ "luks",                   BARE,   ACCEPT },  /* what is opened anyway */
 	{ "auto",                   BARE,   ACCEPT },  /* the default */

@@ -27,13 +27,22 @@ enum luks_opt_flag {
 	LUKS_OPT_NO_WRITE_WQ   = 1 << 5,   /* no-write-workqueue */
 	LUKS_OPT_NOAUTO        = 1 << 6,   /* opened only when the command line names it */
 	LUKS_OPT_HEADER        = 1 << 7,   /* header=: a detached header, not supported */
+	LUKS_OPT_TPM2_PCRS     = 1 << 8,   /* tpm2-pcrs= given: tpm2_pcrs is set */
 };
+
+/* tpm2-pin=: unset (the token says), yes, no. */
+enum luks_opt_tpm2_pin { LUKS_TPM2_PIN_TOKEN, LUKS_TPM2_PIN_YES, LUKS_TPM2_PIN_NO };
+#define LUKS_OPTS_TPM2_DEVICE_MAX 64
 
 struct luks_opts {
 	unsigned int flags;          /* enum luks_opt_flag */
 	unsigned int tries;          /* passphrase tries, 1..LUKS_OPTS_TRIES_MAX */
 	uint64_t keyfile_offset;     /* bytes of the key file skipped */
 	size_t keyfile_size;         /* bytes of the key file read; 0: all of it */
+	/* tpm2-device=PATH ("" for auto: the kernel's /dev/tpmrm0). */
+	char tpm2_device[LUKS_OPTS_TPM2_DEVICE_MAX];
+	enum luks_opt_tpm2_pin tpm2_pin;
+	uint32_t tpm2_pcrs;          /* tpm2-pcrs=: bit N for PCR N */
 	unsigned int n_notes;        /* options not acted on as written */
 	char notes[LUKS_OPTS_NOTES_MAX]; /* "plain: ...; tries=abc: ..." for a warning */
 };

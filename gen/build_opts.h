@@ -32,6 +32,7 @@ struct build_opts {
 	bool net;              /* --net: NIC drivers and NFS (gen/kmod/modsets_net.c) */
 	bool iscsi;            /* --iscsi: iscsistart and the iSCSI modules (gen/feature/iscsi_pack.c) */
 	bool block_stacks;     /* --block-stacks: lvm, mdadm, cryptsetup (gen/feature/blockstacks.c) */
+	bool tpm2;             /* --tpm2: unlock LUKS2 systemd-tpm2 tokens (gen/feature/tpm2_pack.c) */
 	bool fsck;             /* --fsck: host-only images get the root's checker (gen/feature/fsckpack.c) */
 	bool no_fsck;          /* --no-fsck: no filesystem checker, generic images neither */
 	/* Lists accumulate over config files and the command line. */

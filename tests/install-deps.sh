@@ -29,6 +29,9 @@ PACKAGES="$PACKAGES python3-pyftpdlib openssh-server"
 # Block stacks: the tools the images carry (lvm, mdadm, cryptsetup) and that
 # build the stacked test disks inside a qemu guest.
 PACKAGES="$PACKAGES lvm2 mdadm cryptsetup-bin"
+# TPM2 unlock: the libraries systemd's cryptsetup token plugin dlopen()s
+# (the images carry them), and the software TPM the boot tests attach.
+PACKAGES="$PACKAGES libtss2-esys-3.0.2-0 libtss2-rc0 libtss2-mu0 libtss2-tcti-device0 swtpm swtpm-tools"
 
 # Packaging: the Debian package (debhelper, lintian) and its test root
 # (mmdebstrap); unified kernel images: systemd's EFI stub, sbsign/sbverify,

@@ -12,6 +12,7 @@
 const struct feature *const feature_table[] = {
 	&rescue_pack_feature,
 	&blockstacks_feature,
+	&tpm2_pack_feature,
 	&fsckpack_feature,
 	&kdump_pack_feature,
 	&net_pack_feature,

@@ -24,6 +24,7 @@ struct feature {
 
 extern const struct feature rescue_pack_feature;     /* gen/feature/rescue_pack.c */
 extern const struct feature blockstacks_feature;     /* gen/feature/blockstacks.c */
+extern const struct feature tpm2_pack_feature;       /* gen/feature/tpm2_pack.c */
 extern const struct feature fsckpack_feature;        /* gen/feature/fsckpack.c */
 extern const struct feature kdump_pack_feature;      /* gen/feature/kdump_pack.c */
 extern const struct feature net_pack_feature;        /* gen/feature/net_pack.c */

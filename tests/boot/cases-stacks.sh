@@ -46,22 +46,44 @@ stacks_lvm_conf() {
 	printf 'backup {\n\tbackup = 0\n\tarchive = 0\n}\n'
 }
 
-# The builder's root disk, made on the host (no device-mapper needed).
-stacks_builder_root() {
-	local dir=$1 tree=$1/tree
+# builder_tree DIR SCRIPT LIFEBOAT-ARGS...: DIR/tree, a disk builder's
+# root: lifeboat's own image tree (made with those arguments), SCRIPT as
+# its /sbin/init with tests/boot/builder-lib.sh beside it, and /stackroot,
+# the test root it writes onto the disks.
+builder_tree() {
+	local dir=$1 script=$2 tree=$1/tree
+	shift 2
 	"$BUILD/lifeboat" build --config /dev/null --generic --kver "$KVER" --compress none \
-		--add-binaries "$STACK_TOOLS" -o "$dir/builder.cpio" >/dev/null 2>&1 || return 1
+		"$@" -o "$dir/builder.cpio" >/dev/null 2>&1 || return 1
 	rm -rf "$tree" && mkdir -p "$tree"
 	(cd "$tree" && cpio -idm --quiet < "$dir/builder.cpio") || return 1
 	rm -rf "$tree/usr/lib/modules" "$tree/init"
-	# busybox's applet links take mke2fs's and mkswap's places in the
-	# image: keep the real ones (their libraries came with --add-binaries).
+	# busybox's applet links take mke2fs's place in the image: keep the
+	# real one (its libraries came with --add-binaries).
 	install -m 0755 /usr/sbin/mke2fs "$tree/usr/sbin/mke2fs.e2fs"
-	install -m 0755 /usr/sbin/mkswap "$tree/usr/sbin/mkswap.util"
-	mkdir -p "$tree/sbin" "$tree/etc/lvm" "$tree/stackroot"
-	install -m 0755 "$TOP/tests/boot/stacks-build.sh" "$tree/sbin/init"
-	stacks_lvm_conf > "$tree/etc/lvm/lvm.conf"
+	mkdir -p "$tree/sbin" "$tree/stackroot"
+	install -m 0755 "$TOP/$script" "$tree/sbin/init"
+	install -m 0644 "$TOP/tests/boot/builder-lib.sh" "$tree/builder-lib.sh"
 	make_root_tree "$tree/stackroot"
+}
+
+# builder_cache KIND KEY: the directory build/KIND/KEY of a builder's
+# disks, made; other keys' (older inputs) are removed.
+builder_cache() {
+	local dir=$BUILD/$1/$2
+	mkdir -p "$dir"
+	find "$BUILD/$1" -mindepth 1 -maxdepth 1 ! -name "$2" ! -name "$2.lock" \
+		-exec rm -rf {} + 2>/dev/null
+	echo "$dir"
+}
+
+# The builder's root disk, made on the host (no device-mapper needed).
+stacks_builder_root() {
+	local dir=$1 tree=$1/tree
+	builder_tree "$dir" tests/boot/stacks-build.sh --add-binaries "$STACK_TOOLS" || return 1
+	install -m 0755 /usr/sbin/mkswap "$tree/usr/sbin/mkswap.util"
+	mkdir -p "$tree/etc/lvm"
+	stacks_lvm_conf > "$tree/etc/lvm/lvm.conf"
 	stacks_host_tree "$tree/hostroot"
 	stacks_env > "$tree/stacks.env"
 	mkfs_image ext4 "$dir/builder-root.img" 128 "$tree" lbbuilder "$UUID_EXT4"
@@ -111,14 +133,11 @@ stacks_env() {
 # lock. Disks of other keys (older inputs) are removed.
 stacks_disks() {
 	local key dir
-	key=$( (cat "$TOP/tests/boot/stacks-build.sh" "$TEST_INIT" "$HOSTGEN_INIT" "$HIB_INIT"; stacks_env
-		echo "$STACK_TOOLS $STACK_DISKS") |
+	key=$( (cat "$TOP/tests/boot/stacks-build.sh" "$TOP/tests/boot/builder-lib.sh" "$TEST_INIT" \
+		"$HOSTGEN_INIT" "$HIB_INIT"; stacks_env; echo "$STACK_TOOLS $STACK_DISKS") |
 		sha256sum | cut -c1-16)-$KVER
-	dir=$BUILD/stack-disks/$key
+	dir=$(builder_cache stack-disks "$key")
 	STACKS=$dir
-	mkdir -p "$dir"
-	find "$BUILD/stack-disks" -mindepth 1 -maxdepth 1 ! -name "$key" ! -name "$key.lock" \
-		-exec rm -rf {} + 2>/dev/null
 	(
 		flock 9
 		[ -e "$dir/done" ] && exit 0

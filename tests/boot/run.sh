@@ -21,6 +21,7 @@ source "$(dirname "$0")/cases-input.sh"
 source "$(dirname "$0")/cases-compress.sh"
 source "$(dirname "$0")/cases-uki.sh"
 source "$(dirname "$0")/cases-ssh.sh"
+source "$(dirname "$0")/cases-tpm.sh"
 
 JOBS=${JOBS:-2}
 KVER=${KVER:-$(newest_kernel)}

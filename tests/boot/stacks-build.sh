@@ -4,9 +4,9 @@
 # device-mapper). Makes the stacked test disks on the empty virtio disks
 # named by their virtio serial from the parameters in /stacks.env, prints a
 # marker and powers off.
-export PATH=/usr/sbin:/usr/bin:/sbin:/bin
+BUILDER=STACKS-BUILD
+. /builder-lib.sh
 . /stacks.env
-fail() { echo "STACKS-BUILD: FAILED: $*"; sync; poweroff -f; }
 # A filesystem holding a test root: /stackroot (/sbin/init is test-init),
 # or the tree given as $4.
 mkroot() { mke2fs.e2fs -q -F -t ext4 -L "$2" -U "$3" -d "${4:-/stackroot}" "$1" || fail "mke2fs $1"; }
@@ -21,15 +21,6 @@ lvroot() {
 	lvm lvcreate -q -y -n root -l 100%FREE "$2" || fail "lvm on $1"
 	mkroot "/dev/$2/root" "$3" "$4" "${5:-}"
 	lvm vgchange -q -an "$2" || fail "deactivating $2"
-}
-mount -t proc proc /proc; mount -t sysfs sysfs /sys; mount -t devtmpfs dev /dev 2>/dev/null
-mkdir -p /run/lock /run/cryptsetup /tmp
-# The disk whose virtio serial is $1 (probe order is not the command line's).
-disk() {
-	for s in /sys/block/vd*/serial; do
-		[ "$(cat "$s")" = "$1" ] && { d=${s%/serial}; echo "/dev/${d##*/}"; return; }
-	done
-	fail "no disk with serial $1"
 }
 # 1. root on LUKS
 luks $(disk luks) "$UUID_LUKS" lbluks

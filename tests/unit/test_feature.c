@@ -4,7 +4,10 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "gen/build_ctx.h"
 #include "gen/build_opts.h"
@@ -33,8 +36,8 @@ static void every_entry_is_complete(void **state)
 		for (const struct feature *const *g = feature_table; g != f; g++)
 			assert_string_not_equal((*g)->name, (*f)->name);
 	}
-	/* block stacks, fsck, iSCSI, kdump, rescue, net, microcode, resume, ssh */
-	assert_int_equal(n, 9);
+	/* block stacks, TPM2, fsck, iSCSI, kdump, rescue, net, microcode, resume, ssh */
+	assert_int_equal(n, 10);
 }
 
 /* iSCSI needs the network: the net entry comes first, so its modules do. */
@@ -64,6 +67,7 @@ static void generic_image_wants_what_is_asked(void **state)
 	assert_false(wants(&c, "iSCSI"));
 	assert_false(wants(&c, "kdump"));
 	assert_false(wants(&c, "block stacks"));
+	assert_false(wants(&c, "TPM2"));
 	assert_false(wants(&c, "resume"));
 	assert_false(wants(&c, "ssh"));
 	assert_true(wants(&c, "fsck"));
@@ -84,6 +88,8 @@ static void generic_image_wants_what_is_asked(void **state)
 	assert_true(wants(&c, "kdump"));
 	assert_true(wants(&c, "block stacks"));
 	assert_false(wants(&c, "microcode"));
+	o.tpm2 = true;
+	assert_true(wants(&c, "TPM2"));
 	build_opts_free(&o);
 }
 
@@ -112,6 +118,47 @@ static void host_only_image_follows_the_host(void **state)
 	build_opts_free(&o);
 }
 
+/* A LUKS2 header whose JSON area has these tokens, at path. */
+static void write_header(const char *path, const char *tokens)
+{
+	char hdr[16384] = "LUKS\xba\xbe\0\2";
+	FILE *f = fopen(path, "w");
+
+	hdr[14] = 0x40;    /* hdr_size 16384, big-endian at 8 */
+	snprintf(hdr + 4096, sizeof(hdr) - 4096, "{\"tokens\":{%s}}", tokens);
+	assert_non_null(f);
+	assert_int_equal(fwrite(hdr, 1, sizeof(hdr), f), sizeof(hdr));
+	fclose(f);
+}
+
+/* A host-only image carries the TPM2 pieces only when a container under
+ * the root (or resume device) has a systemd-tpm2 token in its header. */
+static void host_only_tpm2_follows_the_tokens(void **state)
+{
+	char path[] = "/tmp/lifeboat-feature-luks-XXXXXX";
+	struct build_opts o;
+	struct host_facts h;
+	struct build_ctx c = { .opts = &o, .host = &h };
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	build_opts_init(&o);
+	memset(&h, 0, sizeof(h));
+	assert_false(wants(&c, "TPM2"));
+	/* The scan names the container's device under /dev. */
+	h.stack.n_luks = 1;
+	snprintf(h.stack.luks[0].dev, sizeof(h.stack.luks[0].dev), "..%s", path);
+	write_header(path, "\"0\":{\"type\":\"clevis\"}");
+	assert_false(wants(&c, "TPM2"));
+	write_header(path, "\"0\":{\"type\":\"clevis\"},\"1\":{\"type\":\"systemd-tpm2\"}");
+	assert_true(wants(&c, "TPM2"));
+	unlink(path);
+	assert_false(wants(&c, "TPM2"));
+	build_opts_free(&o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -119,6 +166,7 @@ int main(void)
 		cmocka_unit_test(net_comes_before_iscsi),
 		cmocka_unit_test(generic_image_wants_what_is_asked),
 		cmocka_unit_test(host_only_image_follows_the_host),
+		cmocka_unit_test(host_only_tpm2_follows_the_tokens),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

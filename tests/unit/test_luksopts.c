@@ -199,6 +199,37 @@ static void noted_options(void **state)
 	assert_string_equal(argv_text(&o), "--allow-discards");
 }
 
+/* systemd's TPM2 options (crypttab, rd.luks.options=): the device, the
+ * PIN and the PCRs a token must be bound to; malformed values are noted
+ * and leave the defaults. */
+static void tpm2_options(void **state)
+{
+	struct luks_opts o = parsed("tpm2-device=/dev/tpmrm1,tpm2-pin=yes,tpm2-pcrs=0+7+23");
+
+	(void)state;
+	assert_int_equal(o.n_notes, 0);
+	assert_string_equal(o.tpm2_device, "/dev/tpmrm1");
+	assert_int_equal(o.tpm2_pin, LUKS_TPM2_PIN_YES);
+	assert_true(o.flags & LUKS_OPT_TPM2_PCRS);
+	assert_int_equal(o.tpm2_pcrs, 1u | 1u << 7 | 1u << 23);
+	assert_string_equal(argv_text(&o), "");
+	o = parsed("tpm2-device=auto,tpm2-pin=false,tpm2-pcrs=");
+	assert_int_equal(o.n_notes, 0);
+	assert_string_equal(o.tpm2_device, "");
+	assert_int_equal(o.tpm2_pin, LUKS_TPM2_PIN_NO);
+	assert_true(o.flags & LUKS_OPT_TPM2_PCRS);
+	assert_int_equal(o.tpm2_pcrs, 0);
+	o = parsed("tpm2-device=tpmrm0,tpm2-device=/dev/../etc/x,tpm2-pin=maybe,tpm2-pcrs=7+24,"
+		   "tpm2-pcrs=7++8,tpm2-pcrs=x");
+	assert_int_equal(o.n_notes, 6);
+	assert_string_equal(o.tpm2_device, "");
+	assert_int_equal(o.tpm2_pin, LUKS_TPM2_PIN_TOKEN);
+	assert_false(o.flags & LUKS_OPT_TPM2_PCRS);
+	assert_non_null(strstr(o.notes, "tpm2-device=tpmrm0: not auto or a /dev path, ignored"));
+	assert_non_null(strstr(o.notes, "tpm2-pin=maybe: not yes or no, ignored"));
+	assert_non_null(strstr(o.notes, "tpm2-pcrs=7+24: not a list of PCR numbers (0 to 23)"));
+}
+
 /* Notes stay within their buffer; their count goes on. */
 static void notes_are_bounded(void **state)
 {
@@ -344,6 +375,7 @@ int main(void)
 		cmocka_unit_test(key_file_window),
 		cmocka_unit_test(accepted_and_ignored),
 		cmocka_unit_test(noted_options),
+		cmocka_unit_test(tpm2_options),
 		cmocka_unit_test(notes_are_bounded),
 		cmocka_unit_test(precedence),
 		cmocka_unit_test(options_parameter_forms),

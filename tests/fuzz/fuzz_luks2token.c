@@ -1,0 +1,44 @@
+/* Fuzz target: a LUKS2 header from a disk (which may be hostile): the
+ * binary header's checks and the JSON area's tokens (common/luks2token.c),
+ * then the init's choice of a TPM2 token and its reading of cryptsetup's
+ * words (blockstack/lukstpm2.c). The input is tried both as a whole
+ * header and as the JSON text alone. */
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "blockstack/lukstpm2.h"
+#include "common/luks2token.h"
+#include "common/luksopts.h"
+
+static void use(const struct luks2_tokens *t, size_t json_len)
+{
+	struct luks_opts o;
+	const char *why;
+	char pcrs[80];
+
+	luks_opts_init(&o);
+	for (size_t i = 0; i < t->n; i++) {
+		if (t->t[i].json_off > json_len || t->t[i].json_len > json_len - t->t[i].json_off)
+			__builtin_trap();
+		luks2token_pcrs_format(t->t[i].tpm2_pcrs, pcrs, sizeof(pcrs));
+	}
+	if (lukstpm2_pick(t, &o, &why))
+		(void)lukstpm2_needs_pin(luks2token_find(t, "systemd-tpm2"), &o);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct luks2_tokens t;
+	size_t off = 0, len = 0;
+	char out[256];
+
+	if (luks2token_parse_json((const char *)data, size, &t) >= 0)
+		use(&t, size);
+	if (luks2token_parse_header(data, size, &t, &off, &len) >= 0)
+		use(&t, len);
+	/* cryptsetup's words, as the init reads them after a failed attempt. */
+	snprintf(out, sizeof(out), "%.*s", (int)(size < 255 ? size : 255), (const char *)data);
+	(void)lukstpm2_why_text(lukstpm2_why(size ? data[0] : 0, out));
+	return 0;
+}
