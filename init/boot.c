@@ -13,6 +13,7 @@
 #include "bootlib/stage.h"
 #include "bootlib/sysroot.h"
 #include "bootlib/timeline.h"
+#include "bootlib/vconsole.h"
 #include "common/modtab.h"
 #include "common/redact.h"
 #include "fsck/fsck.h"
@@ -69,6 +70,24 @@ static void setup_drivers(const struct driver_args *drivers)
 	for (size_t i = 0; i < drivers->blacklist.len; i++)
 		modload_blacklist(drivers->blacklist.items[i]);
 	load_driver_list(&drivers->pre, "rd.driver.pre");
+}
+
+/* The keyboard layout, before anything can prompt: a passphrase typed in
+ * another layout than the one it was set in is the most common lockout. */
+static void setup_keymap(const struct vconsole_args *vconsole)
+{
+	char why[WHY_MAX];
+	int r;
+
+	if (!vconsole->keymap[0])
+		return;
+	r = vconsole_keymap_load(vconsole->keymap, why, sizeof(why));
+	if (r == -ENOTTY)
+		log_info("%s", why);
+	else if (r < 0)
+		log_warn("%s", why);
+	else
+		log_info("keyboard layout %s loaded", vconsole->keymap);
 }
 
 /* The network root: net/ configures the network and mounts NFS on /sysroot. */
@@ -202,6 +221,7 @@ int main(int argc, char **argv)
 	log_set_debug(args.debug);
 	boot_plan_make(&args, &plan);
 	log_info("starting; the root is on %s", boot_plan_root_kind_name(plan.root_kind));
+	setup_keymap(&args.vconsole);
 	rescue_break(&args.rescue, STAGE_CMDLINE);
 	setup_drivers(&args.drivers);
 	rescue_break(&args.rescue, STAGE_PRE_UDEV);
