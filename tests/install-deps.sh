@@ -27,6 +27,10 @@ PACKAGES="$PACKAGES python3-pyftpdlib openssh-server"
 # build the stacked test disks inside a qemu guest.
 PACKAGES="$PACKAGES lvm2 mdadm cryptsetup-bin"
 
+# The keyboard layout: loadkeys (kbd) compiles it, console-data has the
+# console keymaps by name, ckbcomp (console-setup) converts XKB layouts.
+PACKAGES="$PACKAGES kbd console-data console-setup"
+
 missing=""
 for p in $PACKAGES; do
 	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

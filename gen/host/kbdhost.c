@@ -60,17 +60,32 @@ static bool value_unquote(const char *p, const char *end, char *out, size_t size
 	return quote == 0;
 }
 
+static const char *skip_blanks(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	return p;
+}
+
+/* "export KEY=VALUE" is the same assignment for the shell. */
+static const char *skip_export(const char *p, const char *end)
+{
+	static const char word[] = "export";
+	size_t len = sizeof(word) - 1;
+
+	if ((size_t)(end - p) <= len || memcmp(p, word, len) != 0 ||
+	    (p[len] != ' ' && p[len] != '\t'))
+		return p;
+	return skip_blanks(p + len, end);
+}
+
 /* One line: [export ]KEY=VALUE, stored when KEY is in keys. */
 static void parse_line(const char *line, const char *end, const struct kbd_key *keys,
 		       struct kbd_host *out)
 {
 	char value[KBDHOST_VALUE_MAX];
 
-	while (line < end && (*line == ' ' || *line == '\t'))
-		line++;
-	if ((size_t)(end - line) > 7 && strncmp(line, "export", 6) == 0 &&
-	    (line[6] == ' ' || line[6] == '\t'))
-		line += 7;
+	line = skip_export(skip_blanks(line, end), end);
 	for (const struct kbd_key *k = keys; k->name; k++) {
 		size_t len = strlen(k->name);
 

@@ -17,6 +17,7 @@ source "$(dirname "$0")/cases-stacks-keys.sh"
 source "$(dirname "$0")/cases-shutdown.sh"
 source "$(dirname "$0")/cases-stacks-resume.sh"
 source "$(dirname "$0")/cases-input.sh"
+source "$(dirname "$0")/cases-keymap.sh"
 source "$(dirname "$0")/cases-compress.sh"
 
 JOBS=${JOBS:-2}
