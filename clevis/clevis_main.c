@@ -1,0 +1,127 @@
+/* lifeboat-clevis: recover the passphrase of a LUKS2 container from its
+ * clevis tang bindings, for the init (blockstack/), which opens the
+ * container with it as with a typed one.
+ *
+ *   lifeboat-clevis DEVICE SECONDS
+ *
+ * Each clevis token with the tang pin is tried in token order, each
+ * server given SECONDS to answer. The passphrase goes to standard output
+ * (a pipe to the init; it is never logged); for each binding that failed,
+ * one line on standard error names the token, the server and why.
+ * Exit status: 0 a passphrase was written, 1 every tang binding failed,
+ * 2 the container has no tang binding, 3 the header cannot be read.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "clevis/http.h"
+#include "clevis/mr.h"
+#include "clevis/token.h"
+
+#define PASSPHRASE_MAX 1024
+
+enum { EXIT_UNLOCKED, EXIT_FAILED, EXIT_NO_BINDING, EXIT_NO_HEADER };
+
+struct unlock {
+	const char *device;
+	int timeout_ms;
+	int tried;
+	const char *url;
+	char why[512];
+};
+
+static void describe(struct unlock *u, int err, int status)
+{
+	if (err == -ETIMEDOUT)
+		snprintf(u->why, sizeof(u->why), "no answer within %d s", u->timeout_ms / 1000);
+	else if (err == -EPROTO)
+		snprintf(u->why, sizeof(u->why), "it answered HTTP %d (a key it no longer has?)", status);
+	else if (err == -EHOSTUNREACH)
+		snprintf(u->why, sizeof(u->why), "the server's address cannot be resolved or reached");
+	else
+		snprintf(u->why, sizeof(u->why), "%s", strerror(-err));
+}
+
+/* mr_exchange_fn: POST the blinded key to URL/rec/KID. */
+static int tang_exchange(const char *kid, const char *request, char *reply, size_t size, void *ctx)
+{
+	struct unlock *u = ctx;
+	struct http_url url;
+	char path[HTTP_PATH_MAX];
+	int fd, r, status = 0;
+
+	if (http_url_parse(u->url, &url) < 0) {
+		snprintf(u->why, sizeof(u->why), "the URL is not http://HOST[:PORT][/PATH]");
+		return -EINVAL;
+	}
+	snprintf(path, sizeof(path), "/rec/%s", kid);
+	fd = http_connect(&url, u->timeout_ms);
+	if (fd < 0) {
+		describe(u, fd, 0);
+		return fd;
+	}
+	r = http_post_fd(fd, &url, path, "application/jwk+json", request, reply, size,
+			 u->timeout_ms, &status);
+	close(fd);
+	if (r < 0)
+		describe(u, r, status);
+	return r;
+}
+
+static int try_token(int id, const struct clevis_jwe *jwe, void *ctx)
+{
+	struct unlock *u = ctx;
+	unsigned char pass[PASSPHRASE_MAX];
+	char why[256];
+	const char *pin = jwe_pin(jwe);
+	long n;
+
+	if (!pin || strcmp(pin, "tang") != 0)
+		return 0;
+	u->tried++;
+	u->url = jwe_tang_url(jwe);
+	u->why[0] = '\0';
+	if (!u->url) {
+		fprintf(stderr, "clevis token %d on %s: its tang binding names no server\n", id, u->device);
+		return 0;
+	}
+	n = mr_recover(jwe, tang_exchange, u, pass, sizeof(pass), why, sizeof(why));
+	if (n < 0) {
+		fprintf(stderr, "clevis token %d on %s: tang server %s: %s\n", id, u->device, u->url,
+			u->why[0] ? u->why : why);
+		return 0;
+	}
+	if (write(STDOUT_FILENO, pass, (size_t)n) != n)
+		n = -EIO;
+	explicit_bzero(pass, sizeof(pass));
+	return n < 0 ? -EIO : 1;
+}
+
+int main(int argc, char **argv)
+{
+	struct unlock u = { 0 };
+	char *json;
+	size_t len;
+	int r;
+
+	if (argc != 3 || atoi(argv[2]) <= 0) {
+		fprintf(stderr, "usage: lifeboat-clevis DEVICE SECONDS\n");
+		return EXIT_NO_HEADER;
+	}
+	u.device = argv[1];
+	u.timeout_ms = atoi(argv[2]) * 1000;
+	r = token_read_json(u.device, &json, &len);
+	if (r < 0) {
+		fprintf(stderr, "clevis: the LUKS2 header of %s cannot be read (%s)\n", u.device,
+			r == -EINVAL ? "not LUKS2, or both copies damaged" : strerror(-r));
+		return EXIT_NO_HEADER;
+	}
+	r = token_foreach_clevis(json, len, try_token, &u);
+	free(json);
+	if (r == 1)
+		return EXIT_UNLOCKED;
+	return u.tried ? EXIT_FAILED : EXIT_NO_BINDING;
+}
