@@ -77,8 +77,8 @@ static int parts_set(struct clevis_jwe *out, const char *const part[4], const si
 
 int jwe_parse_compact(const char *text, size_t len, struct clevis_jwe *out)
 {
-	const char *part[5];
-	size_t plen[5], n = 0;
+	const char *part[5] = { NULL };
+	size_t plen[5] = { 0 }, n = 0;
 	const char *p = text, *end = text + len;
 	int r;
 
