@@ -9,6 +9,7 @@
 #include "blockstack/luks.h"
 #include "blockstack/lukscfg.h"
 #include "blockstack/lukskey.h"
+#include "blockstack/lukstang.h"
 #include "blockstack/params.h"
 #include "bootlib/blkprobe.h"
 #include "bootlib/evloop.h"
@@ -135,6 +136,9 @@ static int open_luks(const struct luks_container *c, bool last_chance, bool firs
 	case KEY_FAILED:
 		break;
 	}
+	/* A Tang server, if a binding names one, before a person. */
+	if (luks_tang_open(c) == TANG_OPENED)
+		return 0;
 	return ask_passphrase(c);
 }
 

@@ -2,19 +2,27 @@
  * clevis tang bindings, for the init (blockstack/), which opens the
  * container with it as with a typed one.
  *
- *   lifeboat-clevis DEVICE SECONDS
+ *   lifeboat-clevis DEVICE SECONDS [COMMAND ARG...]
  *
  * Each clevis token with the tang pin is tried in token order, each
- * server given SECONDS to answer. The passphrase goes to standard output
- * (a pipe to the init; it is never logged); for each binding that failed,
- * one line on standard error names the token, the server and why.
- * Exit status: 0 a passphrase was written, 1 every tang binding failed,
- * 2 the container has no tang binding, 3 the header cannot be read.
+ * server given SECONDS to answer. The passphrase goes to COMMAND's
+ * standard input (the init gives its `cryptsetup open --key-file=-`), so
+ * it never passes through PID 1; without COMMAND, to standard output. For
+ * each binding that failed, one line on standard error names the token,
+ * the server and why.
+ * Exit status: COMMAND's (0 without it) once a binding gave a passphrase;
+ * else 64 every tang binding failed, 65 the container has no tang binding,
+ * 66 the header cannot be read or the usage is wrong (above cryptsetup's
+ * own statuses, which the init reads too).
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "clevis/http.h"
@@ -23,10 +31,12 @@
 
 #define PASSPHRASE_MAX 1024
 
-enum { EXIT_UNLOCKED, EXIT_FAILED, EXIT_NO_BINDING, EXIT_NO_HEADER };
+enum { EXIT_FAILED = 64, EXIT_NO_BINDING = 65, EXIT_NO_HEADER = 66 };
 
 struct unlock {
 	const char *device;
+	char **command;          /* NULL: the passphrase to stdout */
+	int status;              /* the command's exit status */
 	int timeout_ms;
 	int tried;
 	const char *url;
@@ -71,6 +81,38 @@ static int tang_exchange(const char *kid, const char *request, char *reply, size
 	return r;
 }
 
+/* Write the passphrase to command's standard input (or ours when there
+ * is none); returns the command's exit status. */
+static int hand_over(char **command, const unsigned char *pass, size_t len)
+{
+	int fd[2], status;
+	pid_t pid;
+	bool ok;
+
+	if (!command)
+		return write(STDOUT_FILENO, pass, len) == (ssize_t)len ? 0 : EXIT_FAILED;
+	if (pipe2(fd, O_CLOEXEC) < 0)
+		return EXIT_FAILED;
+	pid = fork();
+	if (pid == 0) {
+		dup2(fd[0], STDIN_FILENO);
+		execv(command[0], command);
+		_exit(127);
+	}
+	close(fd[0]);
+	/* A passphrase fits the pipe: the write does not wait for the reader. */
+	ok = pid > 0 && write(fd[1], pass, len) == (ssize_t)len;
+	close(fd[1]);
+	if (pid < 0)
+		return EXIT_FAILED;
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return EXIT_FAILED;
+	if (!ok)
+		return EXIT_FAILED;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : EXIT_FAILED;
+}
+
 static int try_token(int id, const struct clevis_jwe *jwe, void *ctx)
 {
 	struct unlock *u = ctx;
@@ -94,10 +136,9 @@ static int try_token(int id, const struct clevis_jwe *jwe, void *ctx)
 			u->why[0] ? u->why : why);
 		return 0;
 	}
-	if (write(STDOUT_FILENO, pass, (size_t)n) != n)
-		n = -EIO;
+	u->status = hand_over(u->command, pass, (size_t)n);
 	explicit_bzero(pass, sizeof(pass));
-	return n < 0 ? -EIO : 1;
+	return 1;
 }
 
 int main(int argc, char **argv)
@@ -107,12 +148,14 @@ int main(int argc, char **argv)
 	size_t len;
 	int r;
 
-	if (argc != 3 || atoi(argv[2]) <= 0) {
-		fprintf(stderr, "usage: lifeboat-clevis DEVICE SECONDS\n");
+	signal(SIGPIPE, SIG_IGN);
+	if (argc < 3 || atoi(argv[2]) <= 0) {
+		fprintf(stderr, "usage: lifeboat-clevis DEVICE SECONDS [COMMAND ARG...]\n");
 		return EXIT_NO_HEADER;
 	}
 	u.device = argv[1];
 	u.timeout_ms = atoi(argv[2]) * 1000;
+	u.command = argc > 3 ? argv + 3 : NULL;
 	r = token_read_json(u.device, &json, &len);
 	if (r < 0) {
 		fprintf(stderr, "clevis: the LUKS2 header of %s cannot be read (%s)\n", u.device,
@@ -122,6 +165,6 @@ int main(int argc, char **argv)
 	r = token_foreach_clevis(json, len, try_token, &u);
 	free(json);
 	if (r == 1)
-		return EXIT_UNLOCKED;
+		return u.status;
 	return u.tried ? EXIT_FAILED : EXIT_NO_BINDING;
 }

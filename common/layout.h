@@ -48,6 +48,8 @@
 #define LAYOUT_CRYPTSETUP "/usr/sbin/cryptsetup"
 #define LAYOUT_LVM "/usr/sbin/lvm"
 #define LAYOUT_MDADM "/usr/sbin/mdadm"
+/* The Tang unlock helper (clevis/clevis_main.c), when the image has it. */
+#define LAYOUT_CLEVIS "/usr/lib/lifeboat/lifeboat-clevis"
 /* Host-only: the lines of the host's crypttab for the root's containers. */
 #define LAYOUT_CRYPTTAB "/etc/crypttab"
 

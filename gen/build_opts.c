@@ -100,6 +100,15 @@ static int set_net(struct build_opts *o, const char *value, size_t offset)
 	return 0;
 }
 
+/* The Tang unlock needs cryptsetup and the network. */
+static int set_clevis(struct build_opts *o, const char *value, size_t offset)
+{
+	(void)value;
+	(void)offset;
+	o->clevis = o->block_stacks = o->net = true;
+	return 0;
+}
+
 /* A flag option that turns a bool field on. */
 static int set_flag(struct build_opts *o, const char *value, size_t offset)
 {
@@ -135,6 +144,7 @@ static const struct opt_def opt_defs[] = {
 	{ "block-stacks",  0,   false, set_flag,      F(block_stacks),  "LUKS, LVM, md RAID: cryptsetup, lvm, mdadm (host-only: those the root uses)" },
 	{ "fsck",          0,   false, set_flag,      F(fsck),          "host-only: add the root filesystem's checker (e2fsck; generic images have it)" },
 	{ "no-fsck",       0,   false, set_flag,      F(no_fsck),       "add no filesystem checker, not even to generic images" },
+	{ "clevis",        0,   false, set_clevis,    0,                "unlock LUKS roots bound with clevis luks bind ... tang (implies --block-stacks --net)" },
 	{ "keymap",        0,   true,  set_string,    F(keymap),        "NAME: the keyboard layout at the prompts (console keymap or XKB layout; host-only: the host's)" },
 	{ "kdump",         0,   false, set_flag,      F(kdump),         "a kdump capture image (docs/kdump.md)" },
 	{ "kdump-target",  0,   true,  add_list,      F(kdump_targets), "T,...: where dumps go, in order: UUID=|LABEL=|/dev/...[:/DIR], nfs:..., URL[;cafile=F][;sshkey=F;knownhosts=F]" },

@@ -30,6 +30,7 @@ struct build_opts {
 	bool block_stacks;     /* --block-stacks: lvm, mdadm, cryptsetup (gen/feature/blockstacks.c) */
 	bool fsck;             /* --fsck: host-only images get the root's checker (gen/feature/fsckpack.c) */
 	bool no_fsck;          /* --no-fsck: no filesystem checker, generic images neither */
+	bool clevis;           /* --clevis: the Tang unlock (gen/feature/clevis_pack.c) */
 	char *keymap;          /* --keymap NAME: the console layout (gen/feature/keymap_pack.c) */
 	/* Lists accumulate over config files and the command line. */
 	struct strv add_modules;

@@ -133,7 +133,9 @@ static int attach_network_disk(struct boot_args *args, const struct boot_plan *p
 	}
 	snprintf(root, size, "%s", args->root.root);
 	if (plan->neednet && net_bring_up(plan->net.net, text, sizeof(text)) < 0)
-		log_warn("rd.neednet: %s; the real root starts without the network", text);
+		log_warn("%s: %s; %s", plan->tang ? "the network for Tang" : "rd.neednet", text,
+			 plan->tang ? "the clevis tang bindings will fail and the passphrase be asked"
+				    : "the real root starts without the network");
 	return 0;
 }
 

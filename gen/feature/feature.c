@@ -16,6 +16,7 @@ const struct feature *const feature_table[] = {
 	&net_pack_feature,
 	&iscsi_pack_feature,
 	&resume_pack_feature,
+	&clevis_pack_feature,
 	&keymap_pack_feature,
 	&microcode_feature,
 	NULL,

@@ -33,8 +33,8 @@ static void every_entry_is_complete(void **state)
 		for (const struct feature *const *g = feature_table; g != f; g++)
 			assert_string_not_equal((*g)->name, (*f)->name);
 	}
-	/* block stacks, fsck, iSCSI, kdump, rescue, net, microcode, resume, keymap */
-	assert_int_equal(n, 9);
+	/* block stacks, fsck, iSCSI, kdump, rescue, net, microcode, resume, clevis, keymap */
+	assert_int_equal(n, 10);
 }
 
 /* iSCSI needs the network: the net entry comes first, so its modules do. */
