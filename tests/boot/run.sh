@@ -18,6 +18,7 @@ source "$(dirname "$0")/cases-shutdown.sh"
 source "$(dirname "$0")/cases-stacks-resume.sh"
 source "$(dirname "$0")/cases-input.sh"
 source "$(dirname "$0")/cases-keymap.sh"
+source "$(dirname "$0")/cases-tang.sh"
 source "$(dirname "$0")/cases-compress.sh"
 
 JOBS=${JOBS:-2}
