@@ -26,7 +26,7 @@ static void report_lines(char *out)
 enum tang_result luks_tang_open(const struct luks_container *c)
 {
 	const char *argv[4 + LUKS_OPEN_ARGV_MAX] = { LAYOUT_CLEVIS };
-	char dev[96], secs[16], out[2048], used[300];
+	char dev[96], secs[16], out[2048];
 	int r;
 
 	if (access(LAYOUT_CLEVIS, X_OK) < 0)
@@ -37,6 +37,8 @@ enum tang_result luks_tang_open(const struct luks_container *c)
 	argv[2] = secs;
 	r = run_tool((char *const *)argv, NULL, 0, out, sizeof(out));
 	if (r == 0) {
+		char used[300];
+
 		luks_opts_suffix(c, false, used, sizeof(used));
 		log_info("opened /dev/%s (LUKS UUID=%s) as /dev/mapper/%s with its clevis tang "
 			 "binding%s", c->devname, c->uuid, c->name, used);

@@ -35,14 +35,7 @@ tang_start() {
 	setsid ip netns exec "$NET_NS" socat "TCP-LISTEN:$TANG_PORT,bind=$NET_SERVER,reuseaddr,fork" \
 		EXEC:"/usr/libexec/tangd $CASE_DIR/tangdb" 2>"$CASE_DIR/tangd.log" &
 	NET_PIDS+=($!)
-	# Listening before the guest asks (it is seconds away: the boot).
-	local i
-	for ((i = 0; i < 50; i++)); do
-		ip netns exec "$NET_NS" ss -ltn | grep -q ":$TANG_PORT " && return 0
-		sleep 0.1
-	done
-	echo "socat did not listen on $NET_SERVER:$TANG_PORT"
-	return 1
+	net_wait_port "$TANG_PORT"
 }
 
 # tang_disk: the LUKS root disk bound to the case's server; echoes its path.
@@ -69,16 +62,21 @@ tang_boot() {
 		-device virtio-net-pci,netdev=n0,mac=$NET_MAC,addr=0x5 $(virtio_disk "$TANG_DISK")
 }
 
+# tang_stop RC: the machine off; the console log without CRs for the
+# assertions (console.log.txt). Fails when RC does.
+tang_stop() {
+	rescue_stop "$1"
+	tr -d '\r' <"$CASE_DIR/console.log" >"$CASE_DIR/console.log.txt"
+	[ "$1" -eq 0 ]
+}
+
 # The Tang-bound root boots with nothing typed.
 case_tang_root() {
-	local rc log=$CASE_DIR/console.log
+	local log=$CASE_DIR/console.log
 	tang_setup && tang_start || return 1
 	tang_boot
 	expect 'reboot: Power down' 120
-	rc=$?
-	rescue_stop $rc
-	tr -d '\r' <"$log" >"$log.txt"
-	[ $rc -eq 0 ] || return 1
+	tang_stop $? || return 1
 	assert_log "$log.txt" "opened /dev/vda (LUKS UUID=$UUID_LUKS) as /dev/mapper/luks-$UUID_LUKS with its clevis tang binding" &&
 	assert_not_log "$log.txt" 'Passphrase (try' &&
 	assert_root_reached "$log.txt" &&
@@ -89,7 +87,7 @@ case_tang_root() {
 # The server stopped: the console names it and asks for the passphrase
 # well within rd.timeout; the typed passphrase opens the root.
 case_tang_server_down() {
-	local rc log=$CASE_DIR/console.log
+	local log=$CASE_DIR/console.log
 	tang_setup || return 1
 	tang_boot
 	{
@@ -98,10 +96,7 @@ case_tang_server_down() {
 		type_line "$LUKS_PW" &&
 		expect 'reboot: Power down' 120
 	}
-	rc=$?
-	rescue_stop $rc
-	tr -d '\r' <"$log" >"$log.txt"
-	[ $rc -eq 0 ] || return 1
+	tang_stop $? || return 1
 	assert_log "$log.txt" "no clevis tang binding opened /dev/vda (UUID=$UUID_LUKS); asking for its passphrase instead" &&
 	assert_log "$log.txt" "opened /dev/vda (LUKS UUID=$UUID_LUKS) as /dev/mapper/luks-$UUID_LUKS with a passphrase" &&
 	assert_root_reached "$log.txt" &&

@@ -96,6 +96,34 @@ static void responses(void **state)
 	assert_int_equal(http_response_body("HTTP/1.1 200 OK\r\n", 17, &body, &len), -EBADMSG);
 }
 
+/* A server that takes the request and never answers: the deadline ends
+ * the wait; one that closes without a word: not an HTTP response. */
+static void server_silent_or_gone(void **state)
+{
+	struct http_url u;
+	char out[64];
+	int sv[2], status;
+
+	(void)state;
+	assert_int_equal(http_url_parse("http://198.51.100.1:7500", &u), 0);
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv), 0);
+	assert_int_equal(http_post_fd(sv[0], &u, "/rec/k", "application/jwk+json", "{}", out,
+				      sizeof(out), 300, &status), -ETIMEDOUT);
+	close(sv[1]);
+	assert_int_equal(http_post_fd(sv[0], &u, "/rec/k", "application/jwk+json", "{}", out,
+				      sizeof(out), 300, &status), -EPIPE);
+	close(sv[0]);
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv), 0);
+	assert_int_equal(write(sv[1], "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n", 45), 45);
+	assert_int_equal(http_post_fd(sv[0], &u, "/rec/k", "application/jwk+json", "{}", out,
+				      sizeof(out), 300, &status), -EPROTO);
+	assert_int_equal(status, 404);
+	close(sv[1]);
+	assert_int_equal(http_post_fd(sv[0], &u, "/rec/k", "application/jwk+json", "{}", out,
+				      sizeof(out), 300, &status), -EPIPE);
+	close(sv[0]);
+}
+
 /* A scratch directory with a tang key database and its advertisement. */
 struct tang_fixture {
 	char dir[64];
@@ -320,6 +348,7 @@ int main(void)
 		cmocka_unit_test(b64url_round_trip),
 		cmocka_unit_test(url_parse),
 		cmocka_unit_test(responses),
+		cmocka_unit_test(server_silent_or_gone),
 		cmocka_unit_test(tang_recovers_the_secret),
 		cmocka_unit_test(tang_other_keys_refuse),
 		cmocka_unit_test(jwe_malformed),
