@@ -3,6 +3,7 @@
  * container with it as with a typed one.
  *
  *   lifeboat-clevis DEVICE SECONDS [COMMAND ARG...]
+ *   lifeboat-clevis --list DEVICE
  *
  * Each clevis token with the tang pin is tried in token order, each
  * server given SECONDS to answer. The passphrase goes to COMMAND's
@@ -10,6 +11,9 @@
  * it never passes through PID 1; without COMMAND, to standard output. For
  * each binding that failed, one line on standard error names the token,
  * the server and why.
+ * --list prints "ID PIN URL" for each clevis token (URL "-" for pins other
+ * than tang) and contacts nobody: the generator asks it which of the
+ * host's containers are bound (gen/host/tanghost.c).
  * Exit status: COMMAND's (0 without it) once a binding gave a passphrase;
  * else 64 every tang binding failed, 65 the container has no tang binding,
  * 66 the header cannot be read or the usage is wrong (above cryptsetup's
@@ -141,6 +145,35 @@ static int try_token(int id, const struct clevis_jwe *jwe, void *ctx)
 	return 1;
 }
 
+static int list_token(int id, const struct clevis_jwe *jwe, void *ctx)
+{
+	const char *pin = jwe_pin(jwe), *url = jwe_tang_url(jwe);
+
+	(void)ctx;
+	/* One word each: a pin or URL with blanks in it would break the line. */
+	if (pin && strpbrk(pin, " \t\r\n"))
+		pin = NULL;
+	if (!pin || strcmp(pin, "tang") != 0 || (url && strpbrk(url, " \t\r\n")))
+		url = NULL;
+	printf("%d %s %s\n", id, pin ? pin : "-", url ? url : "-");
+	return 0;
+}
+
+static int list_bindings(const char *device)
+{
+	char *json;
+	size_t len;
+	int r = token_read_json(device, &json, &len);
+
+	if (r < 0) {
+		fprintf(stderr, "clevis: the LUKS2 header of %s cannot be read\n", device);
+		return EXIT_NO_HEADER;
+	}
+	token_foreach_clevis(json, len, list_token, NULL);
+	free(json);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct unlock u = { 0 };
@@ -149,6 +182,8 @@ int main(int argc, char **argv)
 	int r;
 
 	signal(SIGPIPE, SIG_IGN);
+	if (argc == 3 && strcmp(argv[1], "--list") == 0)
+		return list_bindings(argv[2]);
 	if (argc < 3 || atoi(argv[2]) <= 0) {
 		fprintf(stderr, "usage: lifeboat-clevis DEVICE SECONDS [COMMAND ARG...]\n");
 		return EXIT_NO_HEADER;

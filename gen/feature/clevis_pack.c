@@ -17,7 +17,7 @@
 
 static bool clevis_pack_wanted(const struct build_ctx *c)
 {
-	return c->opts->clevis;
+	return c->opts->clevis || (c->host && c->host->root_tang);
 }
 
 /* lifeboat-clevis is built and installed beside lifeboat-init. */

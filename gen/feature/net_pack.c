@@ -10,7 +10,9 @@
  * root is NFS needs it without being asked. */
 static bool net_pack_wanted(const struct build_ctx *c)
 {
-	return c->opts->net || iscsi_pack_wanted(c) || (c->host && c->host->root_nfs);
+	/* A root bound to Tang needs the network to unlock. */
+	return c->opts->net || iscsi_pack_wanted(c) ||
+	       (c->host && (c->host->root_nfs || c->host->root_tang));
 }
 
 /* A generic image gets the common NICs' drivers, a host-only one this machine's. */

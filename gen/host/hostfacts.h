@@ -26,6 +26,10 @@ struct host_facts {
 	bool nics_listed;           /* false: /sys/class/net could not be read */
 	struct kbd_host keyboard;   /* the console layout and font (gen/host/kbdhost.h) */
 	int keyboard_status;        /* 0, or -ENOENT: the host names none */
+	/* A container of the stack is bound to Tang (gen/host/tanghost.h,
+	 * filled after the read: it runs the build's lifeboat-clevis). */
+	bool root_tang;
+	char tang_url[400];
 };
 
 /* Read the host under root ("" for the build host itself, a directory

@@ -21,6 +21,7 @@
 #include "clevis/jwe.h"
 #include "clevis/mr.h"
 #include "clevis/token.h"
+#include "gen/host/tanghost.h"
 
 #define TANGD "/usr/libexec/tangd"
 #define SECRET "lifeboat-tang-secret"
@@ -122,6 +123,24 @@ static void server_silent_or_gone(void **state)
 	assert_int_equal(http_post_fd(sv[0], &u, "/rec/k", "application/jwk+json", "{}", out,
 				      sizeof(out), 300, &status), -EPIPE);
 	close(sv[0]);
+}
+
+/* The generator reads `lifeboat-clevis --list`: the first tang binding
+ * with a URL counts; other pins and "-" URLs do not. */
+static void host_list_output(void **state)
+{
+	char url[64];
+
+	(void)state;
+	assert_true(tanghost_list_parse("0 tpm2 -\n1 tang http://198.51.100.1:7500\n", url, sizeof(url)));
+	assert_string_equal(url, "http://198.51.100.1:7500");
+	assert_false(tanghost_list_parse("0 tpm2 -\n1 tang -\n2 sss -\n", url, sizeof(url)));
+	assert_false(tanghost_list_parse("", url, sizeof(url)));
+	assert_false(tanghost_list_parse("garbage\n0 tang\n", url, sizeof(url)));
+	/* A URL longer than url is cut, still a binding. */
+	assert_true(tanghost_list_parse("3 tang http://tang.example.invalid:7500/a/very/long/path/indeed/x",
+					url, 16));
+	assert_int_equal(strlen(url), 15);
 }
 
 /* A scratch directory with a tang key database and its advertisement. */
@@ -305,6 +324,29 @@ static int note_token(int id, const struct clevis_jwe *jwe, void *ctx)
 	return 0;
 }
 
+/* The generator's detection with the build's own lifeboat-clevis (beside
+ * this test's directory: BUILD/tests/ and BUILD/lifeboat-clevis). */
+static void host_detects_binding(const char *img)
+{
+	char exe[512], clevis[600];
+	struct host_facts h;
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	assert_true(n > 0);
+	exe[n] = '\0';
+	*strrchr(exe, '/') = '\0';
+	*strrchr(exe, '/') = '\0';
+	snprintf(clevis, sizeof(clevis), "%s/lifeboat-clevis", exe);
+	memset(&h, 0, sizeof(h));
+	h.stack.n_luks = 2;
+	/* The first is not LUKS2: skipped; the second, "/dev/" + "../" + img. */
+	strcpy(h.stack.luks[0].dev, "null");
+	snprintf(h.stack.luks[1].dev, sizeof(h.stack.luks[1].dev), "..%s", img);
+	tanghost_detect(&h, clevis);
+	assert_true(h.root_tang);
+	assert_string_equal(h.tang_url, "http://198.51.100.1:7500");
+}
+
 /* A LUKS2 container bound by `clevis luks bind`: its token is found in
  * the primary header, and in the secondary when the primary is damaged. */
 static void luks2_clevis_token(void **state)
@@ -327,6 +369,7 @@ static void luks2_clevis_token(void **state)
 	assert_int_equal(s.count, 1);
 	assert_int_equal(s.id, 0);
 	assert_string_equal(s.url, "http://198.51.100.1:7500");
+	host_detects_binding(img);
 	/* Damage the primary's JSON: its checksum fails, the secondary is read. */
 	fd = open(img, O_WRONLY);
 	assert_true(fd >= 0);
@@ -349,6 +392,7 @@ int main(void)
 		cmocka_unit_test(url_parse),
 		cmocka_unit_test(responses),
 		cmocka_unit_test(server_silent_or_gone),
+		cmocka_unit_test(host_list_output),
 		cmocka_unit_test(tang_recovers_the_secret),
 		cmocka_unit_test(tang_other_keys_refuse),
 		cmocka_unit_test(jwe_malformed),
