@@ -37,12 +37,21 @@ struct keymap_source {
 	const char *from;                   /* "--keymap", or the host's file */
 };
 
+/* The kernel's own layout is US: a host with it needs nothing added. */
+static bool host_layout_is_kernels(const struct kbd_host *k)
+{
+	if (k->keymap[0])
+		return strcmp(k->keymap, "us") == 0;
+	return strcmp(k->xkb_layout, "us") == 0 && !k->xkb_variant[0] && !k->xkb_options[0];
+}
+
 static bool keymap_pack_wanted(const struct build_ctx *c)
 {
 	const struct host_facts *h = c->host;
 
 	return c->opts->keymap ||
-	       (h && h->keyboard_status == 0 && (h->keyboard.keymap[0] || h->keyboard.xkb_layout[0]));
+	       (h && h->keyboard_status == 0 && (h->keyboard.keymap[0] || h->keyboard.xkb_layout[0]) &&
+		!host_layout_is_kernels(&h->keyboard));
 }
 
 /* The console's terminals run in UTF-8 (the kernel's default), so the
@@ -104,16 +113,21 @@ static int source_compile(const struct keymap_source *s, char **out, size_t *out
 	return r;
 }
 
-static void report_failure(const struct keymap_source *s, int r)
+/* --keymap's layout must compile; the host's, when it does not, leaves
+ * the image with the kernel's layout and a warning (a host-only build
+ * must not fail for want of ckbcomp). */
+static void report_failure(const struct keymap_source *s, int r, bool fatal)
 {
+	void (*report)(const char *, ...) = fatal ? gen_error : gen_warn;
+
 	if (s->console)
-		gen_error("%s: compiling the console keymap %s with `loadkeys -u -b %s` failed "
+		report("%s: compiling the console keymap %s with `loadkeys -u -b %s` failed "
 			  "(%s); check the name (kbd's or console-data's keymaps must be "
 			  "installed) or give --keymap another layout",
 			  s->from, s->console, s->console,
 			  r == -ENOENT ? "loadkeys is missing: install kbd" : strerror(-r));
 	else
-		gen_error("%s: converting the XKB layout %s%s%s with ckbcomp and `loadkeys -u -b` "
+		report("%s: converting the XKB layout %s%s%s with ckbcomp and `loadkeys -u -b` "
 			  "failed (%s); install console-setup (ckbcomp) and kbd (loadkeys), "
 			  "or give --keymap a console keymap name",
 			  s->from, s->xkb->xkb_layout, s->xkb->xkb_variant[0] ? " variant " : "",
@@ -179,8 +193,8 @@ static int keymap_pack_add_files(struct build_ctx *c)
 		r = source_compile(&s, &map, &len);
 	}
 	if (r < 0) {
-		report_failure(&s, r);
-		return r;
+		report_failure(&s, r, c->opts->keymap != NULL);
+		return c->opts->keymap ? r : 0;
 	}
 	snprintf(path, sizeof(path), "%s/%s%s", LAYOUT_KEYMAP_DIR, s.name, LAYOUT_KEYMAP_SUFFIX);
 	snprintf(line, sizeof(line), "rd.vconsole.keymap=%s\n", s.name);

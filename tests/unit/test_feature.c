@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include <errno.h>
 #include <string.h>
 
 #include "gen/build_ctx.h"
@@ -106,6 +107,49 @@ static void host_only_image_follows_the_host(void **state)
 	build_opts_free(&o);
 }
 
+/* The keyboard layout: --keymap always; the host's unless it is the
+ * kernel's own (US). The Tang unlock: --clevis, or a host root bound to
+ * Tang, which brings the network in too. */
+static void keymap_and_clevis_follow_the_host(void **state)
+{
+	struct build_opts o;
+	struct host_facts h;
+	struct build_ctx c = { .opts = &o, .host = NULL };
+
+	(void)state;
+	build_opts_init(&o);
+	memset(&h, 0, sizeof(h));
+	assert_false(wants(&c, "keymap"));
+	assert_false(wants(&c, "clevis"));
+	assert_int_equal(build_opts_set(&o, "keymap", "de", "test"), 0);
+	assert_true(wants(&c, "keymap"));
+	assert_int_equal(build_opts_set(&o, "clevis", NULL, "test"), 0);
+	assert_true(wants(&c, "clevis"));
+	assert_true(wants(&c, "net"));
+	assert_true(wants(&c, "block stacks"));
+	build_opts_free(&o);
+
+	build_opts_init(&o);
+	c.host = &h;
+	strcpy(h.keyboard.xkb_layout, "us");
+	assert_false(wants(&c, "keymap"));
+	strcpy(h.keyboard.xkb_variant, "intl");
+	assert_true(wants(&c, "keymap"));
+	h.keyboard_status = -ENOENT;
+	assert_false(wants(&c, "keymap"));
+	h.keyboard_status = 0;
+	memset(&h.keyboard, 0, sizeof(h.keyboard));
+	strcpy(h.keyboard.keymap, "de-latin1");
+	assert_true(wants(&c, "keymap"));
+	strcpy(h.keyboard.keymap, "us");
+	assert_false(wants(&c, "keymap"));
+	assert_false(wants(&c, "clevis"));
+	h.root_tang = true;
+	assert_true(wants(&c, "clevis"));
+	assert_true(wants(&c, "net"));
+	build_opts_free(&o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -113,6 +157,7 @@ int main(void)
 		cmocka_unit_test(net_comes_before_iscsi),
 		cmocka_unit_test(generic_image_wants_what_is_asked),
 		cmocka_unit_test(host_only_image_follows_the_host),
+		cmocka_unit_test(keymap_and_clevis_follow_the_host),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
