@@ -100,14 +100,19 @@ static int quiet_timeout(long long left)
 
 int devwait_find(const struct dev_spec *spec, unsigned int timeout_sec, struct found_dev *found)
 {
-	long long deadline = timeout_sec ? (long long)clock_now_ms() + timeout_sec * 1000LL : 0;
 	struct wanted w = { spec, NULL, false, evloop_offered_under_prompt() };
 	int fd = evloop_start();
+	long long deadline;
 
 	memset(found, 0, sizeof(*found));
 	w.found = found;
 	if (fd < 0)
 		return fd;
+	/* The time counts once the first wait's coldplug has loaded the drivers
+	 * of the devices present: on a slow or loaded machine loading them can
+	 * take longer than a short rd.resume.timeout, and a device whose driver
+	 * is still loading has not failed to appear. */
+	deadline = timeout_sec ? (long long)clock_now_ms() + timeout_sec * 1000LL : 0;
 	/* A LUKS, LVM or md member: what it assembles is offered in turn. */
 	evloop_offer_existing();
 	if (scan_existing(spec, found) || drain_events(fd, &w))

@@ -14,7 +14,7 @@ struct found_dev {
 /* Coldplug (on the first wait), then follow kernel uevents through the
  * event loop (bootlib/evloop.h: loading what each new device needs,
  * offering block devices to its observer) until a block device matches spec or timeout_sec
- * passes (0: no deadline). Returns 0 with *found filled, -ETIMEDOUT, or
+ * passes after the coldplug (0: no deadline). Returns 0 with *found filled, -ETIMEDOUT, or
  * another -errno. */
 int devwait_find(const struct dev_spec *spec, unsigned int timeout_sec, struct found_dev *found);
 

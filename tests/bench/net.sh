@@ -32,7 +32,7 @@ itools_image() {
 boot_stamped() {
 	timeout --foreground -k 5 "$QEMU_TIMEOUT" ip netns exec "$NET_NS" qemu-system-x86_64 \
 		-accel tcg -cpu max -m 512 -nographic -no-reboot -monitor none -serial stdio \
-		-kernel "$KERNEL" -initrd "$1" -append "console=ttyS0 panic=-1 $2" \
+		-kernel "$KERNEL" -initrd "$1" -append "$GUEST_APPEND $2" \
 		-netdev tap,id=n0,ifname=tap0,script=no,downscript=no \
 		-device virtio-net-pci,netdev=n0,mac=$NET_MAC </dev/null 2>&1 |
 	python3 -u -c '

@@ -224,7 +224,7 @@ main() {
 	{
 		echo "Kernel $KVER; $(nproc) cores; qemu TCG, 512 MB, virtio-blk ext4 root;" \
 			"N=$N builds (dracut --no-hostonly: $N_SLOW), M=$M boots; $(date -u +%Y-%m-%d)."
-		echo "Kernel command line: \`console=ttyS0 panic=-1 $APPEND\`."
+		echo "Kernel command line: \`$GUEST_APPEND $APPEND\`."
 		echo
 		table
 	} > "$BENCH/results.md"

@@ -48,7 +48,7 @@ kdump_boot() {
 	timeout --foreground -k 5 "$QEMU_TIMEOUT" ${KDUMP_NETNS:+ip netns exec $KDUMP_NETNS} \
 		qemu-system-x86_64 -accel tcg -cpu max -m 512 -nographic -no-reboot -monitor none \
 		-serial stdio -kernel "$KERNEL" -initrd "$IMG_GENERIC" \
-		-append "console=ttyS0 panic=-1 root=LABEL=kdroot crashkernel=$KDUMP_CRASHKERNEL" \
+		-append "$GUEST_APPEND root=LABEL=kdroot crashkernel=$KDUMP_CRASHKERNEL" \
 		-drive "file=$CASE_DIR/root.img,format=raw,if=virtio" "$@" </dev/null >"$CASE_DIR/console.log" 2>&1
 }
 

@@ -140,7 +140,7 @@ net_boot() {
 	shift 2
 	timeout --foreground -k 5 "$QEMU_TIMEOUT" ip netns exec "$NET_NS" qemu-system-x86_64 \
 		-accel tcg -cpu max -m 512 -nographic -no-reboot -monitor none -serial stdio \
-		-kernel "$KERNEL" -initrd "$NET_IMG" -append "console=ttyS0 panic=-1 $append" "$@" \
+		-kernel "$KERNEL" -initrd "$NET_IMG" -append "$GUEST_APPEND $append" "$@" \
 		-netdev tap,id=n0,ifname=tap0,script=no,downscript=no \
 		-device virtio-net-pci,netdev=n0,mac=$NET_MAC,addr=0x5 </dev/null >"$log" 2>&1
 	tr -d '\r' <"$log" >"$log.txt"

@@ -17,7 +17,7 @@ rescue_start() {
 		-display none -vga none -no-reboot -nic none \
 		-chardev "pipe,id=ser,path=$ser" -serial chardev:ser \
 		-chardev "pipe,id=mon,path=$mon" -mon chardev=mon,mode=readline \
-		-kernel "$KERNEL" -initrd "$initrd" -append "console=ttyS0 panic=-1 $append" \
+		-kernel "$KERNEL" -initrd "$initrd" -append "$GUEST_APPEND $append" \
 		"$@" </dev/null >"$CASE_DIR/qemu.out" 2>&1 &
 	QEMU_PID=$!
 	# Read-write opens never block on a FIFO, whoever comes first.
