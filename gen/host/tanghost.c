@@ -15,10 +15,12 @@ bool tanghost_list_parse(const char *text, char *url, size_t size)
 {
 	while (*text) {
 		size_t len = strcspn(text, "\n");
-		char line[512], pin[64], found[400];
-		int id;
+		char line[512];
 
 		if (len < sizeof(line)) {
+			char pin[64], found[400];
+			int id;
+
 			memcpy(line, text, len);
 			line[len] = '\0';
 			if (sscanf(line, "%d %63s %399s", &id, pin, found) == 3 &&
