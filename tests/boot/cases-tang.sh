@@ -70,6 +70,15 @@ tang_stop() {
 	[ "$1" -eq 0 ]
 }
 
+# tang_pass_absent LOG: the passphrase the binding holds (recovered by
+# clevis itself from the case's server) is nowhere in LOG.
+tang_pass_absent() {
+	local pass
+	pass=$(ip netns exec "$NET_NS" clevis luks pass -d "$TANG_DISK" -s 1 2>/dev/null) &&
+		[ -n "$pass" ] || { echo "clevis luks pass could not recover the binding's passphrase"; return 1; }
+	assert_not_log "$1" "$pass"
+}
+
 # The Tang-bound root boots with nothing typed.
 case_tang_root() {
 	local log=$CASE_DIR/console.log
@@ -80,6 +89,7 @@ case_tang_root() {
 	assert_log "$log.txt" "opened /dev/vda (LUKS UUID=$UUID_LUKS) as /dev/mapper/luks-$UUID_LUKS with its clevis tang binding" &&
 	assert_not_log "$log.txt" 'Passphrase (try' &&
 	assert_root_reached "$log.txt" &&
+	tang_pass_absent "$log.txt" &&
 	grep -q 'POST /rec/' "$CASE_DIR/tangd.log" ||
 		{ echo "tangd never answered a recovery (tangd.log)"; return 1; }
 }
