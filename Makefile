@@ -24,10 +24,13 @@ GEN_LIBS  := -lkmod -lz -llzma -lzstd -llz4 -lblkid -pthread
 INIT_LIBS := -lblkid -lz -pthread
 # The unit tests read LZO pages back with liblzo2 itself (the init dlopens it).
 TEST_LIBS := -llzo2
+# lifeboat-clevis: the libraries cryptsetup already brings into the image.
+CLEVIS_LIBS := -lcrypto -ljson-c
 
 GEN_SRCS    := $(filter-out gen/main.c,$(sort $(shell find gen -name '*.c')))
 INIT_SRCS   := $(filter-out init/boot.c shutdown/shutdown_main.c remote/login_main.c,$(wildcard init/*.c bootlib/*.c resume/*.c kdump/*.c net/*.c rescue/*.c blockstack/*.c fsck/*.c shutdown/*.c remote/*.c))
 COMMON_SRCS := $(wildcard common/*.c)
+CLEVIS_SRCS := $(filter-out clevis/clevis_main.c,$(wildcard clevis/*.c))
 UNIT_SRCS   := $(wildcard tests/unit/test_*.c)
 FUZZ_SRCS   := $(wildcard tests/fuzz/fuzz_*.c)
 
@@ -35,10 +38,11 @@ obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 GEN_OBJS    := $(call obj,$(GEN_SRCS))
 INIT_OBJS   := $(call obj,$(INIT_SRCS))
 COMMON_OBJS := $(call obj,$(COMMON_SRCS))
+CLEVIS_OBJS := $(call obj,$(CLEVIS_SRCS))
 UNIT_BINS   := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
 FUZZ_BINS   := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(FUZZ_SRCS))
 
-all: $(BUILD)/lifeboat $(BUILD)/lifeboat-init $(BUILD)/lifeboat-shutdown $(BUILD)/lifeboat-login
+all: $(BUILD)/lifeboat $(BUILD)/lifeboat-init $(BUILD)/lifeboat-shutdown $(BUILD)/lifeboat-login $(BUILD)/lifeboat-clevis
 
 # No file is intermediate: make would delete the unit tests' objects after
 # the run and print its rm line after the test summary, which must be last.
@@ -51,6 +55,7 @@ $(BUILD)/obj/%.o: %.c
 $(BUILD)/libgen.a: $(GEN_OBJS)
 $(BUILD)/libinit.a: $(INIT_OBJS)
 $(BUILD)/libcommon.a: $(COMMON_OBJS)
+$(BUILD)/libclevis.a: $(CLEVIS_OBJS)
 $(BUILD)/%.a:
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
@@ -65,14 +70,11 @@ $(BUILD)/lifeboat-init: $(BUILD)/obj/init/boot.o $(BUILD)/libinit.a $(BUILD)/lib
 $(BUILD)/lifeboat-shutdown: $(BUILD)/obj/shutdown/shutdown_main.o $(BUILD)/libinit.a $(BUILD)/libcommon.a
 	$(CC) $(ALL_LDFLAGS) $(if $(SANFLAGS),,-static) -o $@ $^
 
-# Root's shell in an image built with --ssh (remote/, docs/remote.md).
-$(BUILD)/lifeboat-login: $(BUILD)/obj/remote/login_main.o $(BUILD)/libinit.a $(BUILD)/libcommon.a
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(INIT_LIBS)
-
-# Each unit test links against all three archives; only what it uses is pulled in.
-$(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(BUILD)/libgen.a $(BUILD)/libinit.a $(BUILD)/libcommon.a
-	@mkdir -p $(dir $@)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ -lcmocka $(GEN_LIBS) $(INIT_LIBS) $(TEST_LIBS)
+INIT_LIBS := -lblkid -lz -pthread
+# The unit tests read LZO pages back with liblzo2 itself (the init dlopens it).
+TEST_LIBS := -llzo2
+# lifeboat-clevis: the libraries cryptsetup already brings into the image.
+CLEVIS_LIBS := -lcrypto -ljson-c
 
 unit-build: $(UNIT_BINS) all
 
@@ -100,9 +102,9 @@ test: all unit-build $(BUILD)/test-init $(BUILD)/hib-init $(BUILD)/hostgen-init
 	tests/run-all.sh
 
 # libFuzzer targets are built with clang in their own build directory.
-$(BUILD)/fuzz/%: $(BUILD)/obj/tests/fuzz/%.o $(BUILD)/libgen.a $(BUILD)/libinit.a $(BUILD)/libcommon.a
+$(BUILD)/fuzz/%: $(BUILD)/obj/tests/fuzz/%.o $(BUILD)/libgen.a $(BUILD)/libinit.a $(BUILD)/libclevis.a $(BUILD)/libcommon.a
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_LDFLAGS) -fsanitize=fuzzer -o $@ $^ $(GEN_LIBS) $(INIT_LIBS)
+	$(CC) $(ALL_LDFLAGS) -fsanitize=fuzzer -o $@ $^ $(GEN_LIBS) $(INIT_LIBS) $(CLEVIS_LIBS)
 
 fuzz-build: $(FUZZ_BINS)
 
@@ -117,7 +119,7 @@ asan-unit:
 cppcheck:
 	cppcheck --quiet --error-exitcode=1 --enable=warning,style,performance,portability \
 		--inline-suppr --std=c11 -D_GNU_SOURCE -I. \
-		--suppress=missingIncludeSystem gen init common bootlib resume kdump net rescue blockstack fsck shutdown remote
+		--suppress=missingIncludeSystem gen init common bootlib resume kdump net rescue blockstack fsck shutdown remote clevis
 
 # The include rules of docs/architecture.md, and proof that the check fails.
 check-layers:
@@ -139,10 +141,12 @@ install: all install-dist
 	install -D -m 0755 $(BUILD)/lifeboat-init $(DESTDIR)$(PREFIX)/lib/lifeboat/lifeboat-init
 	install -D -m 0755 $(BUILD)/lifeboat-shutdown $(DESTDIR)$(PREFIX)/lib/lifeboat/lifeboat-shutdown
 	install -D -m 0755 $(BUILD)/lifeboat-login $(DESTDIR)$(PREFIX)/lib/lifeboat/lifeboat-login
+	install -D -m 0755 $(BUILD)/lifeboat-clevis $(DESTDIR)$(PREFIX)/lib/lifeboat/lifeboat-clevis
 
 uninstall: uninstall-dist
 	rm -f $(DESTDIR)$(PREFIX)/bin/lifeboat $(DESTDIR)$(PREFIX)/lib/lifeboat/lifeboat-init \
-		$(DESTDIR)$(PREFIX)/lib/lifeboat/lifeboat-shutdown $(DESTDIR)$(PREFIX)/lib/lifeboat/lifeboat-login
+		$(DESTDIR)$(PREFIX)/lib/lifeboat/lifeboat-shutdown $(DESTDIR)$(PREFIX)/lib/lifeboat/lifeboat-login \
+		$(DESTDIR)$(PREFIX)/lib/lifeboat/lifeboat-clevis
 	-rmdir $(DESTDIR)$(PREFIX)/lib/lifeboat
 
 # dpkg-buildpackage writes beside the source tree: a copy under build/deb/src

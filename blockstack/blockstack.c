@@ -9,6 +9,7 @@
 #include "blockstack/luks.h"
 #include "blockstack/lukscfg.h"
 #include "blockstack/lukskey.h"
+#include "blockstack/lukstang.h"
 #include "blockstack/lukstpm2.h"
 #include "blockstack/params.h"
 #include "bootlib/blkprobe.h"
@@ -150,6 +151,9 @@ static int open_luks(const struct luks_container *c, bool last_chance, bool firs
 	case TPM2_REFUSED:
 		break;
 	}
+	/* A Tang server, if a binding names one, before a person. */
+	if (luks_tang_open(c) == TANG_OPENED)
+		return 0;
 	return ask_passphrase(c);
 }
 

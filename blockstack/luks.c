@@ -16,20 +16,29 @@
 /* cryptsetup's exit status for a refused passphrase (cryptsetup(8)). */
 #define CRYPTSETUP_EXIT_BAD_PASSPHRASE 2
 
-int luks_open_key(const struct luks_container *c, const void *key, size_t len,
-		  char *out, size_t size)
+size_t luks_open_argv(const struct luks_container *c, const char **argv, char *dev,
+		      size_t dev_size)
 {
-	char dev[96];
-	const char *argv[8 + LUKS_OPTS_ARGV_MAX] = { CRYPTSETUP, "open", "--type", "luks",
-						     "--key-file=-" };
-	size_t n = 5;
-	int r;
+	static const char *const head[] = { CRYPTSETUP, "open", "--type", "luks", "--key-file=-" };
+	size_t n = sizeof(head) / sizeof(head[0]);
 
-	snprintf(dev, sizeof(dev), "/dev/%s", c->devname);
+	memcpy(argv, head, sizeof(head));
+	snprintf(dev, dev_size, "/dev/%s", c->devname);
 	n += luks_opts_argv(c->opts, argv + n, LUKS_OPTS_ARGV_MAX);
 	argv[n++] = dev;
 	argv[n++] = c->name;
 	argv[n] = NULL;
+	return n;
+}
+
+int luks_open_key(const struct luks_container *c, const void *key, size_t len,
+		  char *out, size_t size)
+{
+	char dev[96];
+	const char *argv[LUKS_OPEN_ARGV_MAX];
+	int r;
+
+	luks_open_argv(c, argv, dev, sizeof(dev));
 	r = run_tool((char *const *)argv, key, len, out, size);
 	if (r == CRYPTSETUP_EXIT_BAD_PASSPHRASE)
 		return -EACCES;

@@ -14,6 +14,12 @@ struct luks_container {
 	const struct luks_opts *opts;
 };
 
+/* cryptsetup's words to open the container with a key on its stdin and
+ * its options' flags; dev (at least 96 bytes) holds the device path they
+ * name. Returns how many words (argv is NULL-terminated after them). */
+#define LUKS_OPEN_ARGV_MAX (8 + LUKS_OPTS_ARGV_MAX)
+size_t luks_open_argv(const struct luks_container *c, const char **argv, char *dev,
+		      size_t dev_size);
 /* Open the container with the key bytes (a passphrase or a key file's
  * content, fed on cryptsetup's stdin, never on its command line) and the
  * flags of its options. cryptsetup's words go to out. Returns 0, -EACCES

@@ -329,6 +329,8 @@ static const struct param params[] = {
 	{ "forcefsck",          set_forcefsck, 0 },
 	{ "rd.skipfsck",        set_rd_skipfsck, 0 },
 	{ "fsck.mode",          set_fsck_mode, 0 },
+	{ "rd.vconsole.keymap", set_string,  FIELD(vconsole.keymap) },
+	{ "vconsole.keymap",    set_string,  FIELD(vconsole.keymap) },
 };
 
 static const struct param *param_find(const char *word, size_t name_len)

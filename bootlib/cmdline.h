@@ -101,6 +101,13 @@ struct driver_args {
 	struct strv blacklist;
 };
 
+/* The console's keyboard layout (bootlib/vconsole.h): the name of a keymap
+ * the image carries, rd.vconsole.keymap= (dracut's) or vconsole.keymap=
+ * (systemd's). */
+struct vconsole_args {
+	char keymap[CMDLINE_VALUE_MAX];
+};
+
 struct boot_args {
 	struct root_args root;
 	struct resume_args resume;
@@ -109,6 +116,7 @@ struct boot_args {
 	struct iscsi_args iscsi;
 	struct remote_args remote;
 	struct driver_args drivers;
+	struct vconsole_args vconsole;
 	enum fsck_mode fsck;
 	bool debug;                   /* rd.debug */
 	/* rd.luks*, rd.lvm*, rd.md* words as given, for blockstack/params.c */

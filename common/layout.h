@@ -20,8 +20,16 @@
 #define LAYOUT_CMDLINE_STACKS LAYOUT_CMDLINE_DIR "/30-stacks.conf"
 /* Host-only: resume= of the host's swap. */
 #define LAYOUT_CMDLINE_RESUME LAYOUT_CMDLINE_DIR "/40-resume.conf"
+/* The keyboard layout (and font) built in: rd.vconsole.keymap= of the
+ * host's or --keymap's layout, under the user's and the kernel's words. */
+#define LAYOUT_CMDLINE_VCONSOLE LAYOUT_CMDLINE_DIR "/20-vconsole.conf"
 /* --cmdline: last of the image's, so the user's words win over the above. */
 #define LAYOUT_CMDLINE_USER LAYOUT_CMDLINE_DIR "/50-lifeboat.conf"
+
+/* Console keymaps compiled at build time (`loadkeys -b`, common/bkeymap.h):
+ * LAYOUT_KEYMAP_DIR/NAME LAYOUT_KEYMAP_SUFFIX for rd.vconsole.keymap=NAME. */
+#define LAYOUT_KEYMAP_DIR "/usr/lib/lifeboat/keymaps"
+#define LAYOUT_KEYMAP_SUFFIX ".bmap"
 
 /* The CA bundle for https:// kdump targets without their own cafile=. */
 #define LAYOUT_KDUMP_CA "/etc/lifeboat/kdump-ca.pem"
@@ -40,6 +48,8 @@
 #define LAYOUT_CRYPTSETUP "/usr/sbin/cryptsetup"
 #define LAYOUT_LVM "/usr/sbin/lvm"
 #define LAYOUT_MDADM "/usr/sbin/mdadm"
+/* The Tang unlock helper (clevis/clevis_main.c), when the image has it. */
+#define LAYOUT_CLEVIS "/usr/lib/lifeboat/lifeboat-clevis"
 /* Host-only: the lines of the host's crypttab for the root's containers. */
 #define LAYOUT_CRYPTTAB "/etc/crypttab"
 

@@ -130,6 +130,15 @@ static int set_ssh_port(struct build_opts *o, const char *value, size_t offset)
 	return 0;
 }
 
+/* The Tang unlock needs cryptsetup and the network. */
+static int set_clevis(struct build_opts *o, const char *value, size_t offset)
+{
+	(void)value;
+	(void)offset;
+	o->clevis = o->block_stacks = o->net = true;
+	return 0;
+}
+
 /* A flag option that turns a bool field on. */
 static int set_flag(struct build_opts *o, const char *value, size_t offset)
 {
@@ -171,6 +180,8 @@ static const struct opt_def opt_defs[] = {
 	{ "ssh-authorized-keys", 0, true, set_string, F(ssh_authorized_keys), "FILE: the keys that may log in (default /etc/lifeboat/authorized_keys, else root's)" },
 	{ "ssh-host-key",  0,   true,  set_string,    F(ssh_host_key),  "FILE: the image's host key, made once (default /etc/lifeboat/ssh_host_ed25519_key)" },
 	{ "ssh-port",      0,   true,  set_ssh_port,  0,                "PORT: where the server listens (default 22; rd.ssh.port= at boot)" },
+	{ "clevis",        0,   false, set_clevis,    0,                "unlock LUKS roots bound with clevis luks bind ... tang (implies --block-stacks --net)" },
+	{ "keymap",        0,   true,  set_string,    F(keymap),        "NAME: the keyboard layout at the prompts (console keymap or XKB layout; host-only: the host's)" },
 	{ "kdump",         0,   false, set_flag,      F(kdump),         "a kdump capture image (docs/kdump.md)" },
 	{ "kdump-target",  0,   true,  add_list,      F(kdump_targets), "T,...: where dumps go, in order: UUID=|LABEL=|/dev/...[:/DIR], nfs:..., URL[;cafile=F][;sshkey=F;knownhosts=F]" },
 	{ "kdump-options", 0,   true,  add_list,      F(kdump_options), "K=V,...: level=31 format=kdump+elf compress=zlib|lzo action=reboot|poweroff|shell cafile=F (https targets without their own) netrc=F" },
@@ -384,6 +395,7 @@ void build_opts_free(struct build_opts *o)
 	free(o->sign_cert);
 	free(o->ssh_authorized_keys);
 	free(o->ssh_host_key);
+	free(o->keymap);
 	strv_free(&o->add_modules);
 	strv_free(&o->omit_modules);
 	strv_free(&o->add_files);

@@ -35,6 +35,8 @@ struct build_opts {
 	bool tpm2;             /* --tpm2: unlock LUKS2 systemd-tpm2 tokens (gen/feature/tpm2_pack.c) */
 	bool fsck;             /* --fsck: host-only images get the root's checker (gen/feature/fsckpack.c) */
 	bool no_fsck;          /* --no-fsck: no filesystem checker, generic images neither */
+	bool clevis;           /* --clevis: the Tang unlock (gen/feature/clevis_pack.c) */
+	char *keymap;          /* --keymap NAME: the console layout (gen/feature/keymap_pack.c) */
 	/* Lists accumulate over config files and the command line. */
 	struct strv add_modules;
 	struct strv omit_modules;

@@ -13,6 +13,7 @@
 #include "bootlib/stage.h"
 #include "bootlib/sysroot.h"
 #include "bootlib/timeline.h"
+#include "bootlib/vconsole.h"
 #include "common/modtab.h"
 #include "common/redact.h"
 #include "fsck/fsck.h"
@@ -84,6 +85,24 @@ static void network_is_up(const struct boot_args *args)
 		log_warn("SSH server: %s; the boot goes on without it", text);
 }
 
+/* The keyboard layout, before anything can prompt: a passphrase typed in
+ * another layout than the one it was set in is the most common lockout. */
+static void setup_keymap(const struct vconsole_args *vconsole)
+{
+	char why[WHY_MAX];
+	int r;
+
+	if (!vconsole->keymap[0])
+		return;
+	r = vconsole_keymap_load(vconsole->keymap, why, sizeof(why));
+	if (r == -ENOTTY)
+		log_info("%s", why);
+	else if (r < 0)
+		log_warn("%s", why);
+	else
+		log_info("keyboard layout %s loaded", vconsole->keymap);
+}
+
 /* The network root: net/ configures the network and mounts NFS on /sysroot. */
 static int mount_nfs_root(const struct boot_args *args, const struct boot_plan *plan, char *why)
 {
@@ -131,7 +150,9 @@ static int attach_network_disk(struct boot_args *args, const struct boot_plan *p
 	}
 	snprintf(root, size, "%s", args->root.root);
 	if (plan->neednet && net_bring_up(plan->net.net, text, sizeof(text)) < 0)
-		log_warn("rd.neednet: %s; the real root starts without the network", text);
+		log_warn("%s: %s; %s", plan->tang ? "the network for Tang" : "rd.neednet", text,
+			 plan->tang ? "the clevis tang bindings will fail and the passphrase be asked"
+				    : "the real root starts without the network");
 	else if (plan->neednet)
 		network_is_up(args);
 	return 0;
@@ -223,6 +244,7 @@ int main(int argc, char **argv)
 	log_set_debug(args.debug);
 	boot_plan_make(&args, &plan);
 	log_info("starting; the root is on %s", boot_plan_root_kind_name(plan.root_kind));
+	setup_keymap(&args.vconsole);
 	rescue_break(&args.rescue, STAGE_CMDLINE);
 	setup_drivers(&args.drivers);
 	/* After rd.driver.pre=, which is how ramoops is loaded. */

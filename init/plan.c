@@ -6,6 +6,9 @@
  * login and nothing else. */
 #include "init/plan.h"
 
+#include <unistd.h>
+
+#include "common/layout.h"
 #include "net/iscsi.h"
 
 void boot_plan_make(struct boot_args *args, struct boot_plan *plan)
@@ -20,7 +23,11 @@ void boot_plan_make(struct boot_args *args, struct boot_plan *plan)
 		plan->root_kind = ROOT_KIND_DISK;
 	if (plan->root_kind != ROOT_KIND_ISCSI)
 		plan->net.iscsi = NULL;
-	plan->neednet = plan->root_kind == ROOT_KIND_DISK && args->net.neednet;
+	/* The generator adds lifeboat-clevis only for tang bindings (the
+	 * host's root, or --clevis): its presence is the image's word that
+	 * the root's containers want the network. */
+	plan->tang = plan->root_kind == ROOT_KIND_DISK && access(LAYOUT_CLEVIS, X_OK) == 0;
+	plan->neednet = plan->root_kind == ROOT_KIND_DISK && (args->net.neednet || plan->tang);
 }
 
 const char *boot_plan_root_kind_name(enum root_kind kind)

@@ -16,8 +16,10 @@ enum root_kind {
 struct boot_plan {
 	enum root_kind root_kind;
 	/* A disk root with rd.neednet: the network comes up before the real
-	 * init, which may need it. */
+	 * init, which may need it; and before the root's device wait when
+	 * the image unlocks with Tang (tang), whose servers are on it. */
 	bool neednet;
+	bool tang;
 	/* What net/ is given for an NFS or iSCSI root, and rd.neednet's
 	 * setup; its iscsi part is set for an iSCSI root only. */
 	struct net_request net;

@@ -42,6 +42,15 @@ PACKAGES="$PACKAGES debhelper lintian mmdebstrap systemd-boot-efi sbsigntool ovm
 # server above).
 PACKAGES="$PACKAGES dropbear-bin openssh-client"
 
+# The keyboard layout: loadkeys (kbd) compiles it, console-data has the
+# console keymaps by name, ckbcomp (console-setup) converts XKB layouts.
+PACKAGES="$PACKAGES kbd console-data console-setup"
+
+# Tang unlock: lifeboat-clevis links OpenSSL's libcrypto and json-c (what
+# cryptsetup brings into the image anyway); its tests bind with the real
+# clevis and answer with the real tangd (socat serves it in the boot tests).
+PACKAGES="$PACKAGES libssl-dev libjson-c-dev clevis clevis-luks tang socat"
+
 missing=""
 for p in $PACKAGES; do
 	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

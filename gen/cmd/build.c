@@ -19,6 +19,7 @@
 #include "gen/feature/rescue_pack.h"
 #include "gen/gen_report.h"
 #include "gen/host/hostfacts.h"
+#include "gen/host/tanghost.h"
 #include "gen/kmod/kernel.h"
 #include "gen/kmod/kernel_rd.h"
 #include "gen/kmod/kmods.h"
@@ -44,7 +45,7 @@ static int add_skeleton(struct image *img)
 /* The init and the way out (lifeboat-shutdown) are found beside the
  * generator (the build tree) or in ../lib/lifeboat/ from it (an installed
  * lifeboat, whatever the prefix). */
-int build_find_program(const char *name, char *out, size_t size)
+static int find_program_quiet(const char *name, char *out, size_t size)
 {
 	static const char *const places[] = { "%s/%s", "%s/../lib/lifeboat/%s" };
 	char exe[PATH_MAX];
@@ -63,9 +64,30 @@ int build_find_program(const char *name, char *out, size_t size)
 		if (len > 0 && (size_t)len < size && access(out, R_OK) == 0)
 			return 0;
 	}
-	gen_error("%s not found beside %s or in %s/../lib/lifeboat; run 'make' "
-		  "or 'make install' first", name, exe, exe);
 	return -ENOENT;
+}
+
+int build_find_program(const char *name, char *out, size_t size)
+{
+	int r = find_program_quiet(name, out, size);
+
+	if (r == -ENOENT)
+		gen_error("%s not found beside the generator or in ../lib/lifeboat from it; run "
+			  "'make' or 'make install' first", name);
+	else if (r < 0)
+		gen_error("finding %s: /proc/self/exe cannot be read (%s)", name, strerror(-r));
+	return r;
+}
+
+/* Whether the root's containers are bound to Tang: lifeboat-clevis, the
+ * program the image would carry, reads their tokens. Without it (not
+ * built) nothing is detected; --clevis still works. */
+static void host_tang_detect(struct host_facts *host)
+{
+	char clevis[PATH_MAX];
+
+	if (host->stack.n_luks && find_program_quiet("lifeboat-clevis", clevis, sizeof(clevis)) == 0)
+		tanghost_detect(host, clevis);
 }
 
 /* The modules each wanted feature of the table needs. */
@@ -356,6 +378,7 @@ int build_image(const struct build_opts *o)
 	r = hostfacts_read(&host, "");
 	if (r < 0)
 		return r;
+	host_tang_detect(&host);
 	r = o->kver && strcmp(o->kver, BUILD_KVER_ALL) == 0 ? build_all(o, &host) : build_kernel(o, &host);
 	hostfacts_free(&host);
 	return r;

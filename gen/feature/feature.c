@@ -19,6 +19,8 @@ const struct feature *const feature_table[] = {
 	&iscsi_pack_feature,
 	&resume_pack_feature,
 	&ssh_pack_feature,
+	&clevis_pack_feature,
+	&keymap_pack_feature,
 	&microcode_feature,
 	NULL,
 };

@@ -31,6 +31,8 @@ extern const struct feature net_pack_feature;        /* gen/feature/net_pack.c *
 extern const struct feature iscsi_pack_feature;      /* gen/feature/iscsi_pack.c */
 extern const struct feature resume_pack_feature;     /* gen/feature/resume_pack.c */
 extern const struct feature ssh_pack_feature;        /* gen/feature/ssh_pack.c */
+extern const struct feature clevis_pack_feature;     /* gen/feature/clevis_pack.c */
+extern const struct feature keymap_pack_feature;     /* gen/feature/keymap_pack.c */
 extern const struct feature microcode_feature;       /* gen/feature/microcode.c */
 
 /* Every feature, in the order the build adds them; NULL-terminated. */

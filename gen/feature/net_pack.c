@@ -10,8 +10,9 @@
  * of a machine whose root is NFS needs it without being asked. */
 static bool net_pack_wanted(const struct build_ctx *c)
 {
+	/* A root bound to Tang needs the network to unlock. */
 	return c->opts->net || c->opts->ssh || iscsi_pack_wanted(c) ||
-	       (c->host && c->host->root_nfs);
+	       (c->host && (c->host->root_nfs || c->host->root_tang));
 }
 
 /* A generic image gets the common NICs' drivers, a host-only one this machine's. */

@@ -180,6 +180,7 @@ int hostfacts_read(struct host_facts *h, const char *root)
 		r = resume_stack_scan(&h->stack, sysfs, &h->resume);
 	h->root_nfs = root_is_nfs(root);
 	h->iscsi_session = has_iscsi_session(sysfs);
+	h->keyboard_status = kbdhost_read(root, &h->keyboard);
 	if (r == 0)
 		r = nic_drivers_read(h, sysfs);
 	if (r < 0)

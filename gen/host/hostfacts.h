@@ -11,6 +11,7 @@
 
 #include "common/strv.h"
 #include "gen/host/hostonly.h"
+#include "gen/host/kbdhost.h"
 #include "gen/host/resumehost.h"
 
 struct host_facts {
@@ -24,12 +25,19 @@ struct host_facts {
 	struct strv nic_drivers;    /* the module of each network device's driver,
 	                             * and of each bond, bridge or VLAN (8021q) */
 	bool nics_listed;           /* false: /sys/class/net could not be read */
+	struct kbd_host keyboard;   /* the console layout and font (gen/host/kbdhost.h) */
+	int keyboard_status;        /* 0, or -ENOENT: the host names none */
+	/* A container of the stack is bound to Tang (gen/host/tanghost.h,
+	 * filled after the read: it runs the build's lifeboat-clevis). */
+	bool root_tang;
+	char tang_url[400];
 };
 
 /* Read the host under root ("" for the build host itself, a directory
  * laid out like it for tests): sysfs at ROOT/sys, ROOT/proc/self/mountinfo,
  * ROOT/proc/mounts, the resume device (gen/host/resumehost.h),
- * ROOT/sys/class/iscsi_session and ROOT/sys/class/net. Returns 0 or -errno
+ * ROOT/sys/class/iscsi_session, ROOT/sys/class/net and the keyboard layout
+ * (ROOT/etc/vconsole.conf, ROOT/etc/default/keyboard). Returns 0 or -errno
  * for what made the scan impossible (reported); the facts are then freed. */
 int hostfacts_read(struct host_facts *h, const char *root);
 void hostfacts_free(struct host_facts *h);

@@ -151,7 +151,7 @@ net_wait_port() {
 		ip netns exec "$NET_NS" ss -ltn | grep -qF "$NET_NFS_BIND:$1 " && return 0
 		sleep 0.2
 	done
-	echo "the NFS server did not listen on port $1 (see $CASE_DIR/ganesha/ganesha.log)"
+	echo "nothing listened on $NET_SERVER:$1 (see the server's log in $CASE_DIR)"
 	return 1
 }
 

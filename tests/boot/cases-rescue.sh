@@ -7,12 +7,13 @@
 
 RESCUE_PASSWORD=lifeboat-rescue-pw
 
-# rescue_start INITRD APPEND QEMU_ARGS...: boot in the background.
+# rescue_start INITRD APPEND QEMU_ARGS...: boot in the background; inside
+# the network namespace RESCUE_NETNS when it is set (its tap devices).
 rescue_start() {
 	local initrd=$1 append=$2 ser=$CASE_DIR/serial mon=$CASE_DIR/monitor
 	shift 2
 	mkfifo "$ser.in" "$ser.out" "$mon.in" "$mon.out"
-	timeout -k 5 "$QEMU_TIMEOUT" qemu-system-x86_64 -accel tcg -cpu max -m 512 \
+	timeout -k 5 "$QEMU_TIMEOUT" ${RESCUE_NETNS:+ip netns exec "$RESCUE_NETNS"} qemu-system-x86_64 -accel tcg -cpu max -m 512 \
 		-display none -vga none -no-reboot -nic none \
 		-chardev "pipe,id=ser,path=$ser" -serial chardev:ser \
 		-chardev "pipe,id=mon,path=$mon" -mon chardev=mon,mode=readline \

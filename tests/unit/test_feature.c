@@ -6,6 +6,7 @@
 #include <cmocka.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -36,8 +37,8 @@ static void every_entry_is_complete(void **state)
 		for (const struct feature *const *g = feature_table; g != f; g++)
 			assert_string_not_equal((*g)->name, (*f)->name);
 	}
-	/* block stacks, TPM2, fsck, iSCSI, kdump, rescue, net, microcode, resume, ssh */
-	assert_int_equal(n, 10);
+	/* block stacks, TPM2, fsck, iSCSI, kdump, rescue, net, microcode, resume, ssh, clevis, keymap */
+	assert_int_equal(n, 12);
 }
 
 /* iSCSI needs the network: the net entry comes first, so its modules do. */
@@ -159,6 +160,49 @@ static void host_only_tpm2_follows_the_tokens(void **state)
 	build_opts_free(&o);
 }
 
+/* The keyboard layout: --keymap always; the host's unless it is the
+ * kernel's own (US). The Tang unlock: --clevis, or a host root bound to
+ * Tang, which brings the network in too. */
+static void keymap_and_clevis_follow_the_host(void **state)
+{
+	struct build_opts o;
+	struct host_facts h;
+	struct build_ctx c = { .opts = &o, .host = NULL };
+
+	(void)state;
+	build_opts_init(&o);
+	memset(&h, 0, sizeof(h));
+	assert_false(wants(&c, "keymap"));
+	assert_false(wants(&c, "clevis"));
+	assert_int_equal(build_opts_set(&o, "keymap", "de", "test"), 0);
+	assert_true(wants(&c, "keymap"));
+	assert_int_equal(build_opts_set(&o, "clevis", NULL, "test"), 0);
+	assert_true(wants(&c, "clevis"));
+	assert_true(wants(&c, "net"));
+	assert_true(wants(&c, "block stacks"));
+	build_opts_free(&o);
+
+	build_opts_init(&o);
+	c.host = &h;
+	strcpy(h.keyboard.xkb_layout, "us");
+	assert_false(wants(&c, "keymap"));
+	strcpy(h.keyboard.xkb_variant, "intl");
+	assert_true(wants(&c, "keymap"));
+	h.keyboard_status = -ENOENT;
+	assert_false(wants(&c, "keymap"));
+	h.keyboard_status = 0;
+	memset(&h.keyboard, 0, sizeof(h.keyboard));
+	strcpy(h.keyboard.keymap, "de-latin1");
+	assert_true(wants(&c, "keymap"));
+	strcpy(h.keyboard.keymap, "us");
+	assert_false(wants(&c, "keymap"));
+	assert_false(wants(&c, "clevis"));
+	h.root_tang = true;
+	assert_true(wants(&c, "clevis"));
+	assert_true(wants(&c, "net"));
+	build_opts_free(&o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -167,6 +211,7 @@ int main(void)
 		cmocka_unit_test(generic_image_wants_what_is_asked),
 		cmocka_unit_test(host_only_image_follows_the_host),
 		cmocka_unit_test(host_only_tpm2_follows_the_tokens),
+		cmocka_unit_test(keymap_and_clevis_follow_the_host),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,60 @@
+/* lukstang: the clevis tang unlock, through lifeboat-clevis. */
+#include "blockstack/lukstang.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bootlib/log.h"
+#include "bootlib/run.h"
+#include "common/layout.h"
+
+/* lifeboat-clevis's own exit statuses (clevis/clevis_main.c). */
+#define CLEVIS_EXIT_FAILED 64
+#define CLEVIS_EXIT_NO_BINDING 65
+#define CLEVIS_EXIT_NO_HEADER 66
+/* cryptsetup's for a refused passphrase. */
+#define CRYPTSETUP_EXIT_BAD_PASSPHRASE 2
+
+/* Each line lifeboat-clevis wrote, on the console: the server and why. */
+static void report_lines(char *out)
+{
+	for (char *line = strtok(out, "\n"); line; line = strtok(NULL, "\n"))
+		log_console("lifeboat: %s\n", line);
+}
+
+enum tang_result luks_tang_open(const struct luks_container *c)
+{
+	const char *argv[4 + LUKS_OPEN_ARGV_MAX] = { LAYOUT_CLEVIS };
+	char dev[96], secs[16], out[2048];
+	int r;
+
+	if (access(LAYOUT_CLEVIS, X_OK) < 0)
+		return TANG_NONE;
+	snprintf(secs, sizeof(secs), "%d", LUKS_TANG_TIMEOUT_SEC);
+	luks_open_argv(c, argv + 3, dev, sizeof(dev));
+	argv[1] = dev;
+	argv[2] = secs;
+	r = run_tool((char *const *)argv, NULL, 0, out, sizeof(out));
+	if (r == 0) {
+		char used[300];
+
+		luks_opts_suffix(c, false, used, sizeof(used));
+		log_info("opened /dev/%s (LUKS UUID=%s) as /dev/mapper/%s with its clevis tang "
+			 "binding%s", c->devname, c->uuid, c->name, used);
+		return TANG_OPENED;
+	}
+	if (r == CLEVIS_EXIT_NO_BINDING || r == CLEVIS_EXIT_NO_HEADER)
+		return TANG_NONE;
+	if (r == CLEVIS_EXIT_FAILED)
+		report_lines(out);
+	else if (r == CRYPTSETUP_EXIT_BAD_PASSPHRASE)
+		log_console("lifeboat: the passphrase of the clevis tang binding does not open "
+			    "/dev/%s (UUID=%s): its key slot was removed?\n", c->devname, c->uuid);
+	else
+		log_console("lifeboat: the clevis tang unlock of /dev/%s (UUID=%s) failed: %s\n",
+			    c->devname, c->uuid, r < 0 ? strerror(-r) : out);
+	log_console("lifeboat: no clevis tang binding opened /dev/%s (UUID=%s); asking for its "
+		    "passphrase instead\n", c->devname, c->uuid);
+	return TANG_FAILED;
+}

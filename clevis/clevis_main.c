@@ -1,0 +1,205 @@
+/* lifeboat-clevis: recover the passphrase of a LUKS2 container from its
+ * clevis tang bindings, for the init (blockstack/), which opens the
+ * container with it as with a typed one.
+ *
+ *   lifeboat-clevis DEVICE SECONDS [COMMAND ARG...]
+ *   lifeboat-clevis --list DEVICE
+ *
+ * Each clevis token with the tang pin is tried in token order, each
+ * server given SECONDS to answer. The passphrase goes to COMMAND's
+ * standard input (the init gives its `cryptsetup open --key-file=-`), so
+ * it never passes through PID 1; without COMMAND, to standard output. For
+ * each binding that failed, one line on standard error names the token,
+ * the server and why.
+ * --list prints "ID PIN URL" for each clevis token (URL "-" for pins other
+ * than tang) and contacts nobody: the generator asks it which of the
+ * host's containers are bound (gen/host/tanghost.c).
+ * Exit status: COMMAND's (0 without it) once a binding gave a passphrase;
+ * else 64 every tang binding failed, 65 the container has no tang binding,
+ * 66 the header cannot be read or the usage is wrong (above cryptsetup's
+ * own statuses, which the init reads too).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "clevis/http.h"
+#include "clevis/mr.h"
+#include "clevis/token.h"
+
+#define PASSPHRASE_MAX 1024
+
+enum { EXIT_FAILED = 64, EXIT_NO_BINDING = 65, EXIT_NO_HEADER = 66 };
+
+struct unlock {
+	const char *device;
+	char **command;          /* NULL: the passphrase to stdout */
+	int status;              /* the command's exit status */
+	int timeout_ms;
+	int tried;
+	const char *url;
+	char why[512];
+};
+
+static void describe(struct unlock *u, int err, int status)
+{
+	if (err == -ETIMEDOUT)
+		snprintf(u->why, sizeof(u->why), "no answer within %d s", u->timeout_ms / 1000);
+	else if (err == -EPROTO)
+		snprintf(u->why, sizeof(u->why), "it answered HTTP %d (a key it no longer has?)", status);
+	else if (err == -EHOSTUNREACH)
+		snprintf(u->why, sizeof(u->why), "the server's address cannot be resolved or reached");
+	else
+		snprintf(u->why, sizeof(u->why), "%s", strerror(-err));
+}
+
+/* mr_exchange_fn: POST the blinded key to URL/rec/KID. */
+static int tang_exchange(const char *kid, const char *request, char *reply, size_t size, void *ctx)
+{
+	struct unlock *u = ctx;
+	struct http_url url;
+	char path[HTTP_PATH_MAX];
+	int fd, r, status = 0;
+
+	if (http_url_parse(u->url, &url) < 0) {
+		snprintf(u->why, sizeof(u->why), "the URL is not http://HOST[:PORT][/PATH]");
+		return -EINVAL;
+	}
+	snprintf(path, sizeof(path), "/rec/%s", kid);
+	fd = http_connect(&url, u->timeout_ms);
+	if (fd < 0) {
+		describe(u, fd, 0);
+		return fd;
+	}
+	r = http_post_fd(fd, &url, path, "application/jwk+json", request, reply, size,
+			 u->timeout_ms, &status);
+	close(fd);
+	if (r < 0)
+		describe(u, r, status);
+	return r;
+}
+
+/* Write the passphrase to command's standard input (or ours when there
+ * is none); returns the command's exit status. */
+static int hand_over(char **command, const unsigned char *pass, size_t len)
+{
+	int fd[2], status;
+	pid_t pid;
+	bool ok;
+
+	if (!command)
+		return write(STDOUT_FILENO, pass, len) == (ssize_t)len ? 0 : EXIT_FAILED;
+	if (pipe2(fd, O_CLOEXEC) < 0)
+		return EXIT_FAILED;
+	pid = fork();
+	if (pid == 0) {
+		dup2(fd[0], STDIN_FILENO);
+		execv(command[0], command);
+		_exit(127);
+	}
+	close(fd[0]);
+	/* A passphrase fits the pipe: the write does not wait for the reader. */
+	ok = pid > 0 && write(fd[1], pass, len) == (ssize_t)len;
+	close(fd[1]);
+	if (pid < 0)
+		return EXIT_FAILED;
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return EXIT_FAILED;
+	if (!ok)
+		return EXIT_FAILED;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : EXIT_FAILED;
+}
+
+static int try_token(int id, const struct clevis_jwe *jwe, void *ctx)
+{
+	struct unlock *u = ctx;
+	unsigned char pass[PASSPHRASE_MAX];
+	char why[256];
+	const char *pin = jwe_pin(jwe);
+	long n;
+
+	if (!pin || strcmp(pin, "tang") != 0)
+		return 0;
+	u->tried++;
+	u->url = jwe_tang_url(jwe);
+	u->why[0] = '\0';
+	if (!u->url) {
+		fprintf(stderr, "clevis token %d on %s: its tang binding names no server\n", id, u->device);
+		return 0;
+	}
+	n = mr_recover(jwe, tang_exchange, u, pass, sizeof(pass), why, sizeof(why));
+	if (n < 0) {
+		fprintf(stderr, "clevis token %d on %s: tang server %s: %s\n", id, u->device, u->url,
+			u->why[0] ? u->why : why);
+		return 0;
+	}
+	u->status = hand_over(u->command, pass, (size_t)n);
+	explicit_bzero(pass, sizeof(pass));
+	return 1;
+}
+
+static int list_token(int id, const struct clevis_jwe *jwe, void *ctx)
+{
+	const char *pin = jwe_pin(jwe), *url = jwe_tang_url(jwe);
+
+	(void)ctx;
+	/* One word each: a pin or URL with blanks in it would break the line. */
+	if (pin && strpbrk(pin, " \t\r\n"))
+		pin = NULL;
+	if (!pin || strcmp(pin, "tang") != 0 || (url && strpbrk(url, " \t\r\n")))
+		url = NULL;
+	printf("%d %s %s\n", id, pin ? pin : "-", url ? url : "-");
+	return 0;
+}
+
+static int list_bindings(const char *device)
+{
+	char *json;
+	size_t len;
+	int r = token_read_json(device, &json, &len);
+
+	if (r < 0) {
+		fprintf(stderr, "clevis: the LUKS2 header of %s cannot be read\n", device);
+		return EXIT_NO_HEADER;
+	}
+	token_foreach_clevis(json, len, list_token, NULL);
+	free(json);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct unlock u = { 0 };
+	char *json;
+	size_t len;
+	int r;
+
+	signal(SIGPIPE, SIG_IGN);
+	if (argc == 3 && strcmp(argv[1], "--list") == 0)
+		return list_bindings(argv[2]);
+	if (argc < 3 || atoi(argv[2]) <= 0) {
+		fprintf(stderr, "usage: lifeboat-clevis DEVICE SECONDS [COMMAND ARG...]\n");
+		return EXIT_NO_HEADER;
+	}
+	u.device = argv[1];
+	u.timeout_ms = atoi(argv[2]) * 1000;
+	u.command = argc > 3 ? argv + 3 : NULL;
+	r = token_read_json(u.device, &json, &len);
+	if (r < 0) {
+		fprintf(stderr, "clevis: the LUKS2 header of %s cannot be read (%s)\n", u.device,
+			r == -EINVAL ? "not LUKS2, or both copies damaged" : strerror(-r));
+		return EXIT_NO_HEADER;
+	}
+	r = token_foreach_clevis(json, len, try_token, &u);
+	free(json);
+	if (r == 1)
+		return u.status;
+	return u.tried ? EXIT_FAILED : EXIT_NO_BINDING;
+}

@@ -1,0 +1,20 @@
+/* tanghost: whether the host's root (or resume device) sits in a LUKS
+ * container bound to a Tang server, so that a host-only image carries the
+ * Tang unlock without --clevis (gen/feature/clevis_pack.c). */
+#ifndef LIFEBOAT_TANGHOST_H
+#define LIFEBOAT_TANGHOST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "gen/host/hostfacts.h"
+
+/* The first tang URL in `lifeboat-clevis --list` output ("ID PIN URL"
+ * lines) into url. Returns true when a line has pin tang and a URL. */
+bool tanghost_list_parse(const char *text, char *url, size_t size);
+/* Ask lifeboat-clevis (at clevis, the build's own program, run on the
+ * host) about each LUKS container of the host's stack; sets h->root_tang
+ * and h->tang_url. A container it cannot read is no binding. */
+void tanghost_detect(struct host_facts *h, const char *clevis);
+
+#endif

@@ -1,0 +1,114 @@
+# cases-tang.sh: LUKS roots bound to a Tang server with `clevis luks bind`
+# (sourced by run.sh; the stacked disks of cases-stacks.sh, the network
+# namespace of cases-net.sh, the console pipes of cases-rescue.sh). The
+# server is Debian's tangd, served by socat in the case's namespace as a
+# socket-activated service is (one tangd per connection); the binding is
+# made on the host with the real clevis, offline from the server's
+# advertisement (a LUKS2 token and a key slot: no device-mapper needed).
+
+TANG_PORT=7500
+TANG_URL=http://$NET_SERVER:$TANG_PORT
+
+# The image under test: generic with --clevis (block stacks and network
+# implied), made once per run.
+tang_image() {
+	IMG_TANG=$WORK/tang.img
+	(
+		flock 9
+		[ "$IMG_TANG" -nt "$BUILD/lifeboat-init" ] && [ "$IMG_TANG" -nt "$BUILD/lifeboat" ] &&
+			[ "$IMG_TANG" -nt "$BUILD/lifeboat-clevis" ] && exit 0
+		"$BUILD/lifeboat" build --config /dev/null --generic --clevis --kver "$KVER" \
+			-o "$IMG_TANG" >"$WORK/tang-image.log" 2>&1 ||
+			{ echo "building the --clevis image failed: $WORK/tang-image.log"; exit 1; }
+	) 9>"$WORK/tang.img.lock"
+}
+
+# tang_keys: the server's keys in $CASE_DIR/tangdb and its advertisement.
+tang_keys() {
+	mkdir -p "$CASE_DIR/tangdb" && /usr/libexec/tangd-keygen "$CASE_DIR/tangdb" &&
+	printf 'GET /adv HTTP/1.1\r\nHost: tang\r\n\r\n' | /usr/libexec/tangd "$CASE_DIR/tangdb" 2>/dev/null |
+		sed '1,/^\r$/d' >"$CASE_DIR/adv.jws" && [ -s "$CASE_DIR/adv.jws" ]
+}
+
+# tang_start: tangd behind socat on the namespace's bridge address.
+tang_start() {
+	setsid ip netns exec "$NET_NS" socat "TCP-LISTEN:$TANG_PORT,bind=$NET_SERVER,reuseaddr,fork" \
+		EXEC:"/usr/libexec/tangd $CASE_DIR/tangdb" 2>"$CASE_DIR/tangd.log" &
+	NET_PIDS+=($!)
+	net_wait_port "$TANG_PORT"
+}
+
+# tang_disk: the LUKS root disk bound to the case's server; echoes its path.
+tang_disk() {
+	local disk
+	disk=$(stack_copy luks) &&
+	printf '%s' "$LUKS_PW" >"$CASE_DIR/pw" &&
+	clevis luks bind -y -k "$CASE_DIR/pw" -d "$disk" tang \
+		"{\"url\":\"$TANG_URL\",\"adv\":\"$CASE_DIR/adv.jws\"}" >"$CASE_DIR/bind.log" 2>&1 &&
+	rm -f "$CASE_DIR/pw" && echo "$disk"
+}
+
+tang_setup() {
+	stacks_disks && tang_image && tang_keys && net_ns_up && net_dhcp_start &&
+	TANG_DISK=$(tang_disk) ||
+		{ echo "setting up the Tang case failed (bind: $(cat "$CASE_DIR/bind.log" 2>/dev/null))"; return 1; }
+}
+
+# tang_boot: the bound root, the NIC on the namespace's bridge.
+tang_boot() {
+	RESCUE_NETNS=$NET_NS rescue_start "$IMG_TANG" \
+		"root=UUID=$UUID_LUKS_FS rd.luks.uuid=$UUID_LUKS rd.timeout=60" \
+		-netdev tap,id=n0,ifname=tap0,script=no,downscript=no \
+		-device virtio-net-pci,netdev=n0,mac=$NET_MAC,addr=0x5 $(virtio_disk "$TANG_DISK")
+}
+
+# tang_stop RC: the machine off; the console log without CRs for the
+# assertions (console.log.txt). Fails when RC does.
+tang_stop() {
+	rescue_stop "$1"
+	tr -d '\r' <"$CASE_DIR/console.log" >"$CASE_DIR/console.log.txt"
+	[ "$1" -eq 0 ]
+}
+
+# tang_pass_absent LOG: the passphrase the binding holds (recovered by
+# clevis itself from the case's server) is nowhere in LOG.
+tang_pass_absent() {
+	local pass
+	pass=$(ip netns exec "$NET_NS" clevis luks pass -d "$TANG_DISK" -s 1 2>/dev/null) &&
+		[ -n "$pass" ] || { echo "clevis luks pass could not recover the binding's passphrase"; return 1; }
+	assert_not_log "$1" "$pass"
+}
+
+# The Tang-bound root boots with nothing typed.
+case_tang_root() {
+	local log=$CASE_DIR/console.log
+	tang_setup && tang_start || return 1
+	tang_boot
+	expect 'reboot: Power down' 120
+	tang_stop $? || return 1
+	assert_log "$log.txt" "opened /dev/vda (LUKS UUID=$UUID_LUKS) as /dev/mapper/luks-$UUID_LUKS with its clevis tang binding" &&
+	assert_not_log "$log.txt" 'Passphrase (try' &&
+	assert_root_reached "$log.txt" &&
+	tang_pass_absent "$log.txt" &&
+	grep -q 'POST /rec/' "$CASE_DIR/tangd.log" ||
+		{ echo "tangd never answered a recovery (tangd.log)"; return 1; }
+}
+
+# The server stopped: the console names it and asks for the passphrase
+# well within rd.timeout; the typed passphrase opens the root.
+case_tang_server_down() {
+	local log=$CASE_DIR/console.log
+	tang_setup || return 1
+	tang_boot
+	{
+		expect "tang server $TANG_URL: " 90 &&
+		expect 'Passphrase \(try 1 of 3\)' 30 &&
+		type_line "$LUKS_PW" &&
+		expect 'reboot: Power down' 120
+	}
+	tang_stop $? || return 1
+	assert_log "$log.txt" "no clevis tang binding opened /dev/vda (UUID=$UUID_LUKS); asking for its passphrase instead" &&
+	assert_log "$log.txt" "opened /dev/vda (LUKS UUID=$UUID_LUKS) as /dev/mapper/luks-$UUID_LUKS with a passphrase" &&
+	assert_root_reached "$log.txt" &&
+	assert_not_log "$log.txt" "$LUKS_PW"
+}

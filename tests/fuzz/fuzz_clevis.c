@@ -1,0 +1,73 @@
+/* Fuzz target: what lifeboat-clevis reads from outside: the LUKS2 header
+ * (a disk), its tokens' JWEs, the Tang server's HTTP response and the key
+ * it answers with (the network). The input is split at its first NUL: the
+ * text before is the JWE / JSON / response, the bytes after the server's
+ * reply to the exchange. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clevis/http.h"
+#include "clevis/jwe.h"
+#include "clevis/mr.h"
+#include "clevis/token.h"
+
+static int reply_with(const char *kid, const char *request, char *reply, size_t size, void *ctx)
+{
+	const char *text = ctx;
+
+	(void)kid;
+	(void)request;
+	if (strlen(text) >= size)
+		return -1;
+	strcpy(reply, text);
+	return 0;
+}
+
+static void recover(const struct clevis_jwe *jwe, const char *reply)
+{
+	unsigned char out[256];
+	char why[128];
+
+	jwe_pin(jwe);
+	jwe_tang_url(jwe);
+	mr_recover(jwe, reply_with, (void *)reply, out, sizeof(out), why, sizeof(why));
+}
+
+static int each_token(int id, const struct clevis_jwe *jwe, void *ctx)
+{
+	(void)id;
+	recover(jwe, ctx);
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *text = malloc(size + 1);
+	unsigned char *copy = malloc(size + 1);
+	const char *reply, *body, *json;
+	size_t len = strnlen((const char *)data, size), body_len, json_len;
+	struct clevis_jwe jwe;
+	struct http_url url;
+
+	if (!text || !copy)
+		goto out;
+	memcpy(text, data, size);
+	text[size] = '\0';
+	reply = len < size ? text + len + 1 : "";
+	if (jwe_parse_compact(text, len, &jwe) == 0) {
+		recover(&jwe, reply);
+		jwe_free(&jwe);
+	}
+	token_foreach_clevis(text, len, each_token, (void *)reply);
+	http_url_parse(text, &url);
+	http_response_body(text, len, &body, &body_len);
+	http_response_complete(text, len);
+	memcpy(copy, data, size);
+	if (token_header_check(copy, size, &json, &json_len) == 0)
+		token_foreach_clevis(json, json_len, each_token, (void *)reply);
+out:
+	free(text);
+	free(copy);
+	return 0;
+}
