@@ -1,6 +1,6 @@
 # lifeboat: the generator (build/lifeboat), the init (build/lifeboat-init) and
-# the way out at shutdown (build/lifeboat-shutdown) and root's shell over SSH
-# (build/lifeboat-login).
+# the way out at shutdown (build/lifeboat-shutdown), root's shell over SSH
+# (build/lifeboat-login) and the Tang unlock (build/lifeboat-clevis).
 #
 #   make            build both
 #   make test       unit tests (plain and ASan/UBSan), cppcheck, qemu boot tests
@@ -70,11 +70,19 @@ $(BUILD)/lifeboat-init: $(BUILD)/obj/init/boot.o $(BUILD)/libinit.a $(BUILD)/lib
 $(BUILD)/lifeboat-shutdown: $(BUILD)/obj/shutdown/shutdown_main.o $(BUILD)/libinit.a $(BUILD)/libcommon.a
 	$(CC) $(ALL_LDFLAGS) $(if $(SANFLAGS),,-static) -o $@ $^
 
-INIT_LIBS := -lblkid -lz -pthread
-# The unit tests read LZO pages back with liblzo2 itself (the init dlopens it).
-TEST_LIBS := -llzo2
-# lifeboat-clevis: the libraries cryptsetup already brings into the image.
-CLEVIS_LIBS := -lcrypto -ljson-c
+# Root's shell in an image built with --ssh (remote/, docs/remote.md).
+$(BUILD)/lifeboat-login: $(BUILD)/obj/remote/login_main.o $(BUILD)/libinit.a $(BUILD)/libcommon.a
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(INIT_LIBS)
+
+# The Tang unlock helper (docs/blockstacks.md): its own program, so that the
+# init itself keeps linking glibc and libblkid only.
+$(BUILD)/lifeboat-clevis: $(BUILD)/obj/clevis/clevis_main.o $(BUILD)/libclevis.a
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CLEVIS_LIBS)
+
+# Each unit test links against all the archives; only what it uses is pulled in.
+$(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(BUILD)/libgen.a $(BUILD)/libinit.a $(BUILD)/libclevis.a $(BUILD)/libcommon.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ -lcmocka $(GEN_LIBS) $(INIT_LIBS) $(TEST_LIBS) $(CLEVIS_LIBS)
 
 unit-build: $(UNIT_BINS) all
 

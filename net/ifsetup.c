@@ -115,8 +115,8 @@ static void plan_rename(struct plan *p, const struct link_info *all, int n_all)
 /* Everything the words stand on is there: renamed, ports present. */
 static bool plan_ready(struct plan *p)
 {
-	struct link_info all[LINK_MAX];
-	int n_all = link_list(all, LINK_MAX);
+	struct link_info all[LINKS_MAX];
+	int n_all = link_list(all, LINKS_MAX);
 	bool ready = true;
 
 	n_all = n_all < 0 ? 0 : n_all;
