@@ -46,6 +46,12 @@ test_kernel_install_plugin() {
 	LIFEBOAT=$LB KERNEL_INSTALL_LAYOUT=bls KERNEL_INSTALL_STAGING_AREA=$T/staging \
 		"$plugin" add "$kver" "$T/boot/entry" "/boot/vmlinuz-$kver" 2>"$T/err" || { cat "$T/err"; return 1; }
 	"$LB" ls "$T/staging/initrd" | grep -q ' init$' || { echo "no image in the staging area"; return 1; }
+	# uki layout, lifeboat the UKI generator: uki.efi with the kernel given.
+	rm -f "$T/staging/initrd"
+	LIFEBOAT=$LB KERNEL_INSTALL_LAYOUT=uki KERNEL_INSTALL_UKI_GENERATOR=lifeboat KERNEL_INSTALL_STAGING_AREA=$T/staging \
+		"$plugin" add "$kver" "$T/boot/entry" "/boot/vmlinuz-$kver" 2>"$T/err" || { cat "$T/err"; return 1; }
+	objdump -h "$T/staging/uki.efi" 2>/dev/null | grep -q ' \.linux ' || { echo "no UKI with a .linux section in the staging area"; return 1; }
+	[ ! -e "$T/staging/initrd" ] || { echo "the uki layout left an initrd beside the UKI"; return 1; }
 	LIFEBOAT=$LB KERNEL_INSTALL_LAYOUT=bls "$plugin" add "$kver" "$T/boot/entry" "/boot/vmlinuz-$kver" 2>"$T/err" ||
 		{ cat "$T/err"; return 1; }
 	"$LB" ls "$T/boot/entry/initrd" | grep -q ' init$' || { echo "no image in the entry directory"; return 1; }
