@@ -1,17 +1,19 @@
 #!/bin/sh
-# chroot-cache.sh TARBALL: a Debian 12 root made by mmdebstrap from Debian's
+# chroot-cache.sh TARBALL PACKAGES: a Debian 12 root made by mmdebstrap from Debian's
 # archive, as a tarball the package test unpacks afresh for each run. It
 # keeps apt's lists and holds, downloaded but not installed, the kernel
 # (linux-image-amd64) and initramfs-tools, so the test installs them without
-# the network. Made once; delete the tarball to make it again.
+# the network. PACKAGES (comma-separated) are installed too: the package's
+# own dependencies, so that dpkg -i needs no network either. Made once per
+# PACKAGES (run.sh names the tarball after them).
 set -eu
-out=${1:?usage: chroot-cache.sh TARBALL}
+out=${1:?usage: chroot-cache.sh TARBALL PACKAGES}
+packages=${2:?usage: chroot-cache.sh TARBALL PACKAGES}
 [ -s "$out" ] && exit 0
 mkdir -p "$(dirname "$out")"
-# busybox: the rescue shell of lifeboat's generic images; the rest is what
-# lifeboat links (libkmod2 comes with kmod).
+# busybox: the rescue shell of lifeboat's generic images.
 mmdebstrap --variant=apt --mode=root --format=tar --skip=cleanup/apt \
-	--include=kmod,busybox,libblkid1,zlib1g,liblzma5,libzstd1,liblz4-1,linux-base \
+	--include="kmod,busybox,linux-base,$packages" \
 	--customize-hook='chroot "$1" apt-get install -y -q --no-install-recommends --download-only linux-image-amd64 initramfs-tools' \
 	bookworm "$out.tmp" http://deb.debian.org/debian
 mv "$out.tmp" "$out"

@@ -18,7 +18,6 @@
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${BUILD:-$TOP/build}
-TARBALL=$BUILD/deb-chroot/bookworm.tar
 passed=0 failed=0
 
 if [ -z "${LIFEBOAT_DEB_NS:-}" ]; then
@@ -30,7 +29,13 @@ if [ "${1:-}" != --no-build ]; then
 	DEB_BUILD_OPTIONS="nocheck parallel=2" make -s -C "$TOP" deb >"$BUILD/deb-build.log" 2>&1 ||
 		{ echo "deb: make deb failed (log: $BUILD/deb-build.log)"; echo "0 passed, 1 failed"; exit 1; }
 fi
-"$TOP/tests/deb/chroot-cache.sh" "$TARBALL" >"$BUILD/deb-chroot.log" 2>&1 ||
+# The package's dependencies, without versions or alternatives, go into
+# the root; the tarball is named after them, so a new dependency makes a
+# new root.
+deps=$(dpkg-deb -f "$(ls "$BUILD"/deb/lifeboat_*.deb | head -n 1)" Depends |
+	sed 's/([^)]*)//g; s/|[^,]*//g; s/[[:space:]]//g')
+TARBALL=$BUILD/deb-chroot/bookworm-$(printf '%s' "$deps" | sha1sum | cut -c1-12).tar
+"$TOP/tests/deb/chroot-cache.sh" "$TARBALL" "$deps" >"$BUILD/deb-chroot.log" 2>&1 ||
 	{ echo "deb: mmdebstrap failed (log: $BUILD/deb-chroot.log)"; echo "0 passed, 1 failed"; exit 1; }
 
 R=$(mktemp -d "$BUILD/deb-root.XXXXXX")
