@@ -85,7 +85,7 @@ static void *worker_run(void *arg)
 
 	pthread_mutex_lock(&p->lock);
 	for (;;) {
-		struct pool_batch *b;
+		struct pool_batch *b = NULL;   /* set by the wait before any use */
 
 		while (!p->stop && !(b = oldest_queued(p)))
 			pthread_cond_wait(&p->queued, &p->lock);
