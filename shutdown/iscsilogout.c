@@ -239,6 +239,7 @@ static int nl_call(int fd, struct iscsinl_state *st, const struct iscsinl_reques
 
 	if (len < 0)
 		return len;
+	st->awaiting = req->type;
 	st->replied = false;
 	if (sendto(fd, buf, (size_t)len, 0, (struct sockaddr *)&kernel, sizeof(kernel)) < 0)
 		return -errno;

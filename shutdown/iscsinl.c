@@ -149,9 +149,10 @@ size_t iscsinl_parse(const uint8_t *buf, size_t len, struct iscsinl_msg *out, si
 void iscsinl_note(struct iscsinl_state *st, const struct iscsinl_msg *m)
 {
 	if (m->kind == ISCSINL_REPLY) {
-		st->replied = true;
-		st->reply_to = m->request;
-		st->reply_error = m->error;
+		if (m->request == st->awaiting) {
+			st->replied = true;
+			st->reply_error = m->error;
+		}
 		return;
 	}
 	if (m->sid != st->sid)

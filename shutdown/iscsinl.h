@@ -101,8 +101,9 @@ size_t iscsinl_parse(const uint8_t *buf, size_t len, struct iscsinl_msg *out, si
 /* What has been heard about one session while ending it. */
 struct iscsinl_state {
 	uint32_t sid;
-	bool replied;           /* the last request's reply came */
-	uint32_t reply_to;      /* its type */
+	uint32_t awaiting;      /* the type of the request sent last */
+	bool replied;           /* its reply came (a late one to an earlier
+				   request is not taken for it) */
 	int32_t reply_error;    /* 0 or a negative errno */
 	bool unbound;
 	bool logout_answered;

@@ -196,9 +196,13 @@ static void note_per_session(void **state)
 	assert_string_equal(iscsinl_response_text(st.logout_response), "cleanup failed");
 	assert_string_equal(iscsinl_response_text(0), "closed");
 	assert_string_equal(iscsinl_response_text(200), "an unknown response");
+	/* A reply counts only for the request awaited. */
+	st.awaiting = ISCSINL_STOP_CONN;
+	iscsinl_note(&st, &reply);
+	assert_false(st.replied);
+	st.awaiting = ISCSINL_SEND_PDU;
 	iscsinl_note(&st, &reply);
 	assert_true(st.replied);
-	assert_int_equal(st.reply_to, ISCSINL_SEND_PDU);
 	assert_int_equal(st.reply_error, -EPERM);
 	assert_false(st.unbound);
 	iscsinl_note(&st, &unbound);
