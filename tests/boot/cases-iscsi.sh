@@ -17,7 +17,8 @@ iscsi_image() {
 	shift
 	(
 		flock 9
-		[ -s "$img" ] && [ "$img" -nt "$BUILD/lifeboat-init" ] && [ "$img" -nt "$BUILD/lifeboat" ] ||
+		[ -s "$img" ] && [ "$img" -nt "$BUILD/lifeboat-init" ] && [ "$img" -nt "$BUILD/lifeboat" ] &&
+			[ "$img" -nt "$BUILD/lifeboat-shutdown" ] ||
 			"$BUILD/lifeboat" build --config /dev/null --generic --iscsi \
 			--kver "$KVER" "$@" -o "$img" >"$img.log" 2>&1
 	) 9>"$img.lock" || { echo "building the --iscsi image failed: $img.log"; return 1; }
