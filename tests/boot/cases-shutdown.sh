@@ -2,9 +2,14 @@
 # root's init (test-init with lifeboat.test.handback=poweroff) hands the
 # machine back to /run/initramfs/shutdown as systemd-shutdown does
 # (tests/boot/guest-handback.h); the way out takes the root's stack down
-# and powers off. Uses the stacked disks of cases-stacks.sh.
+# and powers off. Uses the stacked disks of cases-stacks.sh, the NFS server
+# of cases-net.sh and the iSCSI target of cases-iscsi.sh.
 
 MD_SUPER=$TOP/tests/boot/md-super.py
+# What tgtd (tgt 1.0.85 at its debug level) logs when it queues a Logout
+# Request: its iscsi_task_queue() line ends with the PDU's opcode, 46 (0x06
+# with the immediate bit); SCSI commands are 1 or 41, NOP-Outs 0 or 40.
+TGTD_LOGOUT_LINE='iscsi_task_queue([0-9]*) [0-9a-f]* [0-9a-f]* 46$'
 
 # assert_before LOG FIRST SECOND: both lines are in LOG, FIRST earlier.
 assert_before() {
