@@ -14,6 +14,7 @@
 
 #include "bootlib/log.h"
 #include "shutdown/bounded.h"
+#include "shutdown/iscsilogout.h"
 #include "shutdown/stackdown.h"
 #include "shutdown/unmount.h"
 
@@ -94,6 +95,14 @@ static int step_stack(void)
 	return clamp_left(stackdown_run());
 }
 
+/* After the last write (the LUN's filesystem unmounted, the layers on it
+ * down) and while the network is still up: the way out never takes it
+ * down. */
+static int step_iscsi(void)
+{
+	return clamp_left(iscsilogout_run());
+}
+
 static const struct shutdown_step steps[] = {
 	{ "ending the processes left", step_kill, 5000, "" },
 	{ "syncing the filesystems", step_sync, 30000,
@@ -102,6 +111,8 @@ static const struct shutdown_step steps[] = {
 	  "see the mounts named above" },
 	{ "taking down LVM volumes, LUKS containers and md arrays", step_stack, 30000,
 	  "see the devices named above" },
+	{ "logging out of the iSCSI sessions", step_iscsi, 30000,
+	  "see the iSCSI sessions named above" },
 };
 
 const struct shutdown_step *shutdown_steps(size_t *count)

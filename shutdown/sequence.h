@@ -1,8 +1,8 @@
 /* sequence: the steps of the way out, in the order the stack comes apart
- * (processes, sync, unmount, then the block layers from the top), each
- * bounded in time; a step that fails or overruns is logged and the rest
- * goes on, since powering off with part of the stack up is still better
- * than not powering off. */
+ * (processes, sync, unmount, the block layers from the top, then the
+ * iSCSI sessions under them), each bounded in time; a step that fails or
+ * overruns is logged and the rest goes on, since powering off with part
+ * of the stack up is still better than not powering off. */
 #ifndef LIFEBOAT_SHUTDOWN_SEQUENCE_H
 #define LIFEBOAT_SHUTDOWN_SEQUENCE_H
 

@@ -17,7 +17,8 @@ iscsi_image() {
 	shift
 	(
 		flock 9
-		[ -s "$img" ] && [ "$img" -nt "$BUILD/lifeboat-init" ] && [ "$img" -nt "$BUILD/lifeboat" ] ||
+		[ -s "$img" ] && [ "$img" -nt "$BUILD/lifeboat-init" ] && [ "$img" -nt "$BUILD/lifeboat" ] &&
+			[ "$img" -nt "$BUILD/lifeboat-shutdown" ] ||
 			"$BUILD/lifeboat" build --config /dev/null --generic --iscsi \
 			--kver "$KVER" "$@" -o "$img" >"$img.log" 2>&1
 	) 9>"$img.lock" || { echo "building the --iscsi image failed: $img.log"; return 1; }
@@ -30,14 +31,16 @@ iscsi_adm() {
 
 # tgtd with three targets, each a copy of the ext4 test disk as LUN 1 (LUN 0
 # is tgt's controller): TARGET:root open to all, TARGET:chap with CHAP,
-# TARGET:mutual with mutual CHAP (the last two share a disk; one boots at a time).
+# TARGET:mutual with mutual CHAP (the last two share a disk; one boots at a
+# time). With ISCSI_TGTD_DEBUG set, tgtd logs at its debug level.
 iscsi_target_start() {
 	ISCSI_PORT=$((RANDOM % 20000 + 1000))
 	cp --sparse=always "$DISKS/ext4.img" "$CASE_DIR/lun-root.img" &&
 	cp --sparse=always "$DISKS/ext4.img" "$CASE_DIR/lun-chap.img" || return 1
 	setsid ip netns exec "$NET_NS" unshare -m --propagation private sh -c "
 		mount -t tmpfs tmpfs /run && mkdir -p /run/lock &&
-		exec tgtd -f -C $ISCSI_PORT --iscsi portal=$NET_SERVER:3260" >"$CASE_DIR/tgtd.log" 2>&1 &
+		exec tgtd -f ${ISCSI_TGTD_DEBUG:+-d 1} -C $ISCSI_PORT --iscsi portal=$NET_SERVER:3260" \
+		>"$CASE_DIR/tgtd.log" 2>&1 &
 	ISCSI_TGTD_PID=$!
 	NET_PIDS+=($!)
 	local i

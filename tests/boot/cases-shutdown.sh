@@ -2,9 +2,14 @@
 # root's init (test-init with lifeboat.test.handback=poweroff) hands the
 # machine back to /run/initramfs/shutdown as systemd-shutdown does
 # (tests/boot/guest-handback.h); the way out takes the root's stack down
-# and powers off. Uses the stacked disks of cases-stacks.sh.
+# and powers off. Uses the stacked disks of cases-stacks.sh, the NFS server
+# of cases-net.sh and the iSCSI target of cases-iscsi.sh.
 
 MD_SUPER=$TOP/tests/boot/md-super.py
+# What tgtd (tgt 1.0.85 at its debug level) logs when it queues a Logout
+# Request: its iscsi_task_queue() line ends with the PDU's opcode, 46 (0x06
+# with the immediate bit); SCSI commands are 1 or 41, NOP-Outs 0 or 40.
+TGTD_LOGOUT_LINE='iscsi_task_queue([0-9]*) [0-9a-f]* [0-9a-f]* 46$'
 
 # assert_before LOG FIRST SECOND: both lines are in LOG, FIRST earlier.
 assert_before() {
@@ -149,7 +154,7 @@ case_shutdown_break_script() {
 	assert_before "$log" 'BREAK-1-0-42' \
 		'/oldroot (ext4 on /dev/vda) will not unmount: .*PID 1, the init whose script handed over' &&
 	assert_before "$log" 'will not unmount' \
-		'lifeboat-shutdown: the way out is done, 1 of 4 steps not clean; poweroff' &&
+		'lifeboat-shutdown: the way out is done, 1 of 5 steps not clean; poweroff' &&
 	assert_not_log "$log" 'cannot be made read-only' &&
 	assert_not_log "$log" 'LIFEBOAT-TEST: handback: the script returned'
 }
@@ -177,4 +182,63 @@ case_shutdown_report_next_boot() {
 	assert_log "$log" '^LIFEBOAT-TEST: lastshutdown lifeboat-shutdown: stopped the md array md[0-9]* (its superblock is marked clean)' &&
 	assert_log "$log" '^LIFEBOAT-TEST: timeline [0-9.]* lastshutdown lifeboat-shutdown: the way out is done, all clean; reboot' &&
 	assert_log "$log" 'reboot: Power down'
+}
+
+# The I_T nexuses (sessions) tgtd has on the target root, one line each.
+iscsi_root_nexuses() {
+	iscsi_adm --op show --mode target |
+		awk '/^Target [0-9]*:/ { t = $2 } t == "1:" && /I_T nexus: [0-9]/ { print }'
+}
+
+# tgtd (its debug log from line FROM on) saw a Logout Request and answered
+# it, and no longer has a session on the target root: what a logout
+# leaves, and neither a power-off (the connection is never closed: tgtd
+# keeps the session) nor a dropped connection (no Logout Request).
+tgtd_saw_logout() {
+	local from=$1
+	tail -n "+$from" "$CASE_DIR/tgtd.log" | grep -q "$TGTD_LOGOUT_LINE" ||
+		{ echo "tgtd's log (from line $from) shows no logout"; return 1; }
+	[ -z "$(iscsi_root_nexuses)" ] ||
+		{ echo "tgtd still has a session on $ISCSI_IQN:root: $(iscsi_root_nexuses)"; return 1; }
+}
+
+# Root on an iSCSI LUN (tgtd in the namespace, cases-iscsi.sh), rw: the
+# test init writes its last line and hands back with poweroff; the way out
+# unmounts the root, then logs out of the session (its line), before the
+# power-off; tgtd saw the logout and has no session left when qemu has
+# ended; the LUN's image holds the last write. The control: a second boot
+# powers off without the way out, and the same tgtd check fails on it.
+case_shutdown_iscsi_root() {
+	local rc=0 from append
+	NET_IMG=$(iscsi_image plain) || return 1
+	net_ns_up || { net_ns_down; echo "creating the namespace failed"; return 1; }
+	trap 'iscsi_down' EXIT
+	ISCSI_TGTD_DEBUG=1 iscsi_target_start || rc=1
+	append="netroot=iscsi:$NET_SERVER::::$ISCSI_IQN:root ip=198.51.100.21::$NET_SERVER:255.255.255.0:guest:eth0:none rw rd.shell=0"
+	if [ $rc -eq 0 ]; then
+		net_boot handback "$append lifeboat.test.handback=poweroff"
+		assert_root_reached "$NET_LOG" && assert_way_out "$NET_LOG" &&
+		assert_before "$NET_LOG" 'lifeboat-shutdown: unmounted the old root /oldroot (ext4 on /dev/sd' \
+			"lifeboat-shutdown: logged out of the iSCSI target $ISCSI_IQN:root at $NET_SERVER:3260 (session [0-9]*): the target closed the session" &&
+		assert_before "$NET_LOG" 'lifeboat-shutdown: logged out of the iSCSI target' 'reboot: Power down' &&
+		tgtd_saw_logout 1 || rc=1
+	fi
+	if [ $rc -eq 0 ]; then
+		debugfs -R 'cat /last-write' "$CASE_DIR/lun-root.img" 2>/dev/null |
+			grep -q 'written before the way out' ||
+			{ echo "the LUN's image lacks the last write (debugfs cat /last-write)"; rc=1; }
+	fi
+	if [ $rc -eq 0 ]; then
+		from=$(($(wc -l <"$CASE_DIR/tgtd.log") + 1))
+		net_boot control "$append"
+		assert_log "$NET_LOG" '^LIFEBOAT-TEST: lastwrite written before the way out' &&
+		assert_log "$NET_LOG" 'reboot: Power down' &&
+		assert_not_log "$NET_LOG" 'lifeboat-shutdown:' || rc=1
+		if [ $rc -eq 0 ] && tgtd_saw_logout "$from" >/dev/null; then
+			echo "control: the tgtd check passes on a power-off without the way out"
+			rc=1
+		fi
+	fi
+	iscsi_down
+	return $rc
 }

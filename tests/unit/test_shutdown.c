@@ -1,7 +1,8 @@
 /* Unit tests: the way out (shutdown/): its arguments and command line
  * words, the mountinfo parser and the unmount order, the order the block
- * layers come down in (on a sysfs tree made here), the decision to leave
- * the environment, and the step loop (every step runs, each bounded). */
+ * layers come down in and the iSCSI sessions found (on sysfs trees made
+ * here), the decision to leave the environment, and the step loop (every
+ * step runs, each bounded). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -18,6 +19,7 @@
 #include "bootlib/clock.h"
 #include "bootlib/stage.h"
 #include "shutdown/bounded.h"
+#include "shutdown/iscsilogout.h"
 #include "shutdown/leave.h"
 #include "common/mountinfo.h"
 #include "shutdown/mountlist.h"
@@ -254,6 +256,72 @@ static void stack_order(void **state)
 	assert_int_equal(stackdown_dm_kind(""), STACKDOWN_DM_OTHER);
 }
 
+/* The iSCSI sessions as the kernel shows one of iscsistart's with its LUN,
+ * beside a session with nothing logged in yet. */
+static void dirs(const char *rel)
+{
+	char cmd[320];
+
+	snprintf(cmd, sizeof(cmd), "mkdir -p '%s/%s'", sys_dir, rel);
+	assert_int_equal(system(cmd), 0);
+}
+
+static const struct iscsilogout_session *session(const struct iscsilogout_set *set, uint32_t sid)
+{
+	for (size_t i = 0; i < set->len; i++)
+		if (set->sessions[i].sid == sid)
+			return &set->sessions[i];
+	return NULL;
+}
+
+static void iscsi_sessions(void **state)
+{
+	static struct iscsilogout_set set;
+	const struct iscsilogout_session *s;
+	uint64_t handle = 0;
+	char cmd[128];
+
+	(void)state;
+	snprintf(sys_dir, sizeof(sys_dir), "/tmp/lifeboat-iscsi-XXXXXX");
+	assert_non_null(mkdtemp(sys_dir));
+	/* No iSCSI class at all: nothing to do. */
+	assert_int_equal(iscsilogout_scan(sys_dir, &set), 0);
+	assert_int_equal(set.len, 0);
+	assert_int_equal(iscsilogout_transport_handle(sys_dir, &handle), -ENOENT);
+	dirs("class/iscsi_session/session1/device/target2:0:0/2:0:0:1/block/sda");
+	dirs("class/iscsi_session/session1/device/target2:0:0/2:0:0:0");
+	put("class/iscsi_session/session1/targetname", "iqn.2026-02.test.lifeboat:root\n");
+	dirs("class/iscsi_connection/connection1:0");
+	put("class/iscsi_connection/connection1:0/persistent_address", "198.51.100.1\n");
+	put("class/iscsi_connection/connection1:0/persistent_port", "3260\n");
+	dirs("class/iscsi_session/session12");
+	dirs("class/iscsi_session/sessionx");
+	dirs("class/iscsi_transport/tcp");
+	put("class/iscsi_transport/tcp/handle", "18446744072645361472\n");
+	assert_int_equal(iscsilogout_scan(sys_dir, &set), 0);
+	assert_int_equal(set.len, 2);  /* not sessionx */
+	s = session(&set, 1);
+	assert_non_null(s);
+	assert_string_equal(s->target, "iqn.2026-02.test.lifeboat:root");
+	assert_string_equal(s->portal, "198.51.100.1:3260");
+	assert_int_equal(s->n_conns, 1);
+	assert_int_equal(s->cids[0], 0);
+	assert_int_equal(s->n_disks, 1);
+	assert_string_equal(s->disks[0], "sda");
+	s = session(&set, 12);
+	assert_non_null(s);
+	assert_int_equal(s->n_conns, 0);
+	assert_int_equal(s->n_disks, 0);
+	assert_string_equal(s->target, "?");
+	assert_int_equal(iscsilogout_transport_handle(sys_dir, &handle), 0);
+	assert_true(handle == 18446744072645361472ULL);
+	put("class/iscsi_transport/tcp/handle", "12ab\n");
+	assert_int_equal(iscsilogout_transport_handle(sys_dir, &handle), -EINVAL);
+	assert_int_equal(iscsilogout_scan("/nonexistent-sys", &set), -ENOENT);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", sys_dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 static void leave_decision(void **state)
 {
 	(void)state;
@@ -287,14 +355,15 @@ static void steps_all_run(void **state)
 		{ "a", timed_out, 10, "" }, { "b", two_left, 10, "" }, { "c", ok, 10, "" },
 	};
 	const struct shutdown_step *real;
-	size_t n, unmount = 99, stack = 99;
+	size_t n, unmount = 99, stack = 99, iscsi = 99;
 
 	(void)state;
 	n_ran = 0;
 	assert_int_equal(shutdown_steps_run(t, 3, rec_runner), 2);
 	assert_int_equal(n_ran, 3);
 	assert_string_equal(ran[2], "c");
-	/* The real table: unmounting before the block layers come down. */
+	/* The real table: unmounting before the block layers come down, the
+	 * iSCSI sessions under them last. */
 	real = shutdown_steps(&n);
 	for (size_t i = 0; i < n; i++) {
 		assert_true(real[i].timeout_ms > 0);
@@ -302,8 +371,10 @@ static void steps_all_run(void **state)
 			unmount = i;
 		if (strstr(real[i].name, "LUKS"))
 			stack = i;
+		if (strstr(real[i].name, "iSCSI"))
+			iscsi = i;
 	}
-	assert_true(unmount < stack && stack < n);
+	assert_true(unmount < stack && stack < iscsi && iscsi == n - 1);
 }
 
 static int returns_three(void) { return 3; }
@@ -335,6 +406,7 @@ int main(void)
 		cmocka_unit_test(mountinfo_line),
 		cmocka_unit_test(unmount_order),
 		cmocka_unit_test(stack_order),
+		cmocka_unit_test(iscsi_sessions),
 		cmocka_unit_test(leave_decision),
 		cmocka_unit_test(steps_all_run),
 		cmocka_unit_test(bounded),
