@@ -15,8 +15,9 @@
  *    detached: this program needs it), without a sync of its own.
  *  - It then execs /shutdown as PID 1 with its own argv: argv[0]
  *    "/shutdown", argv[1] the verb (reboot, poweroff, halt or kexec; the
- *    verb stays at argv[1]), then options such as --log-level=,
- *    --log-target=, --timeout=. stdin/stdout/stderr are the console.
+ *    verb stays at argv[1]), then options such as --log-level=N (systemd
+ *    252 passes the level as a number, 7 for debug), --log-target=,
+ *    --timeout=. stdin/stdout/stderr are the console.
  *  - If that exec fails, systemd-shutdown syncs and reboots itself.
  * lifeboat's init writes /run/initramfs/.need_shutdown beside the program,
  * the mark dracut's tools use for "this boot needs the way out".
