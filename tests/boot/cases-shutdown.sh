@@ -107,10 +107,10 @@ case_shutdown_systemd_md() {
 	a=$(stack_copy md-a) && b=$(stack_copy md-b)
 	sdroot_tree "$CASE_DIR/sdroot" && sdroot_on_md "$a" "$b" "$CASE_DIR/sdroot" || return 1
 	rm -rf "$CASE_DIR/sdroot"
-	QEMU_TIMEOUT=400 boot_qemu "$log" "$KERNEL" "$IMG_STACKS" \
+	QEMU_TIMEOUT=240 boot_qemu "$log" "$KERNEL" "$IMG_STACKS" \
 		"root=UUID=$UUID_MD_FS rd.md.uuid=$UUID_MD rw rd.timeout=60 init=/lib/systemd/systemd systemd.log_target=console debug" \
 		$(virtio_disk "$a") $(virtio_disk "$b")
-	assert_log "$log" 'systemd 252.* running in system mode' &&
+	assert_log "$log" 'systemd [0-9][0-9]*.* running in system mode' &&
 	assert_before "$log" '^LIFEBOAT-TEST: systemd marker written' 'Returning to initrd' &&
 	assert_before "$log" 'Returning to initrd' 'lifeboat-shutdown: the way out (poweroff): taking the root' &&
 	assert_before "$log" 'lifeboat-shutdown: the way out (poweroff): taking the root' \
