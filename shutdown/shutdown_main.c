@@ -9,14 +9,18 @@
  *    the stack under the root stay.
  *  - If /run/initramfs/shutdown exists and is executable (and systemd is
  *    neither in a container nor itself in an initrd), it makes
- *    /run/initramfs a mount of its own, moves /dev, /proc and /sys into it
- *    (a place that does not exist there gets the mount unmounted instead),
- *    pivot_root()s into it with the old root left mounted at /oldroot (not
- *    detached: this program needs it), without a sync of its own.
+ *    /run/initramfs a mount of its own, puts /sys, /dev, /run and /proc
+ *    into it (systemd 252, Debian 12's, binds them, not recursively: the
+ *    originals, with what systemd mounted under them, such as its cgroup2
+ *    at /sys/fs/cgroup, stay under the old root; a place that does not
+ *    exist there gets the mount unmounted instead), pivot_root()s into it
+ *    with the old root left mounted at /oldroot (not detached: this
+ *    program needs it), without a sync of its own.
  *  - It then execs /shutdown as PID 1 with its own argv: argv[0]
  *    "/shutdown", argv[1] the verb (reboot, poweroff, halt or kexec; the
- *    verb stays at argv[1]), then options such as --log-level=,
- *    --log-target=, --timeout=. stdin/stdout/stderr are the console.
+ *    verb stays at argv[1]), then options such as --log-level=N (systemd
+ *    252 passes the level as a number, 7 for debug), --log-target=,
+ *    --timeout=. stdin/stdout/stderr are the console.
  *  - If that exec fails, systemd-shutdown syncs and reboots itself.
  * lifeboat's init writes /run/initramfs/.need_shutdown beside the program,
  * the mark dracut's tools use for "this boot needs the way out".

@@ -23,6 +23,19 @@ static int verb_lookup(const char *name)
 	return -1;
 }
 
+/* systemd's --log-level=LEVEL, a name or a syslog number: systemd itself
+ * passes the number ("--log-level=7" under systemd.log_level=debug, as
+ * src/core/main.c formats it with %d); 7 is LOG_DEBUG, the most verbose. */
+static bool log_level_is_debug(const char *arg)
+{
+	static const char opt[] = "--log-level=";
+	const char *level = arg + sizeof(opt) - 1;
+
+	if (strncmp(arg, opt, sizeof(opt) - 1) != 0)
+		return false;
+	return strcmp(level, "debug") == 0 || strcmp(level, "7") == 0;
+}
+
 int shutdown_args_parse(int argc, char *const *argv, struct shutdown_args *out)
 {
 	int v;
@@ -39,7 +52,7 @@ int shutdown_args_parse(int argc, char *const *argv, struct shutdown_args *out)
 	 * level matters here, the rest (log target, colour, timeout) does
 	 * not apply to a program that logs to the kernel's ring. */
 	for (int i = 2; i < argc && argv[i]; i++) {
-		if (strcmp(argv[i], "--log-level=debug") == 0 || strcmp(argv[i], "-d") == 0 ||
+		if (log_level_is_debug(argv[i]) || strcmp(argv[i], "-d") == 0 ||
 		    strcmp(argv[i], "--debug") == 0)
 			out->debug = true;
 		else if (strcmp(argv[i], SHUTDOWN_HANDED_OVER) == 0)

@@ -8,7 +8,7 @@
 struct shutdown_args {
 	const char *verb;  /* as given, for messages */
 	int reboot_cmd;    /* RB_AUTOBOOT, RB_POWER_OFF, RB_HALT_SYSTEM or RB_KEXEC */
-	bool debug;        /* --log-level=debug from systemd, or -d / --debug */
+	bool debug;        /* --log-level=debug or =7 from systemd, or -d / --debug */
 	bool handed_over;  /* SHUTDOWN_HANDED_OVER: a script's call pivoted here */
 };
 

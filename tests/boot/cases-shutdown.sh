@@ -3,9 +3,11 @@
 # machine back to /run/initramfs/shutdown as systemd-shutdown does
 # (tests/boot/guest-handback.h); the way out takes the root's stack down
 # and powers off. Uses the stacked disks of cases-stacks.sh, the NFS server
-# of cases-net.sh and the iSCSI target of cases-iscsi.sh.
+# of cases-net.sh and the iSCSI target of cases-iscsi.sh. One case,
+# shutdown_systemd_md, boots Debian's real systemd instead.
 
 MD_SUPER=$TOP/tests/boot/md-super.py
+source "$TOP/tests/boot/systemd-root.sh"
 # What tgtd (tgt 1.0.85 at its debug level) logs when it queues a Logout
 # Request: its iscsi_task_queue() line ends with the PDU's opcode, 46 (0x06
 # with the immediate bit); SCSI commands are 1 or 41, NOP-Outs 0 or 40.
@@ -21,10 +23,14 @@ assert_before() {
 	[ "$a" -lt "$b" ] || { echo "'$2' (line $a) is not before '$3' (line $b)"; return 1; }
 }
 
-# The way out ran to its end and powered off, with nothing left behind.
+# The test init handed back, and the way out ran to its end.
 assert_way_out() {
+	assert_log "$1" '^LIFEBOAT-TEST: handback poweroff' && assert_way_out_ran "$1"
+}
+
+# The way out ran to its end and powered off, with nothing left behind.
+assert_way_out_ran() {
 	local log=$1
-	assert_log "$log" '^LIFEBOAT-TEST: handback poweroff' &&
 	assert_log "$log" 'lifeboat-shutdown: the way out (poweroff): taking the root' &&
 	assert_log "$log" "lifeboat-shutdown: the root's stack is down" &&
 	assert_before "$log" "lifeboat-shutdown: the root's stack is down" 'lifeboat-shutdown: the way out is done, all clean; poweroff' &&
@@ -46,6 +52,17 @@ md_stopped_by_way_out() {
 	assert_before "$log" 'lifeboat-shutdown: stopped the md array md' "lifeboat-shutdown: the root's stack is down"
 }
 
+# md_members_clean MEMBER...: each member's superblock says the array is
+# in sync (resync_offset all ones: md-super.py shows "all").
+md_members_clean() {
+	local d off
+	for d in "$@"; do
+		off=$("$MD_SUPER" show "$d" | sed -n 's/.*resync_offset=\([0-9a-z]*\).*/\1/p')
+		[ "$off" = all ] ||
+			{ echo "$(basename "$d"): the superblock is not clean after the way out (resync_offset=$off)"; return 1; }
+	done
+}
+
 # Root on md RAID1: the way out stops the array; both members' superblocks
 # say it is in sync (resync_offset all ones: md-super.py shows "all"), and
 # the next boot finds the last write and starts no resync. Measured: after
@@ -53,19 +70,14 @@ md_stopped_by_way_out() {
 # kernel's md reboot notifier stops writes and marks them clean), so the
 # array's stop is asserted on the console ("md: md0 stopped").
 case_shutdown_md_raid1() {
-	local a b d off
+	local a b
 	stacks_setup || return 1
 	a=$(stack_copy md-a) && b=$(stack_copy md-b)
 	boot_qemu "$CASE_DIR/console.log" "$KERNEL" "$IMG_STACKS" \
 		"root=UUID=$UUID_MD_FS rd.md.uuid=$UUID_MD rw rd.timeout=60 lifeboat.test.handback=poweroff" \
 		$(virtio_disk "$a") $(virtio_disk "$b")
 	assert_root_reached "$CASE_DIR/console.log" && assert_way_out "$CASE_DIR/console.log" &&
-	md_stopped_by_way_out "$CASE_DIR/console.log" || return 1
-	for d in "$a" "$b"; do
-		off=$("$MD_SUPER" show "$d" | sed -n 's/.*resync_offset=\([0-9a-z]*\).*/\1/p')
-		[ "$off" = all ] ||
-			{ echo "$(basename "$d"): the superblock is not clean after the way out (resync_offset=$off)"; return 1; }
-	done
+	md_stopped_by_way_out "$CASE_DIR/console.log" && md_members_clean "$a" "$b" || return 1
 	boot_qemu "$CASE_DIR/console2.log" "$KERNEL" "$IMG_STACKS" \
 		"root=UUID=$UUID_MD_FS rd.md.uuid=$UUID_MD rd.timeout=60" $(virtio_disk "$a") $(virtio_disk "$b")
 	assert_root_reached "$CASE_DIR/console2.log" &&
@@ -80,6 +92,43 @@ case_shutdown_md_raid1() {
 		echo "control: the md check passes on a power-off without the way out"
 		return 1
 	fi
+}
+
+# Debian's real systemd as the root's init, on the md RAID1 root (the
+# root is made from the build host's systemd by tests/boot/systemd-root.sh):
+# systemd boots its default target, whose service writes a marker on the
+# root and runs `systemctl poweroff`; systemd-shutdown finds
+# /run/initramfs/shutdown and returns to it ("Returning to initrd..."),
+# and the way out unmounts the old root from the array and stops the
+# array (the kernel's "md: md0 stopped") before the power-off. After qemu
+# ends, both members hold the marker and say the array is in sync.
+# `debug` makes systemd log at debug level, which it hands on as
+# --log-level=7: the way out's debug lines then name the mounts systemd
+# left under /oldroot (its cgroup2 at /oldroot/sys/fs/cgroup among them,
+# which no test init makes), each unmounted before the old root.
+case_shutdown_systemd_md() {
+	local a b m log=$CASE_DIR/console.log
+	stacks_setup || return 1
+	a=$(stack_copy md-a) && b=$(stack_copy md-b)
+	sdroot_tree "$CASE_DIR/sdroot" && sdroot_on_md "$a" "$b" "$CASE_DIR/sdroot" || return 1
+	rm -rf "$CASE_DIR/sdroot"
+	QEMU_TIMEOUT=240 boot_qemu "$log" "$KERNEL" "$IMG_STACKS" \
+		"root=UUID=$UUID_MD_FS rd.md.uuid=$UUID_MD rw rd.timeout=60 init=/lib/systemd/systemd systemd.log_target=console debug" \
+		$(virtio_disk "$a") $(virtio_disk "$b")
+	assert_log "$log" 'systemd [0-9][0-9]*.* running in system mode' &&
+	assert_before "$log" '^LIFEBOAT-TEST: systemd marker written' 'Returning to initrd' &&
+	assert_before "$log" 'Returning to initrd' 'lifeboat-shutdown: the way out (poweroff): taking the root' &&
+	assert_before "$log" 'lifeboat-shutdown: the way out (poweroff): taking the root' \
+		'lifeboat-shutdown: unmounted /oldroot/sys/fs/cgroup (cgroup2 on cgroup2)' &&
+	assert_before "$log" 'lifeboat-shutdown: unmounted /oldroot/sys/fs/cgroup (cgroup2' \
+		'lifeboat-shutdown: unmounted the old root /oldroot (ext4 on /dev/md' &&
+	assert_way_out_ran "$log" && md_stopped_by_way_out "$log" &&
+	assert_before "$log" 'lifeboat-shutdown: the way out is done, all clean; poweroff' 'reboot: Power down' &&
+	md_members_clean "$a" "$b" || return 1
+	for m in "$a" "$b"; do
+		[ "$(sdroot_marker_on "$m")" = "$SDROOT_MARKER" ] ||
+			{ echo "$(basename "$m"): the marker is not in its copy of the array's filesystem"; return 1; }
+	done
 }
 
 # Root on LVM on LUKS: the volume is deactivated, then the container is

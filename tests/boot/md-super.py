@@ -6,10 +6,14 @@ image (the host has no md driver to do it through mdadm).
   md-super.py dirty FILE   sets resync_offset to 0 (the array was not shut
                            down cleanly, as after a hibernation: a
                            read-write start resyncs it) and fixes sb_csum
+  md-super.py data FILE    prints "data_offset=N size=N" in bytes: where the
+                           array's data (a RAID1 member holds all of it)
+                           starts on the member, and the array's size
 
 Layout (the kernel's struct mdp_superblock_1, little endian), v1.2 at 4 KiB:
-0 magic, 144 super_offset, 200 events (u64), 208 resync_offset (u64),
-216 sb_csum (u32), 220 max_dev (u32), 256 dev_roles (u16 each).
+0 magic, 80 size (u64, sectors used on each member: a RAID1 array's
+size), 128 data_offset (u64, sectors), 144 super_offset, 200 events (u64),
+208 resync_offset (u64), 216 sb_csum (u32), 220 max_dev (u32), 256 dev_roles (u16 each).
 """
 import struct
 import sys
@@ -44,13 +48,17 @@ def main():
         if op == "show":
             print("events=%d resync_offset=%s" %
                   (events, "all" if resync == ALL_SYNCED else resync))
+        elif op == "data":
+            size, = struct.unpack_from("<Q", sb, 80)
+            data_offset, = struct.unpack_from("<Q", sb, 128)
+            print("data_offset=%d size=%d" % (data_offset * 512, size * 512))
         elif op == "dirty":
             struct.pack_into("<Q", sb, 208, 0)
             struct.pack_into("<I", sb, 216, checksum(sb))
             f.seek(SB_OFFSET)
             f.write(sb)
         else:
-            sys.exit("usage: md-super.py show|dirty FILE")
+            sys.exit("usage: md-super.py show|dirty|data FILE")
 
 
 main()
