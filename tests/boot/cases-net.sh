@@ -349,7 +349,9 @@ case_net_failures() {
 	fi
 	if [ $rc -eq 0 ]; then
 		start=$(date +%s)
-		net_boot refused "root=nfs:$NET_SERVER:/nfsroot rd.timeout=5 $static"
+		# rd.timeout counts from the network step's start (the carrier, the
+		# NFS modules): 15 s leave several retries on a loaded machine.
+		net_boot refused "root=nfs:$NET_SERVER:/nfsroot rd.timeout=15 $static"
 		net_assert_failed "$NET_LOG" "mounting the NFS root $NET_SERVER:/nfsroot failed: Connection refused" "$start" &&
 		assert_log "$NET_LOG" "trying again" || rc=1
 	fi
