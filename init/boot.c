@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "blockstack/blockstack.h"
+#include "bootlib/clock.h"
 #include "bootlib/cmdline.h"
 #include "bootlib/devwait.h"
 #include "bootlib/log.h"
@@ -165,6 +166,8 @@ static int mount_disk_root(struct boot_args *args, const struct boot_plan *plan,
 	struct found_dev dev;
 	char root[CMDLINE_VALUE_MAX];
 	const char *type;
+	/* An iSCSI root's network and login count in its rd.timeout=. */
+	uint64_t deadline = clock_deadline(clock_now_ms(), args->root.timeout_sec);
 	int r = attach_network_disk(args, plan, root, sizeof(root), why);
 
 	if (r < 0)
@@ -172,7 +175,8 @@ static int mount_disk_root(struct boot_args *args, const struct boot_plan *plan,
 	if (devspec_parse(root, &spec) < 0)
 		return failed(why, -EINVAL, "root=%s%s names no device; use root=/dev/..., LABEL=, "
 			      "UUID=, PARTUUID=, PARTLABEL= or MAJ:MIN", root, root[0] ? "" : " (empty)");
-	r = devwait_find(&spec, args->root.timeout_sec, &dev);
+	r = devwait_find(&spec, plan->root_kind == ROOT_KIND_ISCSI ?
+			 clock_left_sec(deadline, clock_now_ms()) : args->root.timeout_sec, &dev);
 	if (r == -ETIMEDOUT)
 		return failed(why, r, "root device root=%s did not appear within rd.timeout; "
 			      "check root= against the devices below", root);

@@ -160,29 +160,33 @@ static int plan_wait(struct plan *p, unsigned int wait_ms)
 }
 
 /* What the wait did not see, for the user. */
-static void plan_missing(const struct plan *p, unsigned int wait_ms, char *why, size_t n)
+static void plan_missing(const struct plan *p, const struct ifsetup_request *req,
+			 char *why, size_t n)
 {
+	unsigned int sec = (req->wait_ms + 999) / 1000;
+
 	for (int i = 0; i < p->n; i++) {
 		const struct netdev_spec *s = &p->specs[i];
 
 		if (s->kind == NETDEV_IFNAME && !p->done[i]) {
 			snprintf(why, n, "%s: no interface with the address " MAC_FMT " appeared "
 				 "within %u s; check the address, and that the image has the NIC's "
-				 "driver (lifeboat build --net)", p->words[i], MAC_ARGS(s->mac),
-				 wait_ms / 1000);
+				 "driver (lifeboat build --net)%s", p->words[i], MAC_ARGS(s->mac),
+				 sec, req->wait_cut ? ", or raise rd.timeout=" : "");
 			return;
 		}
 		for (int j = 0; s->kind != NETDEV_IFNAME && j < s->n_ports; j++)
 			if (!plan_makes(p, s->ports[j], i) && if_nametoindex(s->ports[j]) == 0) {
 				snprintf(why, n, "%s: the interface %s does not exist (none appeared "
-					 "within %u s); name one that does, or raise "
-					 "rd.net.timeout.iflink=", p->words[i], s->ports[j], wait_ms / 1000);
+					 "within %u s); name one that does, or raise %s", p->words[i],
+					 s->ports[j], sec, req->wait_cut ? "rd.timeout=" :
+					 "rd.net.timeout.iflink=");
 				return;
 			}
 	}
 	snprintf(why, n, "BOOTIF: no interface with the address " MAC_FMT " appeared within "
-		 "%u s; check that the image has the NIC's driver, or give rd.bootif=0",
-		 MAC_ARGS(p->bootif), wait_ms / 1000);
+		 "%u s; check that the image has the NIC's driver, or give rd.bootif=0%s",
+		 MAC_ARGS(p->bootif), sec, req->wait_cut ? " (or raise rd.timeout=)" : "");
 }
 
 static int make_one(const struct netdev_spec *s)
@@ -237,7 +241,7 @@ int ifsetup_run(const struct ifsetup_request *req, char bootdev[IF_NAMESIZE],
 		return r;
 	r = plan_load_modules(&p, why, why_size);
 	if (r == 0 && plan_wait(&p, req->wait_ms) < 0) {
-		plan_missing(&p, req->wait_ms, why, why_size);
+		plan_missing(&p, req, why, why_size);
 		r = -ENODEV;
 	}
 	if (r == 0)

@@ -5,6 +5,7 @@
 #define LIFEBOAT_NET_IFSETUP_H
 
 #include <net/if.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "common/strv.h"
@@ -15,6 +16,7 @@ struct ifsetup_request {
 	const struct strv *words;     /* vlan=, bond=, bridge=, ifname= words, in order */
 	const char *bootif;           /* BOOTIF='s value, "" for none */
 	unsigned int wait_ms;         /* for the interfaces they name to appear */
+	bool wait_cut;                /* wait_ms is what rd.timeout= left, not iflink's */
 };
 
 /* Wait (loading drivers as devices appear) for the interfaces the words

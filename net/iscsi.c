@@ -28,16 +28,6 @@
 #define LOGIN_TRIES 4
 #define LOGIN_PAUSE_MS 2000
 
-/* Milliseconds left before deadline (0: none), at most cap. */
-static unsigned int time_left(uint64_t deadline, unsigned int cap)
-{
-	uint64_t now = clock_now_ms();
-
-	if (!deadline)
-		return cap;
-	return now >= deadline ? 0 : (unsigned int)(deadline - now < cap ? deadline - now : cap);
-}
-
 bool iscsi_root_wanted(const struct net_request *args)
 {
 	return iscsi_conf_wanted(args);
@@ -113,18 +103,25 @@ static int server_fill(struct iscsi_target *t, const struct net_state *st, char 
 	return 0;
 }
 
-static int login(const struct net_request *a, const struct iscsi_target *t,
+/* Each try gets a share of what the network left of rd.timeout=, within
+ * LOGIN_ATTEMPT_MIN_MS..LOGIN_ATTEMPT_MS, and none ends past the deadline. */
+static unsigned int login_try_ms(uint64_t deadline)
+{
+	unsigned int share = clock_clamp_ms(deadline, clock_now_ms(),
+					    LOGIN_ATTEMPT_MS * LOGIN_TRIES) / LOGIN_TRIES;
+
+	return share < LOGIN_ATTEMPT_MIN_MS ? LOGIN_ATTEMPT_MIN_MS : share;
+}
+
+static int login(const struct net_request *a, uint64_t deadline, const struct iscsi_target *t,
 		 const char *initiator, char *why, size_t n)
 {
-	uint64_t deadline = a->root->timeout_sec ? clock_now_ms() + (uint64_t)a->root->timeout_sec * 1000 : 0;
 	bool chap = t->chap.username[0] != '\0';
-	unsigned int share = a->root->timeout_sec * 1000 / LOGIN_TRIES;
-	unsigned int cap = !a->root->timeout_sec || share > LOGIN_ATTEMPT_MS ? LOGIN_ATTEMPT_MS :
-			   share < LOGIN_ATTEMPT_MIN_MS ? LOGIN_ATTEMPT_MIN_MS : share;
+	unsigned int cap = login_try_ms(deadline);
 	int status = 0, r = -ETIMEDOUT;
 
 	for (int i = 1; i <= LOGIN_TRIES; i++) {
-		unsigned int ms = time_left(deadline, cap);
+		unsigned int ms = clock_clamp_ms(deadline, clock_now_ms(), cap);
 
 		if (ms == 0)
 			break;
@@ -136,7 +133,7 @@ static int login(const struct net_request *a, const struct iscsi_target *t,
 		log_warn("iSCSI: the login to %s at %s:%u failed: %s", t->name, t->server, t->port,
 			 r == -ETIMEDOUT ? "no answer in time" : iscsistart_status_text(status));
 		if (i < LOGIN_TRIES)
-			usleep(time_left(deadline, LOGIN_PAUSE_MS) * 1000);
+			usleep(clock_clamp_ms(deadline, clock_now_ms(), LOGIN_PAUSE_MS) * 1000);
 	}
 	if (r == -ENOENT)
 		snprintf(why, n, "%s is not in the image; build it with lifeboat build --iscsi",
@@ -180,10 +177,9 @@ static bool sd_disk_added(const struct uevent *ev)
 /* With no filesystem named by root=, the root is the LUN's disk itself;
  * sd_mod attaches it shortly after the login. The uevent socket is opened
  * before the first look, so a disk added after that look is queued. */
-static int lun_wait(const struct net_request *a, const struct iscsi_target *t,
+static int lun_wait(uint64_t deadline, const struct iscsi_target *t,
 		    char *root, size_t size, char *why, size_t n)
 {
-	uint64_t deadline = a->root->timeout_sec ? clock_now_ms() + (uint64_t)a->root->timeout_sec * 1000 : 0;
 	struct pollfd pfd = { .fd = uevent_open(), .events = POLLIN };
 	bool look = true, found = false;
 
@@ -207,8 +203,8 @@ static int lun_wait(const struct net_request *a, const struct iscsi_target *t,
 
 /* The login to the target named, once the network is up; t gets the CHAP
  * secrets, which the caller wipes whatever happens. */
-static int target_login(const struct net_request *a, const struct net_state *st,
-			struct iscsi_target *t, char *why, size_t n)
+static int target_login(const struct net_request *a, uint64_t deadline,
+			const struct net_state *st, struct iscsi_target *t, char *why, size_t n)
 {
 	char fw_initiator[ISCSI_NAME_MAX], initiator[ISCSI_NAME_MAX], session[64];
 	int r = target_choose(a, st, t, fw_initiator, sizeof(fw_initiator), why, n);
@@ -222,7 +218,7 @@ static int target_login(const struct net_request *a, const struct net_state *st,
 	iscsi_conf_initiator(a, fw_initiator, ISCSI_INITIATOR_FILE, st->link.mac,
 			     initiator, sizeof(initiator));
 	if (!iscsi_lun_session(ISCSI_SESSION_CLASS, t->name, session, sizeof(session)))
-		r = login(a, t, initiator, why, n);
+		r = login(a, deadline, t, initiator, why, n);
 	return r;
 }
 
@@ -231,11 +227,13 @@ int iscsi_root_attach(const struct net_request *a, char *root, size_t root_size,
 {
 	struct net_state st;
 	struct iscsi_target t;
-	int r = net_bring_up_state(a->net, &st, why, n);
+	/* The network, the login and the LUN's disk within rd.timeout=. */
+	uint64_t deadline = clock_deadline(clock_now_ms(), a->root->timeout_sec);
+	int r = net_bring_up_state(a->net, deadline, &st, why, n);
 
 	memset(&t, 0, sizeof(t));
 	if (r == 0)
-		r = target_login(a, &st, &t, why, n);
+		r = target_login(a, deadline, &st, &t, why, n);
 	/* The kernel keeps the session's secrets; PID 1 need not, nor those of
 	 * DHCP's root-path. A failed login keeps the command line's for the
 	 * retry after the rescue shell. */
@@ -245,7 +243,7 @@ int iscsi_root_attach(const struct net_request *a, char *root, size_t root_size,
 		return r;
 	iscsi_conf_forget(a->iscsi);
 	if (iscsi_conf_root_is_lun(a->root->root))
-		return lun_wait(a, &t, root, root_size, why, n);
+		return lun_wait(deadline, &t, root, root_size, why, n);
 	snprintf(root, root_size, "%s", a->root->root);
 	return 0;
 }

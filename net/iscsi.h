@@ -12,8 +12,8 @@
 
 /* Whether the command line puts the root on iSCSI (net/iscsi_conf.h says when). */
 bool iscsi_root_wanted(const struct net_request *args);
-/* Configure the network, log in to the target (bounded retries within
- * rd.timeout), and leave in root what the root device is: args->root->root when
+/* Configure the network, log in to the target (bounded retries), all of it
+ * within rd.timeout, and leave in root what the root device is: args->root->root when
  * it names a filesystem, else /dev/DISK of the target's LUN once it is
  * there. Once logged in, the passwords of args->iscsi are forgotten
  * (iscsi_conf_forget). Returns 0, or -errno with what failed and what the

@@ -143,14 +143,13 @@ static bool mount_error_transient(int err)
 /* The kernel's NFS client takes text options, so no mount.nfs is needed;
  * it asks for nfsv3/nfsv4 by request_module, which has no modprobe to run
  * here, so they are loaded first. */
-static int nfs_mount(const struct net_request *a, const struct net_state *st,
+static int nfs_mount(const struct net_request *a, uint64_t deadline, const struct net_state *st,
 		     struct nfs_spec *spec, char *why, size_t n)
 {
 	static const char *const mods[] = { FEATUREMODS_NFS };
 	char data[CMDLINE_VALUE_MAX * 2], path[NFS_PATH_MAX + 32], src[NFS_PATH_MAX + 64];
 	char server[INET6_ADDRSTRLEN + 2], me[INET6_ADDRSTRLEN];
 	unsigned long flags = a->root->rw == ROOT_RW_RW ? 0 : MS_RDONLY;
-	uint64_t deadline = clock_now_ms() + (uint64_t)a->root->timeout_sec * 1000;
 	int r;
 
 	for (size_t i = 0; i < sizeof(mods) / sizeof(mods[0]); i++)
@@ -175,10 +174,10 @@ static int nfs_mount(const struct net_request *a, const struct net_state *st,
 			log_info("the server has no NFSv4.%d; trying %s", spec->v4_minor + 1, data);
 			continue;
 		}
-		if (!mount_error_transient(-r) || (a->root->timeout_sec && clock_now_ms() >= deadline))
+		if (!mount_error_transient(-r) || (deadline && clock_now_ms() >= deadline))
 			break;
 		log_warn("mounting %s failed: %s; trying again", src, strerror(-r));
-		usleep(NFS_RETRY_MS * 1000);
+		usleep(clock_clamp_ms(deadline, clock_now_ms(), NFS_RETRY_MS) * 1000);
 	}
 	if (r < 0 && mount_error_transient(-r))
 		snprintf(why, n, "mounting the NFS root %s failed: %s, still after rd.timeout; "
@@ -196,29 +195,36 @@ static int nfs_mount(const struct net_request *a, const struct net_state *st,
 /* vlan=, bond=, bridge=, ifname= and BOOTIF= before ip=: the interface
  * to use is then bootdev=, else BOOTIF's; ip= naming one wins over both,
  * and BOOTIF's NIC is then not waited for. */
-static int net_interfaces(const struct net_args *a, const struct ip_conf *ipc,
-			  char bootif_dev[IF_NAMESIZE], const char **bootdev, char *why, size_t n)
+static int net_interfaces(const struct net_args *a, const struct netup_limits *lim,
+			  const struct ip_conf *ipc, char bootif_dev[IF_NAMESIZE],
+			  const char **bootdev, char *why, size_t n)
 {
 	bool bootif_used = !a->bootif_ignored && !ipc->dev[0] && !a->bootdev[0];
 	struct ifsetup_request req = {
 		.words = &a->netdevs,
 		.bootif = bootif_used ? a->bootif : "",
-		.wait_ms = (a->timeout_iflink ? a->timeout_iflink : LINK_TIMEOUT_SEC) * 1000,
 	};
-	int r = ifsetup_run(&req, bootif_dev, why, n);
+	int r;
+
+	req.wait_ms = netup_wait_ms(lim, (a->timeout_iflink ? a->timeout_iflink :
+					  LINK_TIMEOUT_SEC) * 1000, &req.wait_cut);
+	r = ifsetup_run(&req, bootif_dev, why, n);
 
 	*bootdev = a->bootdev[0] ? a->bootdev : bootif_dev;
 	return r;
 }
 
-static int net_configure(const struct net_args *a, struct ip_conf *ipc, struct net_state *st,
-			 char *why, size_t n)
+/* Every wait is bounded by its rd.net.timeout.* word and by deadline
+ * (0: none), the end of rd.timeout= for a network root. */
+static int net_configure(const struct net_args *a, uint64_t deadline, struct ip_conf *ipc,
+			 struct net_state *st, char *why, size_t n)
 {
 	char bootif_dev[IF_NAMESIZE];
 	const char *bootdev = "";
 	struct netup_limits lim = {
 		.link_ms = (a->timeout_carrier ? a->timeout_carrier : LINK_TIMEOUT_SEC) * 1000,
 		.dhcp_ms = (a->timeout_dhcp ? a->timeout_dhcp : DHCP_TIMEOUT_SEC) * 1000,
+		.deadline = deadline,
 	};
 	int r = a->ip[0] ? ip_conf_parse(a->ip, ipc) : 0;
 
@@ -237,7 +243,7 @@ static int net_configure(const struct net_args *a, struct ip_conf *ipc, struct n
 			 "ip=dhcp or a static address", a->ip);
 		return -EINVAL;
 	}
-	r = net_interfaces(a, ipc, bootif_dev, &bootdev, why, n);
+	r = net_interfaces(a, &lim, ipc, bootif_dev, &bootdev, why, n);
 	if (r == 0)
 		r = netup_configure(ipc, bootdev, &lim, st, why, n);
 	if (r == 0) {
@@ -259,15 +265,15 @@ int net_bring_up(const struct net_args *args, char *why, size_t why_size)
 	struct ip_conf ipc;
 	struct net_state st;
 
-	return net_configure(args, &ipc, &st, why, why_size);
+	return net_configure(args, 0, &ipc, &st, why, why_size);
 }
 
-int net_bring_up_state(const struct net_args *args, struct net_state *st,
+int net_bring_up_state(const struct net_args *args, uint64_t deadline, struct net_state *st,
 		       char *why, size_t why_size)
 {
 	struct ip_conf ipc;
 
-	return net_configure(args, &ipc, st, why, why_size);
+	return net_configure(args, deadline, &ipc, st, why, why_size);
 }
 
 int net_root_mount(const struct net_request *args, char *why, size_t why_size)
@@ -275,11 +281,13 @@ int net_root_mount(const struct net_request *args, char *why, size_t why_size)
 	struct ip_conf ipc;
 	struct net_state st;
 	struct nfs_spec spec;
-	int r = net_configure(args->net, &ipc, &st, why, why_size);
+	/* The whole step, network and mount, within rd.timeout=. */
+	uint64_t deadline = clock_deadline(clock_now_ms(), args->root->timeout_sec);
+	int r = net_configure(args->net, deadline, &ipc, &st, why, why_size);
 
 	if (r == 0)
 		r = spec_resolve(args, &ipc, &st, &spec, why, why_size);
 	if (r == 0)
-		r = nfs_mount(args, &st, &spec, why, why_size);
+		r = nfs_mount(args, deadline, &st, &spec, why, why_size);
 	return r;
 }

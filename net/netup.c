@@ -16,6 +16,32 @@
 #include "net/leaserace.h"
 #include "net/linkwatch.h"
 
+unsigned int netup_wait_ms(const struct netup_limits *lim, unsigned int own_ms, bool *cut)
+{
+	unsigned int ms = clock_clamp_ms(lim->deadline, clock_now_ms(), own_ms);
+
+	if (cut)
+		*cut = ms < own_ms;
+	return ms;
+}
+
+/* How long a wait that failed was given, and the word that would give it
+ * more: its own rd.net.timeout.*, or rd.timeout= when that cut it. */
+struct waited {
+	unsigned int ms;
+	bool cut;
+};
+
+static const char *waited_word(const struct waited *w, const char *own)
+{
+	return w->cut ? "rd.timeout=" : own;
+}
+
+static unsigned int waited_sec(const struct waited *w)
+{
+	return (w->ms + 999) / 1000;
+}
+
 /* Once one interface has a carrier, how long the others of the machine get
  * to have theirs too, so DHCP can go through them in bus order. */
 #define SETTLE_MS 1000
@@ -214,7 +240,7 @@ static int method_kinds(enum ip_method m, enum lease_kind kinds[2])
  * An interface whose carrier came after the settle time (a busy machine)
  * is found by a new look once the first ones have failed, and asked then. */
 static int lease_on_links(struct links *s, const struct ip_conf *ipc, const char *want,
-			  unsigned int dhcp_ms, struct net_state *out)
+			  const struct netup_limits *lim, struct net_state *out, struct waited *w)
 {
 	static struct lease_race race;
 	enum lease_kind kinds[2];
@@ -223,6 +249,8 @@ static int lease_on_links(struct links *s, const struct ip_conf *ipc, const char
 	int r = -ENODEV;
 
 	for (;;) {
+		unsigned int ms;
+
 		memset(&race, 0, sizeof(race));
 		race.hostname = ipc->hostname;
 		for (int i = 0; i < s->n_ready && n_tried < LINKS_MAX; i++)
@@ -233,7 +261,15 @@ static int lease_on_links(struct links *s, const struct ip_conf *ipc, const char
 			}
 		if (!race.n)
 			return r;
-		r = lease_race_run(&race, dhcp_ms);
+		ms = netup_wait_ms(lim, lim->dhcp_ms, &w->cut);
+		if (!ms) {
+			/* rd.timeout= is over: the failure of the round before stands. */
+			w->cut = true;
+			lease_race_stop(&race);
+			return -ETIMEDOUT;
+		}
+		w->ms = ms;
+		r = lease_race_run(&race, ms);
 		if (r >= 0)
 			lease_race_result(&race, r, out);
 		lease_race_stop(&race);
@@ -249,7 +285,7 @@ static int lease_on_links(struct links *s, const struct ip_conf *ipc, const char
 /* ip=[ADDR]:...: the address on the first interface with a carrier, DAD
  * waited for (by events), then the default route. */
 static int static6_configure(const struct links *s, const struct ip_conf *ipc,
-			     unsigned int ms, struct net_state *out)
+			     const struct netup_limits *lim, struct net_state *out, struct waited *w)
 {
 	static struct lease_race race;
 	static const struct in6_addr none;
@@ -259,7 +295,8 @@ static int static6_configure(const struct links *s, const struct ip_conf *ipc,
 	race.static_addr = ipc->addr6;
 	race.static_prefix = ipc->prefix6;
 	lease_race_add(&race, LEASE_STATIC6, &s->ready[0]);
-	r = lease_race_run(&race, ms);
+	w->ms = netup_wait_ms(lim, lim->dhcp_ms, &w->cut);
+	r = w->ms ? lease_race_run(&race, w->ms) : -ETIMEDOUT;
 	if (r >= 0)
 		lease_race_result(&race, r, out);
 	lease_race_stop(&race);
@@ -305,7 +342,7 @@ static void log_conf(const struct net_state *st)
 }
 
 /* Why no interface could be used, for the user. */
-static void links_why(int r, const struct links *s, const char *want, unsigned int ms,
+static void links_why(int r, const struct links *s, const char *want, const struct waited *w,
 		      char *why, size_t why_size)
 {
 	if (r != -ETIMEDOUT)
@@ -313,17 +350,18 @@ static void links_why(int r, const struct links *s, const char *want, unsigned i
 			 "rtnetlink) failed: %s", strerror(-r));
 	else if (s->n_seen)
 		snprintf(why, why_size, "no carrier on %s within %u s; check the cable or "
-			 "the virtual network, or raise rd.net.timeout.carrier=",
-			 want[0] ? want : "any interface", ms / 1000);
+			 "the virtual network, or raise %s", want[0] ? want : "any interface",
+			 waited_sec(w), waited_word(w, "rd.net.timeout.carrier="));
 	else
 		snprintf(why, why_size, "no network interface%s%s appeared within %u s; "
 			 "check that the image has the NIC's driver (lifeboat build --net) "
-			 "and the interface name", want[0] ? " named " : "", want, ms / 1000);
+			 "and the interface name%s", want[0] ? " named " : "", want, waited_sec(w),
+			 w->cut ? ", or raise rd.timeout=" : "");
 }
 
 /* The end of an IPv6 configuration: the log, or what failed for the user. */
 static int configure6_why(int r, const struct ip_conf *ipc, const struct links *s,
-			  const struct netup_limits *lim, const struct net_state *out,
+			  const struct waited *w, const struct net_state *out,
 			  char *why, size_t why_size)
 {
 	static const char *const what[] = {
@@ -343,10 +381,10 @@ static int configure6_why(int r, const struct ip_conf *ipc, const struct links *
 	if (r < 0) {
 		snprintf(why, why_size, "%s on %s%s within %u s; check the router's "
 			 "advertisements and the DHCPv6 server (dhcp6 takes its routes from the "
-			 "advertisements), raise rd.net.timeout.dhcp=, or give a static "
+			 "advertisements), raise %s, or give a static "
 			 "ip=[ADDR]::[GW]:PREFIX::IFACE:none", what[ipc->method],
 			 s->ready[0].name, s->n_ready > 1 ? " and the others" : "",
-			 lim->dhcp_ms / 1000);
+			 waited_sec(w), waited_word(w, "rd.net.timeout.dhcp="));
 		return r;
 	}
 	log_conf6(out);
@@ -358,32 +396,35 @@ int netup_configure(const struct ip_conf *ipc, const char *bootdev,
 		    char *why, size_t why_size)
 {
 	const char *want = ipc->dev[0] ? ipc->dev : bootdev;
+	struct waited w = { 0, false };
 	struct links s;
 	int r;
 
 	memset(out, 0, sizeof(*out));
-	r = links_wait(&s, want, ipc->mtu, lim->link_ms);
+	w.ms = netup_wait_ms(lim, lim->link_ms, &w.cut);
+	r = links_wait(&s, want, ipc->mtu, w.ms);
 	if (r < 0) {
-		links_why(r, &s, want, lim->link_ms, why, why_size);
+		links_why(r, &s, want, &w, why, why_size);
 		return r;
 	}
 	timeline_mark("carrier", "%s%s", s.ready[0].name, s.n_ready > 1 ? " and others" : "");
 	if (ipc->method == IP_METHOD_STATIC6)
-		return configure6_why(static6_configure(&s, ipc, lim->dhcp_ms, out), ipc, &s, lim,
+		return configure6_why(static6_configure(&s, ipc, lim, out, &w), ipc, &s, &w,
 				      out, why, why_size);
 	if (IP_METHOD_IS_V6(ipc->method))
-		return configure6_why(lease_on_links(&s, ipc, want, lim->dhcp_ms, out), ipc, &s,
-				      lim, out, why, why_size);
+		return configure6_why(lease_on_links(&s, ipc, want, lim, out, &w), ipc, &s, &w,
+				      out, why, why_size);
 	if (ipc->method == IP_METHOD_STATIC) {
 		out->link = s.ready[0];
 		conf_from_ip(ipc, &out->conf);
 	} else {
-		r = lease_on_links(&s, ipc, want, lim->dhcp_ms, out);
+		r = lease_on_links(&s, ipc, want, lim, out, &w);
 		if (r < 0) {
 			snprintf(why, why_size, "no DHCP server answered on %s%s within %u s; "
-				 "check the DHCP server, or give a static ip=ADDR::GW:MASK::IFACE:none",
-				 s.ready[0].name, s.n_ready > 1 ? " and the others" : "",
-				 lim->dhcp_ms / 1000);
+				 "check the DHCP server, raise %s, or give a static "
+				 "ip=ADDR::GW:MASK::IFACE:none", s.ready[0].name,
+				 s.n_ready > 1 ? " and the others" : "", waited_sec(&w),
+				 waited_word(&w, "rd.net.timeout.dhcp="));
 			return r;
 		}
 	}

@@ -2,7 +2,9 @@
 #ifndef LIFEBOAT_NET_NETUP_H
 #define LIFEBOAT_NET_NETUP_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "net/dhcppkt.h"
 #include "net/ipconf.h"
@@ -28,10 +30,17 @@ struct net_state {
 	struct net6_conf conf6;       /* its IPv6 one, when ip= asked for IPv6 */
 };
 
+/* Each wait has its own bound (rd.net.timeout.*) and ends at the step's
+ * deadline too (rd.timeout= for a network root) when that comes first. */
 struct netup_limits {
 	unsigned int link_ms;         /* for an interface with a carrier */
 	unsigned int dhcp_ms;         /* for a lease, per interface */
+	uint64_t deadline;            /* clock_now_ms() time; 0: none */
 };
+
+/* The bound of one wait, own_ms or what is left before lim's deadline;
+ * *cut (may be NULL) says whether the deadline cut it, for the message. */
+unsigned int netup_wait_ms(const struct netup_limits *lim, unsigned int own_ms, bool *cut);
 
 /* Wait for interfaces (loading their drivers), bring them up, configure the
  * first that works: the one ipc or bootdev names, else each with a carrier

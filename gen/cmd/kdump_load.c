@@ -15,6 +15,7 @@
 #include "common/cmdwords.h"
 #include "common/redact.h"
 #include "gen/gen_report.h"
+#include "gen/host/nethost.h"
 
 /* From the kernel's uapi linux/kexec.h (no glibc wrapper exists). */
 #define KEXEC_FILE_UNLOAD 0x1
@@ -49,14 +50,14 @@ static int append_word(char *out, size_t size, size_t *pos, const char *word, si
 	return 0;
 }
 
-/* Does the command line give nr_cpus=? The kernel only ever lowers the
- * CPU count with it, so a later nr_cpus=2 would not undo our nr_cpus=1. */
-static bool has_nr_cpus(const char *cmdline)
+/* Does the command line give the parameter name (with its '=')? */
+static bool has_param(const char *cmdline, const char *name)
 {
+	size_t n = strlen(name);
 	struct cmdword w;
 
 	while (cmdline && cmdwords_next(&cmdline, &w))
-		if (w.len > 8 && strncmp(w.text, "nr_cpus=", 8) == 0)
+		if (w.len > n && strncmp(w.text, name, n) == 0)
 			return true;
 	return false;
 }
@@ -77,13 +78,48 @@ int kdump_load_capture_cmdline(const char *running, const char *extra, char *out
 			r = append_word(out, size, &pos, w.raw, w.raw_len);
 	if (r == 0)
 		r = append_word(out, size, &pos, "irqpoll", 7);
-	if (r == 0 && !has_nr_cpus(extra))
+	/* The kernel only ever lowers the CPU count with nr_cpus=, so a later
+	 * nr_cpus=2 would not undo our nr_cpus=1. */
+	if (r == 0 && !has_param(extra, "nr_cpus="))
 		r = append_word(out, size, &pos, "nr_cpus=1", 9);
 	if (r == 0)
 		r = append_word(out, size, &pos, "reset_devices", 13);
 	if (r == 0 && extra && *extra)
 		r = append_word(out, size, &pos, extra, strlen(extra));
 	return r;
+}
+
+/* The capture kernel's network, when neither the running command line nor
+ * --append says how (ip=): the default route's interface and what it
+ * stands on, as dracut's words (gen/host/nethost.h). Without them a
+ * network dump target could not be reached from a machine whose network
+ * the real root configured. Printed, as the user may have to correct it. */
+static void capture_net_words(const char *running, const char *append, char *words, size_t size)
+{
+	struct nethost_facts f;
+	struct nethost_addr a;
+	char why[256];
+
+	words[0] = '\0';
+	if (has_param(running, "ip=") || has_param(append, "ip="))
+		return;
+	if (nethost_default_route("", &f) < 0) {
+		printf("kdump: no default route: the capture kernel gets no ip=; a network dump "
+		       "target needs one (--append 'ip=...')\n");
+		return;
+	}
+	if (nethost_addr_read(f.iface, f.family, &a) < 0 &&
+	    nethost_addr_read(f.iface, f.family == AF_INET ? AF_INET6 : AF_INET, &a) < 0)
+		a.family = 0;
+	if (nethost_words(&f, &a, words, size, why, sizeof(why)) < 0) {
+		words[0] = '\0';
+		printf("kdump: the network of %s cannot be given to the capture kernel: %s; a "
+		       "network dump target needs --append 'ip=...' (and vlan=, bond=, bridge=)\n",
+		       f.iface, why);
+		return;
+	}
+	printf("kdump: the capture kernel's network, from %s: %s (--append 'ip=...' chooses "
+	       "another)\n", f.iface, words);
 }
 
 static long read_sys_number(const char *path)
@@ -171,6 +207,7 @@ static int parse_load_opts(int argc, char **argv, struct load_opts *o)
 static int kdump_load(int argc, char **argv)
 {
 	char running[CMDLINE_MAX], cmdline[CMDLINE_MAX], shown[CMDLINE_MAX];
+	char net[CMDLINE_MAX / 2] = "", extra[CMDLINE_MAX];
 	struct load_opts o = { .append = "" };
 	int kfd, ifd, err = 0;
 
@@ -181,8 +218,13 @@ static int kdump_load(int argc, char **argv)
 			  "add crashkernel=256M to the kernel command line and reboot", CRASH_SIZE);
 		return 1;
 	}
-	if (read_running_cmdline(running, sizeof(running)) < 0 ||
-	    kdump_load_capture_cmdline(running, o.append, cmdline, sizeof(cmdline)) < 0) {
+	err = read_running_cmdline(running, sizeof(running));
+	if (err == 0)
+		capture_net_words(running, o.append, net, sizeof(net));
+	/* --append after the derived words: the last occurrence wins. */
+	if (err < 0 || snprintf(extra, sizeof(extra), "%s%s%s", net, net[0] ? " " : "",
+				o.append) >= (int)sizeof(extra) ||
+	    kdump_load_capture_cmdline(running, extra, cmdline, sizeof(cmdline)) < 0) {
 		gen_error("kdump load: the capture command line from /proc/cmdline and --append is "
 			  "unreadable or longer than %d bytes; shorten --append", CMDLINE_MAX);
 		return 1;

@@ -3,8 +3,9 @@
 # klibc ipconfig and nfsmount), in the same namespace, server and VM: the
 # time from the kernel's "Run /init" to the DHCP lease and to the NFS root's
 # init, as the serial console shows them (each line stamped as it arrives),
-# median of N boots each. Everything runs in a private network namespace as
-# in tests/boot/cases-net.sh.
+# median of N boots each; then the same over IPv6 only with ip=dhcp6.
+# Everything runs in a private network namespace as in
+# tests/boot/cases-net.sh.
 #   WORK=build/bench-net tests/bench/net.sh [N]
 set -u
 source "$(dirname "$0")/../boot/lib.sh"
@@ -55,24 +56,38 @@ measure() {
 
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
+# bench_row TOOL IMAGE ARGS LEASE-RE BOOTS: BOOTS boots, the row of medians.
+bench_row() {
+	local tool=$1 img=$2 args=$3 lease_re=$4 boots=$5 i
+	for i in $(seq 1 "$boots"); do
+		boot_stamped "$img" "$args" "$CASE_DIR/$tool-$i.log"
+		measure "$CASE_DIR/$tool-$i.log" "$lease_re"
+	done >"$CASE_DIR/$tool.times"
+	printf '%-22s %7.1fM %8s %8s\n' "$tool" "$(echo "$(stat -c %s "$img") / 1048576" | bc -l)" \
+		"$(cut -d' ' -f1 "$CASE_DIR/$tool.times" | median)" \
+		"$(cut -d' ' -f2 "$CASE_DIR/$tool.times" | median)"
+}
+
 LB_IMG=$(net_image) || exit 1
 itools_image || { echo "mkinitramfs failed: $CASE_DIR/itools-build.log"; exit 1; }
 net_ns_up || exit 1
 net_nfs_start && net_dhcp_start "$NET_SERVER:/nfsroot" || exit 1
+printf '%-22s %8s %8s %8s  (%s boots, median; seconds from "Run /init")\n' tool image lease root "$N"
+bench_row lifeboat "$LB_IMG" "ip=dhcp" "lifeboat: eth0: .* from DHCP" "$N"
+bench_row initramfs-tools "$CASE_DIR/itools.img" "root=/dev/nfs nfsroot=$NET_SERVER:/nfsroot,tcp,v3 ip=dhcp" \
+	"IP-Config: .* complete" "$N"
+net_ns_down
 
-declare -A tool_img=([lifeboat]=$LB_IMG [initramfs-tools]=$CASE_DIR/itools.img)
-declare -A tool_args=([lifeboat]="ip=dhcp" \
-	[initramfs-tools]="root=/dev/nfs nfsroot=$NET_SERVER:/nfsroot,tcp,v3 ip=dhcp")
-declare -A tool_lease=([lifeboat]="lifeboat: eth0: .* from DHCP" [initramfs-tools]="IP-Config: .* complete")
-printf '%-16s %8s %8s %8s  (%s boots, median; seconds from "Run /init")\n' tool image lease root "$N"
-for tool in lifeboat initramfs-tools; do
-	for i in $(seq 1 "$N"); do
-		boot_stamped "${tool_img[$tool]}" "${tool_args[$tool]}" "$CASE_DIR/$tool-$i.log"
-		measure "$CASE_DIR/$tool-$i.log" "${tool_lease[$tool]}"
-	done >"$CASE_DIR/$tool.times"
-	printf '%-16s %7.1fM %8s %8s\n' "$tool" \
-		"$(echo "$(stat -c %s "${tool_img[$tool]}") / 1048576" | bc -l)" \
-		"$(cut -d' ' -f1 "$CASE_DIR/$tool.times" | median)" \
-		"$(cut -d' ' -f2 "$CASE_DIR/$tool.times" | median)"
-done
+# IPv6 only (BENCH_V6=0 leaves it out): a namespace of its own, dnsmasq's
+# router advertisements and DHCPv6 with the boot file URL, ganesha on
+# [2001:db8::1] alone. initramfs-tools 0.142 has no DHCPv6 (klibc ipconfig
+# is IPv4 only): one boot, bounded, shows what it does with ip=dhcp6.
+[ "${BENCH_V6:-1}" = 1 ] || exit 0
+net_ns_up || exit 1
+NET_NFS_BIND=$NET6_SERVER
+net_nfs_start && net_dhcp6_start "nfs4://[$NET6_SERVER]/nfsroot" || exit 1
+bench_row lifeboat-dhcp6 "$LB_IMG" "ip=dhcp6" "lifeboat: eth0: 2001:db8:.* by dhcp6" "$N"
+QEMU_TIMEOUT=${BENCH_V6_ITOOLS_TIMEOUT:-90} bench_row initramfs-tools-dhcp6 "$CASE_DIR/itools.img" \
+	"root=/dev/nfs nfsroot=[$NET6_SERVER]:/nfsroot,tcp,v4 ip=dhcp6" "IP-Config: .* complete" 1
+grep -h "IP-Config\|ipconfig\|nfsmount\|Kernel panic" "$CASE_DIR/initramfs-tools-dhcp6-1.log" | tail -n 4
 net_ns_down

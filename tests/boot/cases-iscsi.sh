@@ -106,8 +106,9 @@ iscsi_assert_no_secret() {
 
 # A root on iSCSI: netroot= on the command line with the LUN's disk as the
 # root (no root=), then the root-path from DHCP with root=LABEL=, then the
-# portal's IPv6 address with a static IPv6 ip=; an iSCSI root-path that the
-# command line did not ask for ends in a message.
+# portal's IPv6 address with a static IPv6 ip=, then the target from
+# DHCPv6's boot file URL; an iSCSI root-path that the command line did not
+# ask for ends in a message.
 case_iscsi_root() {
 	local rc=0
 	NET_IMG=$(iscsi_image plain) || return 1
@@ -131,6 +132,18 @@ case_iscsi_root() {
 		assert_root_reached "$NET_LOG" &&
 		assert_log "$NET_LOG" "iSCSI: logging in to $ISCSI_IQN:root at $NET6_SERVER:3260" &&
 		assert_log "$NET_LOG" "rootmount /dev/sd[a-z] ext4" || rc=1
+	fi
+	if [ $rc -eq 0 ]; then
+		# The target from DHCPv6: the boot file URL (option 59, RFC 5970)
+		# is the RFC 4173 root path with the portal in brackets; a second
+		# dnsmasq gives the router advertisements and DHCPv6 alone.
+		net_dhcp6_start "iscsi:[$NET6_SERVER]::::$ISCSI_IQN:root" &&
+		net_boot dhcp6-bootfile "netroot=dhcp root=LABEL=lbext4 ip=dhcp6 rd.shell=0"
+		assert_root_reached "$NET_LOG" &&
+		assert_log "$NET_LOG" "timeline [0-9.]* lease eth0 2001:db8::1[0-9a-f][0-9a-f] dhcp6" &&
+		assert_log "$NET_LOG" "iSCSI: logging in to $ISCSI_IQN:root at $NET6_SERVER:3260" &&
+		assert_log "$NET_LOG" "rootmount /dev/sd[a-z] ext4" || rc=1
+		net_dhcp_stop
 	fi
 	if [ $rc -eq 0 ]; then
 		local start
@@ -181,7 +194,9 @@ case_iscsi_chap_failures() {
 	fi
 	if [ $rc -eq 0 ]; then
 		start=$(date +%s)
-		net_boot no-lun "netroot=iscsi:$NET_SERVER:::5:$ISCSI_IQN:root rd.timeout=5 rd.shell=0"
+		# rd.timeout= counts from the network's start: DHCP and the login
+		# fit in it, the wait for the LUN's disk ends with it.
+		net_boot no-lun "netroot=iscsi:$NET_SERVER:::5:$ISCSI_IQN:root rd.timeout=15 rd.shell=0"
 		net_assert_failed "$NET_LOG" "iSCSI root: the iSCSI target $ISCSI_IQN:root gave no disk at the LUN named within rd.timeout" "$start" || rc=1
 	fi
 	iscsi_down

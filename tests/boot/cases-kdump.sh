@@ -9,13 +9,25 @@
 KDUMP_CRASHKERNEL=128M
 
 # The first kernel's root: busybox, lifeboat with its libraries, the kernel
-# and the capture image to load, and an init script that crashes.
+# and the capture image to load, and an init script that crashes. With
+# KDUMP_FIRST_NET="ADDR/PREFIX GATEWAY", the init first sets eth0 up as a
+# real root's network manager would (virtio_net from the tree, busybox ip),
+# so that kdump load has a network to pass on.
 kdump_root_tree() {
-	local tree=$1 capture=$2 token=$3 append=${4:-} lib
+	local tree=$1 capture=$2 token=$3 append=${4:-} lib net="" addr gw
 	rm -rf "$tree"
 	mkdir -p "$tree"/{bin,sbin,proc,sys,dev,run,etc,boot,usr/bin}
 	cp /bin/busybox "$tree/bin/busybox"
-	for a in sh mount cat echo sleep; do ln -s busybox "$tree/bin/$a"; done
+	for a in sh mount cat echo sleep insmod ip; do ln -s busybox "$tree/bin/$a"; done
+	if [ -n "${KDUMP_FIRST_NET:-}" ]; then
+		mkdir -p "$tree/lib/net"
+		for lib in net/core/failover drivers/net/net_failover drivers/net/virtio_net; do
+			cp "/lib/modules/$KVER/kernel/$lib.ko" "$tree/lib/net/" || return 1
+			net="${net}insmod /lib/net/${lib##*/}.ko; "
+		done
+		read -r addr gw <<<"$KDUMP_FIRST_NET"
+		net="${net}ip link set eth0 up; ip addr add $addr dev eth0; ip route add default via $gw"
+	fi
 	cp "$BUILD/lifeboat" "$tree/usr/bin/lifeboat"
 	for lib in $(ldd "$BUILD/lifeboat" | grep -o '/[^ ]*'); do
 		mkdir -p "$tree$(dirname "$lib")"
@@ -28,6 +40,7 @@ kdump_root_tree() {
 	export PATH=/bin:/usr/bin
 	mount -t proc proc /proc; mount -t sysfs sys /sys
 	echo "LIFEBOAT-TEST: root reached"
+	$net
 	lifeboat kdump load --kernel /boot/vmlinuz --image /boot/capture.img --append "$append" || echo "LIFEBOAT-TEST: kdump load failed"
 	lifeboat kdump status
 	echo "KDUMP-MARKER-$token" > /dev/kmsg
@@ -366,9 +379,13 @@ kdump_nfs_run() {
 # two threads; the ELF file of the same run checks every LZO page
 # (kdump_check_elf: tests/boot/kdump-verify.py decodes LZO itself,
 # tests/boot/lzo1x.py).
+# The first kernel's network is set up by its root (no ip= on its command
+# line, none in --append): kdump load gives the capture kernel the words
+# for it, the static ip= of eth0's address and default route.
 case_kdump_nfs() {
-	kdump_nfs_run "$NET_SERVER" "ip=$NET_GUEST::$NET_SERVER:255.255.255.0::eth0:off nr_cpus=2" 198.51.100.77 \
+	KDUMP_FIRST_NET="$NET_GUEST/24 $NET_SERVER" kdump_nfs_run "$NET_SERVER" "nr_cpus=2" 198.51.100.77 \
 		action=poweroff,compress=lzo,format=kdump+elf -smp 2 || return 1
+	assert_log "$CASE_DIR/console.log" "kdump: the capture kernel's network, from eth0: ip=$NET_GUEST::$NET_SERVER:255.255.255.0::eth0:none" &&
 	assert_log "$CASE_DIR/console.log" "kdump: pages compressed with lzo by 2 thread" || return 1
 	[ -s "$KDUMP_NFS_DIR/vmcore.elf" ] || { echo "no vmcore.elf on the NFS export"; return 1; }
 	cp --sparse=always "$KDUMP_NFS_DIR/vmcore.elf" "$CASE_DIR/vmcore.elf"

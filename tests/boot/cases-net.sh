@@ -309,9 +309,29 @@ net_assert_failed() {
 	{ [ $(( $(date +%s) - start )) -lt 90 ] || { echo "the failing boot took too long: $text"; return 1; }; }
 }
 
+# net_uptime LOG TEXT: the kernel's timestamp (seconds of uptime) of the
+# first console line "lifeboat: TEXT...".
+net_uptime() {
+	sed -n "s/^\[ *\([0-9.]*\)\] lifeboat: $2.*/\1/p" "$1" | head -n 1
+}
+
+# net_assert_within LOG SECONDS [NAME]: from the init's start to the failure
+# it reports (then writes in the rescue report), by the guest's own clock, at
+# most SECONDS.
+net_assert_within() {
+	local start end
+	start=$(net_uptime "$1" "starting; the root is on")
+	end=$(net_uptime "$1" "boot failed: ")
+	echo "${3:-boot}: the init started at ${start:-?} s, failed at ${end:-?} s of uptime" >>"$CASE_DIR/measure"
+	[ -n "$start" ] && [ -n "$end" ] || { echo "no start or failure time on the console"; return 1; }
+	awk -v s="$start" -v e="$end" -v m="$2" 'BEGIN { exit !(e - s <= m) }' ||
+		{ echo "the failure came $start..$end s of uptime, more than $2 s after the start"; return 1; }
+}
+
 # What fails ends in a clear message within its deadline: a DHCP server that
-# never answers, an NFS server that refuses (retried until rd.timeout), an
-# export path the server does not have.
+# never answers, a DHCPv6 one that never answers either, within rd.timeout
+# (shorter than rd.net.timeout.dhcp's 30 s), an NFS server that refuses
+# (retried until rd.timeout), an export path the server does not have.
 case_net_failures() {
 	local rc=0 start static="ip=198.51.100.21:::255.255.255.0::eth0:none rd.shell=0"
 	NET_IMG=$(net_image) || return 1
@@ -320,8 +340,18 @@ case_net_failures() {
 	net_boot no-dhcp "ip=dhcp rd.net.timeout.dhcp=4 rd.shell=0"
 	net_assert_failed "$NET_LOG" "network root: no DHCP server answered on eth0 within 4 s" "$start" || rc=1
 	if [ $rc -eq 0 ]; then
+		# No router, no DHCPv6 server: rd.timeout=10 ends the 30 s DHCPv6
+		# wait; the margin is for a loaded machine, the wait alone was 30 s.
 		start=$(date +%s)
-		net_boot refused "root=nfs:$NET_SERVER:/nfsroot rd.timeout=5 $static"
+		net_boot no-dhcp6 "ip=dhcp6 rd.timeout=10 rd.shell=0"
+		net_assert_failed "$NET_LOG" "network root: no DHCPv6 server answered on eth0 within [0-9]* s;.* raise rd.timeout=," "$start" &&
+		net_assert_within "$NET_LOG" 22 no-dhcp6 || rc=1
+	fi
+	if [ $rc -eq 0 ]; then
+		start=$(date +%s)
+		# rd.timeout counts from the network step's start (the carrier, the
+		# NFS modules): 15 s leave several retries on a loaded machine.
+		net_boot refused "root=nfs:$NET_SERVER:/nfsroot rd.timeout=15 $static"
 		net_assert_failed "$NET_LOG" "mounting the NFS root $NET_SERVER:/nfsroot failed: Connection refused" "$start" &&
 		assert_log "$NET_LOG" "trying again" || rc=1
 	fi

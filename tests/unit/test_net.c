@@ -11,11 +11,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bootlib/clock.h"
 #include "bootlib/cmdline.h"
 #include "net/dhcppkt.h"
 #include "net/ipconf.h"
 #include "net/net.h"
 #include "net/netconf.h"
+#include "net/netup.h"
 #include "net/nfsspec.h"
 
 static const uint8_t mac[6] = { 0x52, 0x54, 0x00, 0x00, 0x00, 0x01 };
@@ -527,6 +529,61 @@ static void net_parameters(void **state)
 	cmdline_args_free(&a);
 }
 
+/* ---- the waits within rd.timeout= ---- */
+
+/* rd.timeout=0 is no deadline; a deadline cuts a longer wait to what is
+ * left of it, and nothing once it has passed. */
+static void wait_clamped_to_deadline(void **state)
+{
+	(void)state;
+	assert_int_equal(clock_deadline(5000, 0), 0);
+	assert_int_equal(clock_deadline(5000, 12), 17000);
+	assert_int_equal(clock_clamp_ms(0, 5000, 30000), 30000);
+	assert_int_equal(clock_clamp_ms(17000, 5000, 30000), 12000);
+	assert_int_equal(clock_clamp_ms(17000, 5000, 3000), 3000);
+	assert_int_equal(clock_clamp_ms(17000, 16999, 30000), 1);
+	assert_int_equal(clock_clamp_ms(17000, 17000, 30000), 0);
+	assert_int_equal(clock_clamp_ms(17000, 90000, 30000), 0);
+	/* A deadline further than a 32-bit count of milliseconds. */
+	assert_int_equal(clock_clamp_ms(UINT64_C(1) << 40, 0, 30000), 30000);
+}
+
+/* What is left for a wait that reads 0 as forever: never 0 with a
+ * deadline (it would wait forever), rounded up. */
+static void wait_left_seconds(void **state)
+{
+	(void)state;
+	assert_int_equal(clock_left_sec(0, 5000), 0);
+	assert_int_equal(clock_left_sec(17000, 5000), 12);
+	assert_int_equal(clock_left_sec(17000, 5001), 12);
+	assert_int_equal(clock_left_sec(17000, 16999), 1);
+	assert_int_equal(clock_left_sec(17000, 17000), 1);
+	assert_int_equal(clock_left_sec(17000, 99000), 1);
+}
+
+/* net/'s waits: their own rd.net.timeout.* bound, cut by the step's
+ * deadline, and the message then names rd.timeout=. */
+static void netup_wait_cut_by_deadline(void **state)
+{
+	struct netup_limits lim = { .link_ms = 20000, .dhcp_ms = 30000 };
+	bool cut = true;
+	unsigned int ms;
+
+	(void)state;
+	assert_int_equal(netup_wait_ms(&lim, lim.dhcp_ms, &cut), 30000);
+	assert_false(cut);
+	lim.deadline = clock_now_ms() + 5000;
+	ms = netup_wait_ms(&lim, lim.dhcp_ms, &cut);
+	assert_true(ms <= 5000 && ms > 3000);
+	assert_true(cut);
+	assert_int_equal(netup_wait_ms(&lim, 2000, &cut), 2000);
+	assert_false(cut);
+	lim.deadline = clock_now_ms() - 1;
+	assert_int_equal(netup_wait_ms(&lim, lim.link_ms, &cut), 0);
+	assert_true(cut);
+	assert_int_equal(netup_wait_ms(&lim, lim.link_ms, NULL), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -548,6 +605,9 @@ int main(void)
 		cmocka_unit_test(netconf_files_written),
 		cmocka_unit_test(netconf_chap_root_path),
 		cmocka_unit_test(net_parameters),
+		cmocka_unit_test(wait_clamped_to_deadline),
+		cmocka_unit_test(wait_left_seconds),
+		cmocka_unit_test(netup_wait_cut_by_deadline),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
