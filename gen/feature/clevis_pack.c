@@ -1,8 +1,10 @@
-/* clevis_pack: the Tang unlock (--clevis): lifeboat-clevis, which the
- * init runs on each LUKS container before asking for its passphrase
- * (blockstack/lukstang.c, docs/blockstacks.md). Its libraries (libcrypto,
- * json-c) are cryptsetup's too, so the image grows by the program only.
- * Its presence also tells the init to bring the network up before the
+/* clevis_pack: the clevis unlock (--clevis, or a host whose root's or
+ * resume device's containers have clevis bindings): lifeboat-clevis,
+ * which the init runs on each LUKS container before asking for its
+ * passphrase (blockstack/lukstang.c, docs/blockstacks.md). Its libraries
+ * libcrypto and json-c are cryptsetup's too; libtss2's ESAPI (the tpm2
+ * pin) comes with it. When a binding may name a Tang server, the marker
+ * LAYOUT_CLEVIS_NET tells the init to bring the network up before the
  * root's device wait (init/plan.c). --clevis implies --block-stacks and
  * --net (gen/build_opts.c). */
 #include "gen/feature/feature.h"
@@ -14,10 +16,11 @@
 #include "common/layout.h"
 #include "gen/elf/program.h"
 #include "gen/gen_report.h"
+#include "gen/image/image.h"
 
 static bool clevis_pack_wanted(const struct build_ctx *c)
 {
-	return c->opts->clevis || (c->host && c->host->root_tang);
+	return c->opts->clevis || (c->host && (c->host->root_tang || c->host->root_clevis));
 }
 
 /* lifeboat-clevis is built and installed beside lifeboat-init. */
@@ -27,10 +30,16 @@ static int clevis_pack_add_files(struct build_ctx *c)
 	const char *slash = strrchr(c->init, '/');
 	int dir_len = slash ? (int)(slash - c->init) : 1;
 
+	bool net = c->opts->clevis || (c->host && c->host->root_tang);
+	int r;
+
 	snprintf(path, sizeof(path), "%.*s/lifeboat-clevis", dir_len, slash ? c->init : ".");
-	gen_info("Tang unlock: %s as %s; the network comes up before the root's wait",
-		 path, LAYOUT_CLEVIS);
-	return program_add(c->img, path, LAYOUT_CLEVIS);
+	gen_info("clevis unlock: %s as %s%s", path, LAYOUT_CLEVIS,
+		 net ? "; the network comes up before the root's wait" : "");
+	r = program_add(c->img, path, LAYOUT_CLEVIS);
+	if (r == 0 && net)
+		r = image_add_data(c->img, LAYOUT_CLEVIS_NET, "", 0, 0644);
+	return r;
 }
 
 const struct feature clevis_pack_feature = {
