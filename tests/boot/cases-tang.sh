@@ -98,7 +98,12 @@ tang_stop() {
 # clevis itself from the case's server) is nowhere in LOG.
 tang_pass_absent() {
 	local pass
-	pass=$(ip netns exec "$NET_NS" clevis luks pass -d "$TANG_DISK" -s 1 2>/dev/null) &&
+	# In a mount namespace of its own, /etc/resolv.conf names the case's
+	# dnsmasq, so a binding by host name resolves as in the guest.
+	printf 'nameserver %s\n' "$NET_SERVER" >"$CASE_DIR/resolv.conf"
+	pass=$(ip netns exec "$NET_NS" unshare -m sh -c \
+		'mount --bind "$1" /etc/resolv.conf && clevis luks pass -d "$2" -s 1' sh \
+		"$CASE_DIR/resolv.conf" "$TANG_DISK" 2>/dev/null) &&
 		[ -n "$pass" ] || { echo "clevis luks pass could not recover the binding's passphrase"; return 1; }
 	assert_not_log "$1" "$pass"
 }
@@ -192,8 +197,8 @@ case_clevis_sss_tpm2() {
 	rc=$?
 	tpm_stop
 	tang_stop $rc || return 1
-	assert_log "$log.txt" "opened /dev/vda (LUKS UUID=$UUID_LUKS) as /dev/mapper/luks-$UUID_LUKS with its clevis sss (tpm2) binding" &&
-	assert_log "$log.txt" "opened /dev/vdb (LUKS UUID=$UUID_CLEVIS_DATA) as /dev/mapper/luks-$UUID_CLEVIS_DATA with its clevis tpm2 binding" &&
+	assert_log "$log.txt" "opened /dev/vd[ab] (LUKS UUID=$UUID_LUKS) as /dev/mapper/luks-$UUID_LUKS with its clevis sss (tpm2) binding" &&
+	assert_log "$log.txt" "opened /dev/vd[ab] (LUKS UUID=$UUID_CLEVIS_DATA) as /dev/mapper/luks-$UUID_CLEVIS_DATA with its clevis tpm2 binding" &&
 	assert_not_log "$log.txt" 'Passphrase (try' &&
 	assert_not_log "$log.txt" "$LUKS_PW" &&
 	assert_root_reached "$log.txt"
