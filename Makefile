@@ -25,8 +25,8 @@ INIT_LIBS := -lblkid -lz -pthread
 # The unit tests read LZO pages back with liblzo2 itself (the init dlopens it).
 TEST_LIBS := -llzo2 -ltss2-tcti-swtpm
 # lifeboat-clevis: the libraries cryptsetup already brings into the image.
-# The tpm2 pin: libtss2's ESAPI and the kernel resource manager's TCTI.
-CLEVIS_LIBS := -lcrypto -ljson-c -ltss2-esys -ltss2-mu -ltss2-tcti-device
+# The tpm2 pin's libtss2 is dlopen()ed (clevis/tss2fn.c).
+CLEVIS_LIBS := -lcrypto -ljson-c
 
 GEN_SRCS    := $(filter-out gen/main.c,$(sort $(shell find gen -name '*.c')))
 INIT_SRCS   := $(filter-out init/boot.c shutdown/shutdown_main.c remote/login_main.c,$(wildcard init/*.c bootlib/*.c resume/*.c kdump/*.c net/*.c rescue/*.c blockstack/*.c fsck/*.c shutdown/*.c remote/*.c))

@@ -6,12 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <tss2/tss2_esys.h>
-#include <tss2/tss2_mu.h>
-#include <tss2/tss2_tcti_device.h>
-
 #include "clevis/b64url.h"
 #include "clevis/dirkey.h"
+#include "clevis/tss2fn.h"
 
 #define PCR_COUNT 24
 
@@ -70,17 +67,18 @@ static int b64_field(const struct clevis_jwe *jwe, const char *key, unsigned cha
 	return 0;
 }
 
-static int objects_parse(const struct clevis_jwe *jwe, struct tpm2pin_binding *b)
+static int objects_parse(const struct tss2fn *t, const struct clevis_jwe *jwe,
+			 struct tpm2pin_binding *b)
 {
 	unsigned char buf[sizeof(TPM2B_PUBLIC) + sizeof(TPM2B_PRIVATE)];
 	size_t len, off = 0;
 
 	if (b64_field(jwe, "jwk_pub", buf, sizeof(buf), &len) < 0 ||
-	    Tss2_MU_TPM2B_PUBLIC_Unmarshal(buf, len, &off, &b->pub) != TSS2_RC_SUCCESS || off != len)
+	    t->public_unmarshal(buf, len, &off, &b->pub) != TSS2_RC_SUCCESS || off != len)
 		return -EINVAL;
 	off = 0;
 	if (b64_field(jwe, "jwk_priv", buf, sizeof(buf), &len) < 0 ||
-	    Tss2_MU_TPM2B_PRIVATE_Unmarshal(buf, len, &off, &b->priv) != TSS2_RC_SUCCESS ||
+	    t->private_unmarshal(buf, len, &off, &b->priv) != TSS2_RC_SUCCESS ||
 	    off != len)
 		return -EINVAL;
 	return 0;
@@ -91,19 +89,22 @@ int tpm2pin_parse(const struct clevis_jwe *jwe, struct tpm2pin_binding *b, char 
 {
 	const char *key = tpm2_member(jwe, "key"), *ids = tpm2_member(jwe, "pcr_ids");
 	const char *problem = NULL;
+	const struct tss2fn *t = tss2fn_get(why, why_size);
 
 	memset(b, 0, sizeof(*b));
 	b->hash = hash_named(tpm2_member(jwe, "hash"));
 	b->key = key && strcmp(key, "ecc") == 0 ? TPM2_ALG_ECC :
 		 key && strcmp(key, "rsa") == 0 ? TPM2_ALG_RSA : TPM2_ALG_NULL;
 	b->pcr_bank = ids ? hash_named(tpm2_member(jwe, "pcr_bank")) : TPM2_ALG_NULL;
+	if (!t)
+		return -ENOENT;
 	if (!dirkey_header_ok(jwe))
 		problem = "the JWE is not \"dir\" with A256GCM, as clevis's tpm2 pin makes it";
 	else if (b->hash == TPM2_ALG_NULL || b->key == TPM2_ALG_NULL)
 		problem = "its hash or key is not one tpm2-tools makes (sha1/256/384/512, ecc or rsa)";
 	else if (ids && (b->pcr_bank == TPM2_ALG_NULL || pcr_mask(ids, &b->pcrs) < 0))
 		problem = "its pcr_bank or pcr_ids cannot be read";
-	else if (objects_parse(jwe, b) < 0)
+	else if (objects_parse(t, jwe, b) < 0)
 		problem = "its sealed object (jwk_pub, jwk_priv) cannot be read";
 	if (!problem)
 		return 0;
@@ -168,7 +169,8 @@ static int tpm_failed(TSS2_RC rc, const char *step, char *why, size_t why_size)
 }
 
 /* A policy session that satisfies the binding's PCR policy now. */
-static TSS2_RC pcr_session(ESYS_CONTEXT *esys, const struct tpm2pin_binding *b, ESYS_TR *session)
+static TSS2_RC pcr_session(const struct tss2fn *t, ESYS_CONTEXT *esys,
+			   const struct tpm2pin_binding *b, ESYS_TR *session)
 {
 	TPMT_SYM_DEF sym = { .algorithm = TPM2_ALG_NULL };
 	TPM2B_DIGEST none = { .size = 0 };
@@ -180,17 +182,17 @@ static TSS2_RC pcr_session(ESYS_CONTEXT *esys, const struct tpm2pin_binding *b, 
 	for (int i = 0; i < PCR_COUNT; i++)
 		if (b->pcrs & (1u << i))
 			sel.pcrSelections[0].pcrSelect[i / 8] |= (uint8_t)(1u << (i % 8));
-	rc = Esys_StartAuthSession(esys, ESYS_TR_NONE, ESYS_TR_NONE, ESYS_TR_NONE, ESYS_TR_NONE,
+	rc = t->start_auth_session(esys, ESYS_TR_NONE, ESYS_TR_NONE, ESYS_TR_NONE, ESYS_TR_NONE,
 				   ESYS_TR_NONE, NULL, TPM2_SE_POLICY, &sym, b->hash, session);
 	if (rc == TSS2_RC_SUCCESS)
-		rc = Esys_PolicyPCR(esys, *session, ESYS_TR_NONE, ESYS_TR_NONE, ESYS_TR_NONE, &none,
+		rc = t->policy_pcr(esys, *session, ESYS_TR_NONE, ESYS_TR_NONE, ESYS_TR_NONE, &none,
 				    &sel);
 	return rc;
 }
 
 /* Primary, load, (policy), unseal: the sealed JWK into jwk. */
-static int unseal(ESYS_CONTEXT *esys, const struct tpm2pin_binding *b, TPM2B_SENSITIVE_DATA **jwk,
-		  char *why, size_t why_size)
+static int unseal(const struct tss2fn *t, ESYS_CONTEXT *esys, const struct tpm2pin_binding *b,
+		  TPM2B_SENSITIVE_DATA **jwk, char *why, size_t why_size)
 {
 	TPM2B_SENSITIVE_CREATE sensitive = { .size = 0 };
 	TPM2B_PUBLIC tmpl;
@@ -201,29 +203,29 @@ static int unseal(ESYS_CONTEXT *esys, const struct tpm2pin_binding *b, TPM2B_SEN
 	TSS2_RC rc;
 
 	primary_template(b, &tmpl);
-	rc = Esys_CreatePrimary(esys, ESYS_TR_RH_OWNER, ESYS_TR_PASSWORD, ESYS_TR_NONE, ESYS_TR_NONE,
+	rc = t->create_primary(esys, ESYS_TR_RH_OWNER, ESYS_TR_PASSWORD, ESYS_TR_NONE, ESYS_TR_NONE,
 				&sensitive, &tmpl, &outside, &creation, &primary, NULL, NULL, NULL,
 				NULL);
 	if (rc == TSS2_RC_SUCCESS) {
 		step = "load the sealed object";
-		rc = Esys_Load(esys, primary, ESYS_TR_PASSWORD, ESYS_TR_NONE, ESYS_TR_NONE, &b->priv,
+		rc = t->load(esys, primary, ESYS_TR_PASSWORD, ESYS_TR_NONE, ESYS_TR_NONE, &b->priv,
 			       &b->pub, &object);
 	}
 	if (rc == TSS2_RC_SUCCESS && b->pcr_bank != TPM2_ALG_NULL) {
 		step = "start the PCR policy session";
-		rc = pcr_session(esys, b, &session);
+		rc = pcr_session(t, esys, b, &session);
 	}
 	if (rc == TSS2_RC_SUCCESS) {
 		step = "unseal";
-		rc = Esys_Unseal(esys, object, session == ESYS_TR_NONE ? ESYS_TR_PASSWORD : session,
+		rc = t->unseal(esys, object, session == ESYS_TR_NONE ? ESYS_TR_PASSWORD : session,
 				 ESYS_TR_NONE, ESYS_TR_NONE, jwk);
 	}
 	if (session != ESYS_TR_NONE)
-		Esys_FlushContext(esys, session);
+		t->flush_context(esys, session);
 	if (object != ESYS_TR_NONE)
-		Esys_FlushContext(esys, object);
+		t->flush_context(esys, object);
 	if (primary != ESYS_TR_NONE)
-		Esys_FlushContext(esys, primary);
+		t->flush_context(esys, primary);
 	return rc == TSS2_RC_SUCCESS ? 0 : tpm_failed(rc, step, why, why_size);
 }
 
@@ -235,20 +237,21 @@ long tpm2pin_recover(const struct clevis_jwe *jwe, tpm2pin_tcti_fn open_tcti, vo
 	ESYS_CONTEXT *esys = NULL;
 	TPM2B_SENSITIVE_DATA *jwk = NULL;
 	long r = tpm2pin_parse(jwe, &b, why, why_size);
+	const struct tss2fn *t = tss2fn_get(why, why_size);
 
-	if (r < 0)
-		return r;
+	if (r < 0 || !t)
+		return r < 0 ? r : -ENOENT;
 	r = open_tcti(&tcti, ctx);
 	if (r < 0) {
 		snprintf(why, why_size, "no TPM2 device (is the TPM turned on in the firmware?)");
 		return -ENODEV;
 	}
-	if (Esys_Initialize(&esys, tcti, NULL) != TSS2_RC_SUCCESS) {
+	if (t->initialize(&esys, tcti, NULL) != TSS2_RC_SUCCESS) {
 		snprintf(why, why_size, "the TPM cannot be used (ESAPI did not start)");
 		r = -EIO;
 	} else {
-		Esys_SetTimeout(esys, TPM2PIN_TIMEOUT_MS);
-		r = unseal(esys, &b, &jwk, why, why_size);
+		t->set_timeout(esys, TPM2PIN_TIMEOUT_MS);
+		r = unseal(t, esys, &b, &jwk, why, why_size);
 	}
 	if (r == 0) {
 		r = dirkey_decrypt_jwk(jwe, (const char *)jwk->buffer, jwk->size, out, size);
@@ -256,9 +259,10 @@ long tpm2pin_recover(const struct clevis_jwe *jwe, tpm2pin_tcti_fn open_tcti, vo
 			snprintf(why, why_size, "the key the TPM unsealed does not decrypt the binding");
 		explicit_bzero(jwk->buffer, jwk->size);
 	}
-	Esys_Free(jwk);
+	if (jwk)
+		t->free(jwk);
 	if (esys)
-		Esys_Finalize(&esys);
+		t->finalize(&esys);
 	tpm2pin_tcti_free(tcti);
 	return r;
 }
@@ -266,14 +270,16 @@ long tpm2pin_recover(const struct clevis_jwe *jwe, tpm2pin_tcti_fn open_tcti, vo
 int tpm2pin_tcti_device(TSS2_TCTI_CONTEXT **tcti, void *ctx)
 {
 	const char *path = ctx ? ctx : TPM2PIN_DEVICE;
+	char why[128];
+	const struct tss2fn *t = tss2fn_get(why, sizeof(why));
 	size_t size = 0;
 
-	if (Tss2_Tcti_Device_Init(NULL, &size, path) != TSS2_RC_SUCCESS)
+	if (!t || t->tcti_device_init(NULL, &size, path) != TSS2_RC_SUCCESS)
 		return -EINVAL;
 	*tcti = calloc(1, size);
 	if (!*tcti)
 		return -ENOMEM;
-	if (Tss2_Tcti_Device_Init(*tcti, &size, path) != TSS2_RC_SUCCESS) {
+	if (t->tcti_device_init(*tcti, &size, path) != TSS2_RC_SUCCESS) {
 		free(*tcti);
 		*tcti = NULL;
 		return -ENODEV;

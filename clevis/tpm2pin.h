@@ -36,11 +36,12 @@ struct tpm2pin_binding {
 typedef int (*tpm2pin_tcti_fn)(TSS2_TCTI_CONTEXT **tcti, void *ctx);
 
 /* Decode the header of a tpm2-pin JWE. Returns 0, or -EINVAL with why
- * saying what is wrong. */
+ * saying what is wrong (-ENOENT: libtss2 cannot be loaded). */
 int tpm2pin_parse(const struct clevis_jwe *jwe, struct tpm2pin_binding *b, char *why,
 		  size_t why_size);
 /* Unseal the JWK and decrypt the JWE with it into out. Returns the
- * plaintext's length; -EINVAL (a header this cannot use), -ENODEV (no
+ * plaintext's length; -EINVAL (a header this cannot use), -ENOENT (no
+ * libtss2 in the image), -ENODEV (no
  * TPM), -EACCES (the TPM refused: the PCRs changed), -EBUSY (lockout),
  * -EIO (another TPM error), -EBADMSG (the sealed key does not decrypt);
  * why says which in words. */

@@ -31,14 +31,20 @@ static int clevis_pack_add_files(struct build_ctx *c)
 	int dir_len = slash ? (int)(slash - c->init) : 1;
 
 	bool net = c->opts->clevis || (c->host && c->host->root_tang);
+	bool tpm = c->opts->clevis || (c->host && c->host->root_clevis_tpm);
+	static const char *const tss2_libs[] = { LAYOUT_TSS2_LIBS };
 	int r;
 
 	snprintf(path, sizeof(path), "%.*s/lifeboat-clevis", dir_len, slash ? c->init : ".");
-	gen_info("clevis unlock: %s as %s%s", path, LAYOUT_CLEVIS,
-		 net ? "; the network comes up before the root's wait" : "");
+	gen_info("clevis unlock: %s as %s%s%s", path, LAYOUT_CLEVIS,
+		 net ? "; the network comes up before the root's wait" : "",
+		 tpm ? "; libtss2 for the tpm2 pin" : "");
 	r = program_add(c->img, path, LAYOUT_CLEVIS);
 	if (r == 0 && net)
 		r = image_add_data(c->img, LAYOUT_CLEVIS_NET, "", 0, 0644);
+	/* lifeboat-clevis dlopen()s them (clevis/tss2fn.c). */
+	for (size_t i = 0; r == 0 && tpm && i < sizeof(tss2_libs) / sizeof(tss2_libs[0]); i++)
+		r = program_add_dlopen(c->img, path, tss2_libs[i]);
 	return r;
 }
 

@@ -31,6 +31,7 @@ struct host_facts {
 	 * filled after the read: it runs the build's lifeboat-clevis). */
 	bool root_tang;        /* a clevis binding names a Tang server (tang_url) */
 	bool root_clevis;      /* a clevis binding of a pin lifeboat-clevis knows */
+	bool root_clevis_tpm;  /* one that may have a tpm2 share (pin tpm2 or sss) */
 	char tang_url[400];
 };
 

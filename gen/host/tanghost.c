@@ -72,24 +72,43 @@ bool tanghost_list_any_pin(const char *text)
 	return each_line(text, known_pin, NULL);
 }
 
+static bool tpm_pin(const char *pin, const char *url, void *ctx)
+{
+	(void)url;
+	(void)ctx;
+	return strcmp(pin, "tpm2") == 0 || strcmp(pin, "sss") == 0;
+}
+
+bool tanghost_list_may_use_tpm(const char *text)
+{
+	return each_line(text, tpm_pin, NULL);
+}
+
 void tanghost_detect(struct host_facts *h, const char *clevis)
 {
-	for (size_t i = 0; i < h->stack.n_luks && !h->root_tang; i++) {
+	for (size_t i = 0; i < h->stack.n_luks; i++) {
 		char dev[300];
 		const char *argv[] = { clevis, "--list", dev, NULL };
 		char *out;
 		size_t len;
+		bool tang;
 
 		snprintf(dev, sizeof(dev), "/dev/%s", h->stack.luks[i].dev);
 		if (hostrun_capture(argv, NULL, 0, &out, &len, TANGHOST_LIST_MAX) < 0)
 			continue;
-		h->root_tang = tanghost_list_parse(out, h->tang_url, sizeof(h->tang_url));
+		/* The first container that names a server gives tang_url. */
+		tang = !h->root_tang && tanghost_list_parse(out, h->tang_url, sizeof(h->tang_url));
+		h->root_tang = h->root_tang || tang;
 		if (tanghost_list_any_pin(out) && !h->root_clevis) {
 			h->root_clevis = true;
 			gen_info("%s has clevis bindings: the image gets lifeboat-clevis", dev);
 		}
+		if (tanghost_list_may_use_tpm(out) && !h->root_clevis_tpm) {
+			h->root_clevis_tpm = true;
+			gen_info("%s has a clevis tpm2 or sss binding: the image gets libtss2", dev);
+		}
 		free(out);
-		if (h->root_tang)
+		if (tang)
 			gen_info("%s is bound to the Tang server %s (clevis): the image gets the "
 				 "Tang unlock and the network", dev, h->tang_url);
 	}

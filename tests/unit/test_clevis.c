@@ -144,6 +144,10 @@ static void host_list_output(void **state)
 	assert_true(tanghost_list_any_pin("garbage\n3 tpm2 -\n"));
 	assert_false(tanghost_list_any_pin("0 - -\n1 yubikey -\n"));
 	assert_false(tanghost_list_any_pin(""));
+	/* libtss2 for tpm2 and sss bindings (sss may have a tpm2 share). */
+	assert_true(tanghost_list_may_use_tpm("0 tang http://x\n1 tpm2 -\n"));
+	assert_true(tanghost_list_may_use_tpm("0 sss http://x\n"));
+	assert_false(tanghost_list_may_use_tpm("0 tang http://x\n"));
 	assert_false(tanghost_list_parse("garbage\n0 tang\n", url, sizeof(url)));
 	/* A URL longer than url is cut, still a binding. */
 	assert_true(tanghost_list_parse("3 tang http://tang.example.invalid:7500/a/very/long/path/indeed/x",
