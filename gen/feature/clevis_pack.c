@@ -2,8 +2,9 @@
  * resume device's containers have clevis bindings): lifeboat-clevis,
  * which the init runs on each LUKS container before asking for its
  * passphrase (blockstack/lukstang.c, docs/blockstacks.md). Its libraries
- * libcrypto and json-c are cryptsetup's too; libtss2's ESAPI (the tpm2
- * pin) comes with it. When a binding may name a Tang server, the marker
+ * libcrypto and json-c are cryptsetup's too; libtss2 (the tpm2 pin,
+ * dlopen()ed) is added when a binding may use the TPM (tpm2, sss) or with
+ * --clevis. When a binding may name a Tang server, the marker
  * LAYOUT_CLEVIS_NET tells the init to bring the network up before the
  * root's device wait (init/plan.c). --clevis implies --block-stacks and
  * --net (gen/build_opts.c). */
