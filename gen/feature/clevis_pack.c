@@ -10,6 +10,7 @@
  * --net (gen/build_opts.c). */
 #include "gen/feature/feature.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -44,8 +45,13 @@ static int clevis_pack_add_files(struct build_ctx *c)
 	if (r == 0 && net)
 		r = image_add_data(c->img, LAYOUT_CLEVIS_NET, "", 0, 0644);
 	/* lifeboat-clevis dlopen()s them (clevis/tss2fn.c). */
-	for (size_t i = 0; r == 0 && tpm && i < sizeof(tss2_libs) / sizeof(tss2_libs[0]); i++)
+	for (size_t i = 0; r == 0 && tpm && i < sizeof(tss2_libs) / sizeof(tss2_libs[0]); i++) {
 		r = program_add_dlopen(c->img, path, tss2_libs[i]);
+		if (r == -ENOENT)
+			gen_error("clevis tpm2 pin: %s is missing; install tpm2-tss's libraries "
+				  "(apt-get install libtss2-esys-3.0.2-0 libtss2-mu0 "
+				  "libtss2-tcti-device0)", tss2_libs[i]);
+	}
 	return r;
 }
 
