@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "bootlib/log.h"
+#include "blockstack/lukstpm2.h"
 #include "bootlib/run.h"
 #include "common/layout.h"
 
@@ -45,6 +46,9 @@ enum tang_result luks_tang_open(const struct luks_container *c)
 
 	if (access(LAYOUT_CLEVIS, X_OK) < 0)
 		return TANG_NONE;
+	/* A tpm2 binding (or share) needs /dev/tpmrm0: its drivers first, when
+	 * they are modules (the image has them when it may meet one). */
+	lukstpm2_device_ready(LUKSTPM2_DEVICE_DEFAULT);
 	snprintf(secs, sizeof(secs), "%d", LUKS_TANG_TIMEOUT_SEC);
 	luks_open_argv(c, argv + 3, dev, sizeof(dev));
 	argv[1] = dev;

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/featuremods.h"
 #include "common/layout.h"
 #include "gen/elf/program.h"
 #include "gen/gen_report.h"
@@ -25,6 +26,22 @@ static bool clevis_pack_wanted(const struct build_ctx *c)
 	return c->opts->clevis || (c->host && (c->host->root_tang || c->host->root_clevis));
 }
 
+static bool may_use_tpm(const struct build_ctx *c)
+{
+	return c->opts->clevis || (c->host && c->host->root_clevis_tpm);
+}
+
+/* The TPM's drivers, when the kernel has them as modules. */
+static int clevis_pack_modules(const struct build_ctx *c, struct kmods *k)
+{
+	static const char *const modules[] = { FEATUREMODS_TPM2 };
+	int r = 0;
+
+	for (size_t i = 0; r == 0 && may_use_tpm(c) && i < sizeof(modules) / sizeof(modules[0]); i++)
+		r = kmods_add_optional(k, modules[i], "clevis tpm2 pin");
+	return r;
+}
+
 /* lifeboat-clevis is built and installed beside lifeboat-init. */
 static int clevis_pack_add_files(struct build_ctx *c)
 {
@@ -33,7 +50,7 @@ static int clevis_pack_add_files(struct build_ctx *c)
 	int dir_len = slash ? (int)(slash - c->init) : 1;
 
 	bool net = c->opts->clevis || (c->host && c->host->root_tang);
-	bool tpm = c->opts->clevis || (c->host && c->host->root_clevis_tpm);
+	bool tpm = may_use_tpm(c);
 	static const char *const tss2_libs[] = { LAYOUT_TSS2_LIBS };
 	int r;
 
@@ -58,5 +75,6 @@ static int clevis_pack_add_files(struct build_ctx *c)
 const struct feature clevis_pack_feature = {
 	.name = "clevis",
 	.wanted = clevis_pack_wanted,
+	.add_modules = clevis_pack_modules,
 	.add_files = clevis_pack_add_files,
 };
