@@ -23,8 +23,9 @@ ALL_LDFLAGS = $(LDFLAGS) $(SANFLAGS)
 GEN_LIBS  := -lkmod -lz -llzma -lzstd -llz4 -lblkid -pthread
 INIT_LIBS := -lblkid -lz -pthread
 # The unit tests read LZO pages back with liblzo2 itself (the init dlopens it).
-TEST_LIBS := -llzo2
+TEST_LIBS := -llzo2 -ltss2-tcti-swtpm
 # lifeboat-clevis: the libraries cryptsetup already brings into the image.
+# The tpm2 pin's libtss2 is dlopen()ed (clevis/tss2fn.c).
 CLEVIS_LIBS := -lcrypto -ljson-c
 
 GEN_SRCS    := $(filter-out gen/main.c,$(sort $(shell find gen -name '*.c')))

@@ -1,4 +1,4 @@
-/* lukstang: the clevis tang unlock, through lifeboat-clevis. */
+/* lukstang: the clevis unlock (tang, tpm2, sss), through lifeboat-clevis. */
 #include "blockstack/lukstang.h"
 
 #include <stdio.h>
@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "bootlib/log.h"
+#include "blockstack/lukstpm2.h"
 #include "bootlib/run.h"
 #include "common/layout.h"
 
@@ -16,11 +17,25 @@
 /* cryptsetup's for a refused passphrase. */
 #define CRYPTSETUP_EXIT_BAD_PASSPHRASE 2
 
-/* Each line lifeboat-clevis wrote, on the console: the server and why. */
+#define USED_PREFIX "clevis-used: "
+
+/* Each line lifeboat-clevis wrote, on the console: the binding and why. */
 static void report_lines(char *out)
 {
 	for (char *line = strtok(out, "\n"); line; line = strtok(NULL, "\n"))
 		log_console("lifeboat: %s\n", line);
+}
+
+/* What opened it, from lifeboat-clevis's "clevis-used: PINS" line. */
+static void used_pins(const char *out, char *used, size_t size)
+{
+	const char *line = strstr(out, USED_PREFIX);
+
+	snprintf(used, size, "clevis");
+	if (line) {
+		line += strlen(USED_PREFIX);
+		snprintf(used, size, "clevis %.*s", (int)strcspn(line, "\n"), line);
+	}
 }
 
 enum tang_result luks_tang_open(const struct luks_container *c)
@@ -31,17 +46,21 @@ enum tang_result luks_tang_open(const struct luks_container *c)
 
 	if (access(LAYOUT_CLEVIS, X_OK) < 0)
 		return TANG_NONE;
+	/* A tpm2 binding (or share) needs /dev/tpmrm0: its drivers first, when
+	 * they are modules (the image has them when it may meet one). */
+	lukstpm2_device_ready(LUKSTPM2_DEVICE_DEFAULT);
 	snprintf(secs, sizeof(secs), "%d", LUKS_TANG_TIMEOUT_SEC);
 	luks_open_argv(c, argv + 3, dev, sizeof(dev));
 	argv[1] = dev;
 	argv[2] = secs;
 	r = run_tool((char *const *)argv, NULL, 0, out, sizeof(out));
 	if (r == 0) {
-		char used[300];
+		char opts[300], pins[160];
 
-		luks_opts_suffix(c, false, used, sizeof(used));
-		log_info("opened /dev/%s (LUKS UUID=%s) as /dev/mapper/%s with its clevis tang "
-			 "binding%s", c->devname, c->uuid, c->name, used);
+		luks_opts_suffix(c, false, opts, sizeof(opts));
+		used_pins(out, pins, sizeof(pins));
+		log_info("opened /dev/%s (LUKS UUID=%s) as /dev/mapper/%s with its %s binding%s",
+			 c->devname, c->uuid, c->name, pins, opts);
 		return TANG_OPENED;
 	}
 	if (r == CLEVIS_EXIT_NO_BINDING || r == CLEVIS_EXIT_NO_HEADER)
@@ -49,12 +68,12 @@ enum tang_result luks_tang_open(const struct luks_container *c)
 	if (r == CLEVIS_EXIT_FAILED)
 		report_lines(out);
 	else if (r == CRYPTSETUP_EXIT_BAD_PASSPHRASE)
-		log_console("lifeboat: the passphrase of the clevis tang binding does not open "
+		log_console("lifeboat: the passphrase of the clevis binding does not open "
 			    "/dev/%s (UUID=%s): its key slot was removed?\n", c->devname, c->uuid);
 	else
-		log_console("lifeboat: the clevis tang unlock of /dev/%s (UUID=%s) failed: %s\n",
+		log_console("lifeboat: the clevis unlock of /dev/%s (UUID=%s) failed: %s\n",
 			    c->devname, c->uuid, r < 0 ? strerror(-r) : out);
-	log_console("lifeboat: no clevis tang binding opened /dev/%s (UUID=%s); asking for its "
+	log_console("lifeboat: no clevis binding opened /dev/%s (UUID=%s); asking for its "
 		    "passphrase instead\n", c->devname, c->uuid);
 	return TANG_FAILED;
 }

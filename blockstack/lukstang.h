@@ -1,5 +1,5 @@
-/* lukstang: open a LUKS2 container with its clevis tang bindings, before
- * anyone is asked (docs/blockstacks.md). */
+/* lukstang: open a LUKS2 container with its clevis bindings (pins tang,
+ * tpm2, sss), before anyone is asked (docs/blockstacks.md). */
 #ifndef LIFEBOAT_LUKSTANG_H
 #define LIFEBOAT_LUKSTANG_H
 
@@ -10,14 +10,14 @@
 #define LUKS_TANG_TIMEOUT_SEC 10
 
 enum tang_result {
-	TANG_NONE,      /* the image has no lifeboat-clevis, or the container no tang binding */
+	TANG_NONE,      /* the image has no lifeboat-clevis, or the container no clevis binding */
 	TANG_OPENED,
 	TANG_FAILED,    /* the bindings were tried; the console says why */
 };
 
 /* Run lifeboat-clevis (LAYOUT_CLEVIS) on the container: it recovers the
- * passphrase from the Tang servers of its clevis tokens and hands it to
- * cryptsetup itself, so the secret never passes through PID 1. */
+ * passphrase from its clevis tokens (Tang servers, the TPM) and hands it
+ * to cryptsetup itself, so the secret never passes through PID 1. */
 enum tang_result luks_tang_open(const struct luks_container *c);
 
 #endif

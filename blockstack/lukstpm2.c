@@ -215,10 +215,9 @@ static enum tpm2_result with_pin(const struct luks_container *c, const struct lu
 
 /* The TPM's drivers may be modules (the kernel asks for none by itself
  * here); a driver's probe makes its device before finit_module returns. */
-static bool tpm_present(const struct luks_opts *o)
+bool lukstpm2_device_ready(const char *path)
 {
 	static const char *const modules[] = { FEATUREMODS_TPM2, NULL };
-	const char *path = o->tpm2_device[0] ? o->tpm2_device : LUKSTPM2_DEVICE_DEFAULT;
 	struct stat st;
 
 	if (stat(path, &st) == 0)
@@ -226,6 +225,11 @@ static bool tpm_present(const struct luks_opts *o)
 	for (const char *const *m = modules; *m; m++)
 		modload_name(*m);
 	return stat(path, &st) == 0;
+}
+
+static bool tpm_present(const struct luks_opts *o)
+{
+	return lukstpm2_device_ready(o->tpm2_device[0] ? o->tpm2_device : LUKSTPM2_DEVICE_DEFAULT);
 }
 
 enum tpm2_result lukstpm2_open(const struct luks_container *c)

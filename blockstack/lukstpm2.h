@@ -51,5 +51,9 @@ const char *lukstpm2_why_text(enum tpm2_why why);
  * prompt, never loops). A PIN token asks for the PIN on every console,
  * up to the options' tries. Nothing secret is logged. */
 enum tpm2_result lukstpm2_open(const struct luks_container *c);
+/* Whether the TPM device at path exists, after loading the TPM's drivers
+ * (FEATUREMODS_TPM2) from the image when it does not (a clevis tpm2 pin
+ * needs it too). */
+bool lukstpm2_device_ready(const char *path);
 
 #endif

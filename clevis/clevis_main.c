@@ -1,23 +1,26 @@
 /* lifeboat-clevis: recover the passphrase of a LUKS2 container from its
- * clevis tang bindings, for the init (blockstack/), which opens the
- * container with it as with a typed one.
+ * clevis bindings (pins tang, tpm2, sss and null), for the init
+ * (blockstack/), which opens the container with it as with a typed one.
  *
  *   lifeboat-clevis DEVICE SECONDS [COMMAND ARG...]
  *   lifeboat-clevis --list DEVICE
  *
- * Each clevis token with the tang pin is tried in token order, each
- * server given SECONDS to answer. The passphrase goes to COMMAND's
- * standard input (the init gives its `cryptsetup open --key-file=-`), so
- * it never passes through PID 1; without COMMAND, to standard output. For
- * each binding that failed, one line on standard error names the token,
- * the server and why.
- * --list prints "ID PIN URL" for each clevis token (URL "-" for pins other
- * than tang) and contacts nobody: the generator asks it which of the
- * host's containers are bound (gen/host/tanghost.c).
+ * Each clevis token is tried in token order, each Tang server given
+ * SECONDS to answer. The passphrase goes to COMMAND's standard input (the
+ * init gives its `cryptsetup open --key-file=-`), so it never passes
+ * through PID 1; without COMMAND, to standard output. For each binding
+ * that failed, one line on standard error names the token, the server or
+ * the TPM, and why. Before the passphrase is handed over, one line
+ * "clevis-used: PINS" on standard error says what opened it ("tang",
+ * "tpm2", "sss (tpm2)"), for the init's message.
+ * --list prints "ID PIN URL" for each clevis token (URL: the tang
+ * server's, for sss the first tang share's; "-" when there is none) and
+ * contacts nobody: the generator asks it which of the host's containers
+ * are bound (gen/host/tanghost.c).
  * Exit status: COMMAND's (0 without it) once a binding gave a passphrase;
- * else 64 every tang binding failed, 65 the container has no tang binding,
- * 66 the header cannot be read or the usage is wrong (above cryptsetup's
- * own statuses, which the init reads too).
+ * else 64 every binding failed, 65 the container has no binding of a
+ * pin this knows, 66 the header cannot be read or the usage is wrong
+ * (above cryptsetup's own statuses, which the init reads too).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -30,7 +33,7 @@
 #include <unistd.h>
 
 #include "clevis/http.h"
-#include "clevis/mr.h"
+#include "clevis/pin.h"
 #include "clevis/token.h"
 
 #define PASSPHRASE_MAX 1024
@@ -43,47 +46,7 @@ struct unlock {
 	int status;              /* the command's exit status */
 	int timeout_ms;
 	int tried;
-	const char *url;
-	char why[512];
 };
-
-static void describe(struct unlock *u, int err, int status)
-{
-	if (err == -ETIMEDOUT)
-		snprintf(u->why, sizeof(u->why), "no answer within %d s", u->timeout_ms / 1000);
-	else if (err == -EPROTO)
-		snprintf(u->why, sizeof(u->why), "it answered HTTP %d (a key it no longer has?)", status);
-	else if (err == -EHOSTUNREACH)
-		snprintf(u->why, sizeof(u->why), "the server's address cannot be resolved or reached");
-	else
-		snprintf(u->why, sizeof(u->why), "%s", strerror(-err));
-}
-
-/* mr_exchange_fn: POST the blinded key to URL/rec/KID. */
-static int tang_exchange(const char *kid, const char *request, char *reply, size_t size, void *ctx)
-{
-	struct unlock *u = ctx;
-	struct http_url url;
-	char path[HTTP_PATH_MAX];
-	int fd, r, status = 0;
-
-	if (http_url_parse(u->url, &url) < 0) {
-		snprintf(u->why, sizeof(u->why), "the URL is not http://HOST[:PORT][/PATH]");
-		return -EINVAL;
-	}
-	snprintf(path, sizeof(path), "/rec/%s", kid);
-	fd = http_connect(&url, u->timeout_ms);
-	if (fd < 0) {
-		describe(u, fd, 0);
-		return fd;
-	}
-	r = http_post_fd(fd, &url, path, "application/jwk+json", request, reply, size,
-			 u->timeout_ms, &status);
-	close(fd);
-	if (r < 0)
-		describe(u, r, status);
-	return r;
-}
 
 /* Write the passphrase to command's standard input (or ours when there
  * is none); returns the command's exit status. */
@@ -121,25 +84,19 @@ static int try_token(int id, const struct clevis_jwe *jwe, void *ctx)
 {
 	struct unlock *u = ctx;
 	unsigned char pass[PASSPHRASE_MAX];
-	char why[256];
-	const char *pin = jwe_pin(jwe);
+	char what[300], used[160];
+	struct pin_env env = { .what = what, .report = stderr, .timeout_ms = u->timeout_ms };
 	long n;
 
-	if (!pin || strcmp(pin, "tang") != 0)
+	if (!pin_known(jwe_pin(jwe)))
 		return 0;
 	u->tried++;
-	u->url = jwe_tang_url(jwe);
-	u->why[0] = '\0';
-	if (!u->url) {
-		fprintf(stderr, "clevis token %d on %s: its tang binding names no server\n", id, u->device);
+	snprintf(what, sizeof(what), "clevis token %d on %s", id, u->device);
+	n = pin_recover(jwe, &env, pass, sizeof(pass), used, sizeof(used));
+	if (n < 0)
 		return 0;
-	}
-	n = mr_recover(jwe, tang_exchange, u, pass, sizeof(pass), why, sizeof(why));
-	if (n < 0) {
-		fprintf(stderr, "clevis token %d on %s: tang server %s: %s\n", id, u->device, u->url,
-			u->why[0] ? u->why : why);
-		return 0;
-	}
+	fprintf(stderr, "clevis-used: %s\n", used);
+	fflush(stderr);
 	u->status = hand_over(u->command, pass, (size_t)n);
 	explicit_bzero(pass, sizeof(pass));
 	return 1;
@@ -147,13 +104,15 @@ static int try_token(int id, const struct clevis_jwe *jwe, void *ctx)
 
 static int list_token(int id, const struct clevis_jwe *jwe, void *ctx)
 {
-	const char *pin = jwe_pin(jwe), *url = jwe_tang_url(jwe);
+	const char *pin = jwe_pin(jwe), *url;
+	char found[HTTP_HOST_MAX + HTTP_PATH_MAX];
 
 	(void)ctx;
 	/* One word each: a pin or URL with blanks in it would break the line. */
 	if (pin && strpbrk(pin, " \t\r\n"))
 		pin = NULL;
-	if (!pin || strcmp(pin, "tang") != 0 || (url && strpbrk(url, " \t\r\n")))
+	url = jwe_first_tang_url(jwe, found, sizeof(found));
+	if (url && strpbrk(url, " \t\r\n"))
 		url = NULL;
 	printf("%d %s %s\n", id, pin ? pin : "-", url ? url : "-");
 	return 0;
@@ -182,6 +141,8 @@ int main(int argc, char **argv)
 	int r;
 
 	signal(SIGPIPE, SIG_IGN);
+	/* libtss2 logs a TPM's refusal itself; the one line per binding says it. */
+	setenv("TSS2_LOG", "all+none", 1);
 	if (argc == 3 && strcmp(argv[1], "--list") == 0)
 		return list_bindings(argv[2]);
 	if (argc < 3 || atoi(argv[2]) <= 0) {

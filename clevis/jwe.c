@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <json-c/json.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -182,4 +183,35 @@ const char *jwe_tang_url(const struct clevis_jwe *jwe)
 	static const char *const keys[] = { "clevis", "tang", "url", NULL };
 
 	return path_string(jwe, keys);
+}
+
+static const char *first_tang_at(const struct clevis_jwe *jwe, int depth, char *out, size_t size)
+{
+	static const char *const shares_path[] = { "clevis", "sss", "jwe", NULL };
+	const char *pin = jwe_pin(jwe), *url = NULL;
+	struct json_object *shares;
+
+	if (pin && strcmp(pin, "tang") == 0 && jwe_tang_url(jwe)) {
+		snprintf(out, size, "%s", jwe_tang_url(jwe));
+		return out;
+	}
+	shares = path_get(jwe->header, shares_path);
+	if (!pin || strcmp(pin, "sss") != 0 || depth >= JWE_DEPTH_MAX ||
+	    !json_object_is_type(shares, json_type_array))
+		return NULL;
+	for (size_t i = 0; !url && i < json_object_array_length(shares); i++) {
+		const char *text = json_object_get_string(json_object_array_get_idx(shares, i));
+		struct clevis_jwe child;
+
+		if (!text || jwe_parse_compact(text, strlen(text), &child) < 0)
+			continue;
+		url = first_tang_at(&child, depth + 1, out, size);
+		jwe_free(&child);
+	}
+	return url;
+}
+
+const char *jwe_first_tang_url(const struct clevis_jwe *jwe, char *out, size_t size)
+{
+	return first_tang_at(jwe, 0, out, size);
 }

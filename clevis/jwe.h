@@ -11,6 +11,8 @@ struct json_object;
 
 /* Binary parts of a JWE are a few hundred bytes; the header's own size. */
 #define JWE_PART_MAX 4096
+/* sss inside sss inside ...: a hostile header must not recurse deeply. */
+#define JWE_DEPTH_MAX 4
 
 struct clevis_jwe {
 	char *protected_b64;                /* the header as sent: the AEAD's additional data */
@@ -31,5 +33,10 @@ void jwe_free(struct clevis_jwe *jwe);
 const char *jwe_pin(const struct clevis_jwe *jwe);
 /* For pin "tang": clevis.tang.url, or NULL. */
 const char *jwe_tang_url(const struct clevis_jwe *jwe);
+
+/* The Tang server a binding contacts first: its own URL for pin tang,
+ * the first tang share's (depth first) for sss; copied into out. NULL
+ * when there is none. */
+const char *jwe_first_tang_url(const struct clevis_jwe *jwe, char *out, size_t size);
 
 #endif

@@ -13,10 +13,11 @@
 #include <string.h>
 
 #include "clevis/b64url.h"
+#include "clevis/dirkey.h"
 
 #define MR_COORD_MAX 66   /* P-521's field size in bytes */
 #define MR_JWK_MAX 512
-#define MR_CEK_LEN 32     /* A256GCM */
+#define MR_CEK_LEN DIRKEY_CEK_LEN
 
 struct mr_ctx {
 	EC_GROUP *group;
@@ -177,34 +178,6 @@ static int concat_kdf(struct json_object *header, const unsigned char *z, size_t
 	return ok && md_len == MR_CEK_LEN ? 0 : -ENOMEM;
 }
 
-static long gcm_decrypt(const struct clevis_jwe *jwe, const unsigned char cek[MR_CEK_LEN],
-			unsigned char *out, size_t size)
-{
-	EVP_CIPHER_CTX *c = EVP_CIPHER_CTX_new();
-	int n = 0, fin = 0;
-	int ok;
-
-	if (jwe->ciphertext_len > size || jwe->ciphertext_len > 0x7fffffff) {
-		EVP_CIPHER_CTX_free(c);
-		return -ENOSPC;
-	}
-	ok = c && EVP_DecryptInit_ex(c, EVP_aes_256_gcm(), NULL, NULL, NULL) &&
-	     EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_GCM_SET_IVLEN, (int)jwe->iv_len, NULL) &&
-	     EVP_DecryptInit_ex(c, NULL, NULL, cek, jwe->iv) &&
-	     EVP_DecryptUpdate(c, NULL, &n, (const unsigned char *)jwe->protected_b64,
-			       (int)strlen(jwe->protected_b64)) &&
-	     EVP_DecryptUpdate(c, out, &n, jwe->ciphertext, (int)jwe->ciphertext_len) &&
-	     jwe->tag_len == 16 &&
-	     EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_GCM_SET_TAG, (int)jwe->tag_len, (void *)jwe->tag) &&
-	     EVP_DecryptFinal_ex(c, out + n, &fin) > 0;
-	EVP_CIPHER_CTX_free(c);
-	if (!ok) {
-		explicit_bzero(out, size);
-		return -EBADMSG;
-	}
-	return n + fin;
-}
-
 /* The curve named by the header's epk; 0 when it is none of Tang's. */
 static int curve_set(struct mr_ctx *m, struct json_object *epk)
 {
@@ -318,7 +291,7 @@ static long recover_with(struct mr_ctx *m, const struct clevis_jwe *jwe, mr_exch
 		r = err;
 	else if ((r = shared_secret(m, y, s, e, z)) > 0 &&
 		 (r = concat_kdf(jwe->header, z, (size_t)r, cek)) == 0)
-		r = gcm_decrypt(jwe, cek, out, size);
+		r = dirkey_decrypt(jwe, cek, sizeof(cek), out, size);
 	if (r == -EBADMSG && !m->why[0])
 		fail(m, r, "the server's answer does not decrypt the binding (the server's keys "
 			   "changed since `clevis luks bind`?)");

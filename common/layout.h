@@ -48,8 +48,18 @@
 #define LAYOUT_CRYPTSETUP "/usr/sbin/cryptsetup"
 #define LAYOUT_LVM "/usr/sbin/lvm"
 #define LAYOUT_MDADM "/usr/sbin/mdadm"
-/* The Tang unlock helper (clevis/clevis_main.c), when the image has it. */
+/* The clevis unlock helper (clevis/clevis_main.c), when the image has it. */
 #define LAYOUT_CLEVIS "/usr/lib/lifeboat/lifeboat-clevis"
+/* Present (empty) when the image's clevis bindings may name a Tang server:
+ * the init brings the network up before the root's wait. A host whose
+ * bindings are tpm2 only gets lifeboat-clevis without it. */
+#define LAYOUT_CLEVIS_NET "/etc/lifeboat/clevis-net"
+/* What lifeboat-clevis dlopen()s for the tpm2 pin (clevis/tss2fn.c), by
+ * soname: the generator adds them to images that may meet one. */
+#define LAYOUT_TSS2_ESYS "libtss2-esys.so.0"
+#define LAYOUT_TSS2_MU "libtss2-mu.so.0"
+#define LAYOUT_TSS2_TCTI_DEVICE "libtss2-tcti-device.so.0"
+#define LAYOUT_TSS2_LIBS LAYOUT_TSS2_ESYS, LAYOUT_TSS2_MU, LAYOUT_TSS2_TCTI_DEVICE
 /* Host-only: the lines of the host's crypttab for the root's containers. */
 #define LAYOUT_CRYPTTAB "/etc/crypttab"
 

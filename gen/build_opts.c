@@ -180,7 +180,7 @@ static const struct opt_def opt_defs[] = {
 	{ "ssh-authorized-keys", 0, true, set_string, F(ssh_authorized_keys), "FILE: the keys that may log in (default /etc/lifeboat/authorized_keys, else root's)" },
 	{ "ssh-host-key",  0,   true,  set_string,    F(ssh_host_key),  "FILE: the image's host key, made once (default /etc/lifeboat/ssh_host_ed25519_key)" },
 	{ "ssh-port",      0,   true,  set_ssh_port,  0,                "PORT: where the server listens (default 22; rd.ssh.port= at boot)" },
-	{ "clevis",        0,   false, set_clevis,    0,                "unlock LUKS roots bound with clevis luks bind ... tang (implies --block-stacks --net)" },
+	{ "clevis",        0,   false, set_clevis,    0,                "unlock LUKS roots bound with clevis luks bind (tang, tpm2, sss; implies --block-stacks --net)" },
 	{ "keymap",        0,   true,  set_string,    F(keymap),        "NAME: the keyboard layout at the prompts (console keymap or XKB layout; host-only: the host's)" },
 	{ "kdump",         0,   false, set_flag,      F(kdump),         "a kdump capture image (docs/kdump.md)" },
 	{ "kdump-target",  0,   true,  add_list,      F(kdump_targets), "T,...: where dumps go, in order: UUID=|LABEL=|/dev/...[:/DIR], nfs:..., URL[;cafile=F][;sshkey=F;knownhosts=F]" },

@@ -23,10 +23,11 @@ void boot_plan_make(struct boot_args *args, struct boot_plan *plan)
 		plan->root_kind = ROOT_KIND_DISK;
 	if (plan->root_kind != ROOT_KIND_ISCSI)
 		plan->net.iscsi = NULL;
-	/* The generator adds lifeboat-clevis only for tang bindings (the
-	 * host's root, or --clevis): its presence is the image's word that
-	 * the root's containers want the network. */
-	plan->tang = plan->root_kind == ROOT_KIND_DISK && access(LAYOUT_CLEVIS, X_OK) == 0;
+	/* The generator marks an image whose clevis bindings may name a Tang
+	 * server (the host's root, or --clevis): the image's word that the
+	 * root's containers want the network. */
+	plan->tang = plan->root_kind == ROOT_KIND_DISK && access(LAYOUT_CLEVIS, X_OK) == 0 &&
+		     access(LAYOUT_CLEVIS_NET, F_OK) == 0;
 	plan->neednet = plan->root_kind == ROOT_KIND_DISK && (args->net.neednet || plan->tang);
 }
 

@@ -54,6 +54,9 @@ PACKAGES="$PACKAGES kbd console-data console-setup"
 # cryptsetup brings into the image anyway); its tests bind with the real
 # clevis and answer with the real tangd (socat serves it in the boot tests).
 PACKAGES="$PACKAGES libssl-dev libjson-c-dev clevis clevis-luks tang socat"
+# The clevis tpm2 pin: lifeboat-clevis links libtss2's ESAPI (libtss2-dev); its
+# tests seal with the real clevis-tpm2 (tpm2-tools) into swtpm.
+PACKAGES="$PACKAGES libtss2-dev clevis-tpm2 tpm2-tools"
 
 missing=""
 for p in $PACKAGES; do

@@ -29,7 +29,9 @@ struct host_facts {
 	int keyboard_status;        /* 0, or -ENOENT: the host names none */
 	/* A container of the stack is bound to Tang (gen/host/tanghost.h,
 	 * filled after the read: it runs the build's lifeboat-clevis). */
-	bool root_tang;
+	bool root_tang;        /* a clevis binding names a Tang server (tang_url) */
+	bool root_clevis;      /* a clevis binding of a pin lifeboat-clevis knows */
+	bool root_clevis_tpm;  /* one that may have a tpm2 share (pin tpm2 or sss) */
 	char tang_url[400];
 };
 

@@ -76,10 +76,14 @@ net_ns_down() {
 }
 
 # net_dhcp_start [ROOT_PATH]: dnsmasq, DHCP only, the guest at $NET_GUEST.
+# With NET_DNS_RECORD=NAME,ADDRESS it also answers DNS on the bridge for
+# that one name (and nothing else: no upstream, no hosts file).
 net_dhcp_start() {
-	local opts=()
+	local opts=() dns=(--port=0)
 	[ -z "${1:-}" ] || opts=(--dhcp-option=option:root-path,"$1")
-	setsid ip netns exec "$NET_NS" dnsmasq --no-daemon --conf-file=/dev/null --port=0 \
+	[ -z "${NET_DNS_RECORD:-}" ] ||
+		dns=(--no-resolv --no-hosts --host-record="$NET_DNS_RECORD" --log-queries)
+	setsid ip netns exec "$NET_NS" dnsmasq --no-daemon --conf-file=/dev/null "${dns[@]}" \
 		--interface=br0 --bind-interfaces --except-interface=lo \
 		--dhcp-range=198.51.100.100,198.51.100.150,255.255.255.0,1h --dhcp-authoritative \
 		--no-ping --dhcp-leasefile="$CASE_DIR/dnsmasq.leases" --log-dhcp \

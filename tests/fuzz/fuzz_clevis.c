@@ -1,16 +1,22 @@
 /* Fuzz target: what lifeboat-clevis reads from outside: the LUKS2 header
- * (a disk), its tokens' JWEs, the Tang server's HTTP response and the key
- * it answers with (the network). The input is split at its first NUL: the
- * text before is the JWE / JSON / response, the bytes after the server's
- * reply to the exchange. */
+ * (a disk), its tokens' JWEs of every pin (tang, tpm2's sealed objects and
+ * PCR list, sss's prime, threshold and shares, nested), the Tang server's
+ * HTTP response and the key it answers with (the network). The input is
+ * split at its first NUL: the text before is the JWE / JSON / response,
+ * the bytes after the server's reply to the exchange. No TPM is reached:
+ * the tpm2 pin's header is parsed, its TCTI refuses. */
+#include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "clevis/http.h"
 #include "clevis/jwe.h"
 #include "clevis/mr.h"
+#include "clevis/pin.h"
 #include "clevis/token.h"
+#include "clevis/tpm2pin.h"
 
 static int reply_with(const char *kid, const char *request, char *reply, size_t size, void *ctx)
 {
@@ -24,14 +30,32 @@ static int reply_with(const char *kid, const char *request, char *reply, size_t 
 	return 0;
 }
 
+static int no_tpm(TSS2_TCTI_CONTEXT **tcti, void *ctx)
+{
+	(void)tcti;
+	(void)ctx;
+	return -ENODEV;
+}
+
 static void recover(const struct clevis_jwe *jwe, const char *reply)
 {
+	static FILE *devnull;
 	unsigned char out[256];
-	char why[128];
+	char why[128], url[128], used[128];
+	struct tpm2pin_binding b;
+	struct pin_env env = { .what = "fuzz", .exchange = reply_with, .exchange_ctx = (void *)reply,
+			       .open_tcti = no_tpm };
 
+	if (!devnull)
+		devnull = fopen("/dev/null", "w");
+	env.report = devnull;
 	jwe_pin(jwe);
 	jwe_tang_url(jwe);
+	jwe_first_tang_url(jwe, url, sizeof(url));
 	mr_recover(jwe, reply_with, (void *)reply, out, sizeof(out), why, sizeof(why));
+	tpm2pin_parse(jwe, &b, why, sizeof(why));
+	if (devnull)
+		pin_recover(jwe, &env, out, sizeof(out), used, sizeof(used));
 }
 
 static int each_token(int id, const struct clevis_jwe *jwe, void *ctx)

@@ -22,8 +22,8 @@
 #include "clevis/mr.h"
 #include "clevis/token.h"
 #include "gen/host/tanghost.h"
+#include "tests/unit/clevis_fixture.h"
 
-#define TANGD "/usr/libexec/tangd"
 #define SECRET "lifeboat-tang-secret"
 
 static void b64url_round_trip(void **state)
@@ -136,6 +136,18 @@ static void host_list_output(void **state)
 	assert_string_equal(url, "http://198.51.100.1:7500");
 	assert_false(tanghost_list_parse("0 tpm2 -\n1 tang -\n2 sss -\n", url, sizeof(url)));
 	assert_false(tanghost_list_parse("", url, sizeof(url)));
+	/* An sss binding's first tang share counts; tpm2 alone wants no network. */
+	assert_true(tanghost_list_parse("0 sss http://tang.example:7500\n", url, sizeof(url)));
+	assert_string_equal(url, "http://tang.example:7500");
+	assert_false(tanghost_list_parse("0 sss -\n1 tpm2 -\n", url, sizeof(url)));
+	assert_true(tanghost_list_any_pin("0 sss -\n"));
+	assert_true(tanghost_list_any_pin("garbage\n3 tpm2 -\n"));
+	assert_false(tanghost_list_any_pin("0 - -\n1 yubikey -\n"));
+	assert_false(tanghost_list_any_pin(""));
+	/* libtss2 for tpm2 and sss bindings (sss may have a tpm2 share). */
+	assert_true(tanghost_list_may_use_tpm("0 tang http://x\n1 tpm2 -\n"));
+	assert_true(tanghost_list_may_use_tpm("0 sss http://x\n"));
+	assert_false(tanghost_list_may_use_tpm("0 tang http://x\n"));
 	assert_false(tanghost_list_parse("garbage\n0 tang\n", url, sizeof(url)));
 	/* A URL longer than url is cut, still a binding. */
 	assert_true(tanghost_list_parse("3 tang http://tang.example.invalid:7500/a/very/long/path/indeed/x",
@@ -151,32 +163,6 @@ struct tang_fixture {
 	size_t jwe_len;
 };
 
-static void run_shell(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void run_shell(const char *fmt, ...)
-{
-	char cmd[2048];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	if (system(cmd) != 0)
-		fail_msg("`%s` failed (tang, clevis and cryptsetup must be installed: make deps)", cmd);
-}
-
-static size_t read_whole(const char *path, char *buf, size_t size)
-{
-	int fd = open(path, O_RDONLY);
-	ssize_t n;
-
-	assert_true(fd >= 0);
-	n = read(fd, buf, size - 1);
-	close(fd);
-	assert_true(n > 0);
-	buf[n] = '\0';
-	return (size_t)n;
-}
-
 static int tang_setup(void **state)
 {
 	struct tang_fixture *f = calloc(1, sizeof(*f));
@@ -185,9 +171,7 @@ static int tang_setup(void **state)
 	strcpy(f->dir, "/tmp/lifeboat-tang-XXXXXX");
 	assert_non_null(mkdtemp(f->dir));
 	snprintf(f->db, sizeof(f->db), "%s/db", f->dir);
-	run_shell("mkdir %s && /usr/libexec/tangd-keygen %s", f->db, f->db);
-	run_shell("printf 'GET /adv HTTP/1.1\\r\\nHost: t\\r\\n\\r\\n' | " TANGD " %s 2>/dev/null | "
-		  "sed '1,/^\\r$/d' > %s/adv.jws", f->db, f->dir);
+	tang_keys(f->dir, f->db);
 	run_shell("printf %%s " SECRET " | clevis encrypt tang "
 		  "'{\"url\":\"http://198.51.100.1:7500\",\"adv\":\"%s/adv.jws\"}' > %s/jwe",
 		  f->dir, f->dir);
@@ -204,43 +188,6 @@ static int tang_teardown(void **state)
 	run_shell("rm -rf %s", f->dir);
 	free(f);
 	return 0;
-}
-
-/* mr_exchange_fn: the real tangd on one end of a socket pair, as a
- * socket-activated service gets its connection. */
-struct tangd_link {
-	const char *db;
-	int status;
-};
-
-static int exchange_tangd(const char *kid, const char *request, char *reply, size_t size, void *ctx)
-{
-	struct tangd_link *t = ctx;
-	struct http_url u;
-	char path[256];
-	int sv[2], r, wstatus;
-	pid_t pid;
-
-	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv), 0);
-	pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		int null = open("/dev/null", O_WRONLY);
-
-		dup2(sv[1], 0);
-		dup2(sv[1], 1);
-		dup2(null, 2);
-		execl(TANGD, TANGD, t->db, (char *)NULL);
-		_exit(127);
-	}
-	close(sv[1]);
-	assert_int_equal(http_url_parse("http://198.51.100.1:7500", &u), 0);
-	snprintf(path, sizeof(path), "/rec/%s", kid);
-	r = http_post_fd(sv[0], &u, path, "application/jwk+json", request, reply, size, 10000,
-			 &t->status);
-	close(sv[0]);
-	waitpid(pid, &wstatus, 0);
-	return r;
 }
 
 static void tang_recovers_the_secret(void **state)
@@ -344,6 +291,7 @@ static void host_detects_binding(const char *img)
 	snprintf(h.stack.luks[1].dev, sizeof(h.stack.luks[1].dev), "..%s", img);
 	tanghost_detect(&h, clevis);
 	assert_true(h.root_tang);
+	assert_true(h.root_clevis);
 	assert_string_equal(h.tang_url, "http://198.51.100.1:7500");
 }
 

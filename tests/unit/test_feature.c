@@ -161,8 +161,8 @@ static void host_only_tpm2_follows_the_tokens(void **state)
 }
 
 /* The keyboard layout: --keymap always; the host's unless it is the
- * kernel's own (US). The Tang unlock: --clevis, or a host root bound to
- * Tang, which brings the network in too. */
+ * kernel's own (US). The clevis unlock: --clevis, or a host root with
+ * clevis bindings; the network only when one names a Tang server. */
 static void keymap_and_clevis_follow_the_host(void **state)
 {
 	struct build_opts o;
@@ -197,6 +197,10 @@ static void keymap_and_clevis_follow_the_host(void **state)
 	strcpy(h.keyboard.keymap, "us");
 	assert_false(wants(&c, "keymap"));
 	assert_false(wants(&c, "clevis"));
+	/* A tpm2 (or sss without tang) binding: lifeboat-clevis, no network. */
+	h.root_clevis = true;
+	assert_true(wants(&c, "clevis"));
+	assert_false(wants(&c, "net"));
 	h.root_tang = true;
 	assert_true(wants(&c, "clevis"));
 	assert_true(wants(&c, "net"));
