@@ -77,7 +77,7 @@ $(BUILD)/lifeboat-login: $(BUILD)/obj/remote/login_main.o $(BUILD)/libinit.a $(B
 
 # The Tang unlock helper (docs/blockstacks.md): its own program, so that the
 # init itself keeps linking glibc and libblkid only.
-$(BUILD)/lifeboat-clevis: $(BUILD)/obj/clevis/clevis_main.o $(BUILD)/libclevis.a
+$(BUILD)/lifeboat-clevis: $(BUILD)/obj/clevis/clevis_main.o $(BUILD)/libclevis.a $(BUILD)/libcommon.a
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CLEVIS_LIBS)
 
 # Each unit test links against all the archives; only what it uses is pulled in.

@@ -7,7 +7,7 @@
 #include <openssl/evp.h>
 #include <string.h>
 
-#include "clevis/b64url.h"
+#include "common/base64.h"
 
 #define GCM_TAG_LEN 16
 
@@ -65,7 +65,7 @@ long dirkey_decrypt_jwk(const struct clevis_jwe *jwe, const char *jwk, size_t le
 	kty = str_member(o, "kty");
 	k = str_member(o, "k");
 	if (kty && k && strcmp(kty, "oct") == 0)
-		n = b64url_decode(k, strlen(k), cek, sizeof(cek));
+		n = base64_decode(BASE64_URL, k, strlen(k), cek, sizeof(cek));
 	if (n >= 0)
 		n = dirkey_decrypt(jwe, cek, (size_t)n, out, size);
 	else

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clevis/b64url.h"
+#include "common/base64.h"
 
 /* Decode the base64url text [text, text + len) into a new buffer. */
 static int decode_new(const char *text, size_t len, unsigned char **out, size_t *out_len)
@@ -21,7 +21,7 @@ static int decode_new(const char *text, size_t len, unsigned char **out, size_t 
 	buf = malloc(len ? len : 1);
 	if (!buf)
 		return -ENOMEM;
-	n = b64url_decode(text, len, buf, len);
+	n = base64_decode(BASE64_URL, text, len, buf, len);
 	if (n < 0) {
 		free(buf);
 		return -EINVAL;
@@ -34,7 +34,7 @@ static int decode_new(const char *text, size_t len, unsigned char **out, size_t 
 static int decode_fixed(const char *text, size_t len, unsigned char *out, size_t size,
 			size_t *out_len)
 {
-	long n = b64url_decode(text, len, out, size);
+	long n = base64_decode(BASE64_URL, text, len, out, size);
 
 	if (n <= 0)
 		return -EINVAL;

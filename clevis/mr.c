@@ -12,8 +12,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "clevis/b64url.h"
 #include "clevis/dirkey.h"
+#include "common/base64.h"
 
 #define MR_COORD_MAX 66   /* P-521's field size in bytes */
 #define MR_JWK_MAX 512
@@ -65,8 +65,8 @@ static EC_POINT *jwk_point(struct mr_ctx *m, struct json_object *jwk)
 
 	if (!kty || !crv || !xs || !ys || strcmp(kty, "EC") != 0 || strcmp(crv, m->crv) != 0)
 		return NULL;
-	xl = b64url_decode(xs, strlen(xs), x, sizeof(x));
-	yl = b64url_decode(ys, strlen(ys), y, sizeof(y));
+	xl = base64_decode(BASE64_URL, xs, strlen(xs), x, sizeof(x));
+	yl = base64_decode(BASE64_URL, ys, strlen(ys), y, sizeof(y));
 	if (xl != (long)field_bytes(m) || yl != xl)
 		return NULL;
 	bx = BN_bin2bn(x, (int)xl, NULL);
@@ -91,7 +91,7 @@ static int point_jwk(struct mr_ctx *m, const EC_POINT *p, char *out, size_t size
 	BIGNUM *bx = BN_new(), *by = BN_new();
 	int ok = bx && by && EC_POINT_get_affine_coordinates(m->group, p, bx, by, m->bn) &&
 		 BN_bn2binpad(bx, x, (int)n) == (int)n && BN_bn2binpad(by, y, (int)n) == (int)n &&
-		 b64url_encode(x, n, xs, sizeof(xs)) > 0 && b64url_encode(y, n, ys, sizeof(ys)) > 0;
+		 base64_encode(BASE64_URL, x, n, xs, sizeof(xs)) > 0 && base64_encode(BASE64_URL, y, n, ys, sizeof(ys)) > 0;
 
 	BN_free(bx);
 	BN_free(by);
@@ -114,7 +114,7 @@ static int thumbprint(struct json_object *jwk, const char *crv, char *out, size_
 		return -EINVAL;
 	if (!EVP_Digest(canon, strlen(canon), md, &md_len, EVP_sha256(), NULL))
 		return -ENOMEM;
-	return b64url_encode(md, md_len, out, size) < 0 ? -ENOSPC : 0;
+	return base64_encode(BASE64_URL, md, md_len, out, size) < 0 ? -ENOSPC : 0;
 }
 
 /* The advertised exchange key ("ECMR", deriveKey) whose thumbprint is kid. */
@@ -159,7 +159,7 @@ static int concat_kdf(struct json_object *header, const unsigned char *z, size_t
 	n += sizeof(enc) - 1;
 	for (size_t i = 0; i < 2; i++) {
 		const char *v = str_member(header, names[i]);
-		long len = v ? b64url_decode(v, strlen(v), party, sizeof(party)) : 0;
+		long len = v ? base64_decode(BASE64_URL, v, strlen(v), party, sizeof(party)) : 0;
 
 		if (len < 0) {
 			EVP_MD_CTX_free(md);

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clevis/b64url.h"
 #include "clevis/dirkey.h"
+#include "common/base64.h"
 
 /* The header's clevis.sss: p, t and the children. */
 struct sss_params {
@@ -38,7 +38,7 @@ static int params_read(const struct clevis_jwe *jwe, struct sss_params *s)
 	s->children = member(sss, "jwe", json_type_array);
 	if (!dirkey_header_ok(jwe) || !p || !t || !s->children)
 		return -EINVAL;
-	n = b64url_decode(json_object_get_string(p), (size_t)json_object_get_string_len(p), s->p,
+	n = base64_decode(BASE64_URL, json_object_get_string(p), (size_t)json_object_get_string_len(p), s->p,
 			  sizeof(s->p));
 	if (n <= 0)
 		return -EINVAL;

@@ -6,9 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "clevis/b64url.h"
 #include "clevis/dirkey.h"
 #include "clevis/tss2fn.h"
+#include "common/base64.h"
 
 #define PCR_COUNT 24
 
@@ -59,7 +59,7 @@ static int b64_field(const struct clevis_jwe *jwe, const char *key, unsigned cha
 		     size_t size, size_t *len)
 {
 	const char *text = tpm2_member(jwe, key);
-	long n = text ? b64url_decode(text, strlen(text), buf, size) : -EINVAL;
+	long n = text ? base64_decode(BASE64_URL, text, strlen(text), buf, size) : -EINVAL;
 
 	if (n <= 0)
 		return -EINVAL;

@@ -1,6 +1,8 @@
 /* authkeys: check authorized_keys lines against what dropbear accepts. */
 #include "gen/host/authkeys.h"
 
+#include "common/base64.h"
+
 #include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -50,49 +52,6 @@ static size_t span_until(const char *p, size_t max, const char *stop)
 	while (i < max && p[i] && !strchr(stop, p[i]))
 		i++;
 	return i;
-}
-
-static int b64_value(char c)
-{
-	if (c >= 'A' && c <= 'Z')
-		return c - 'A';
-	if (c >= 'a' && c <= 'z')
-		return c - 'a' + 26;
-	if (c >= '0' && c <= '9')
-		return c - '0' + 52;
-	if (c == '+')
-		return 62;
-	if (c == '/')
-		return 63;
-	return -1;
-}
-
-int authkeys_base64_decode(const char *in, size_t len, unsigned char *out, size_t size)
-{
-	uint32_t acc = 0;
-	size_t n = 0, pad = 0, bits = 0;
-
-	if (len == 0 || len % 4)
-		return -EINVAL;
-	for (size_t i = 0; i < len; i++) {
-		int v = b64_value(in[i]);
-
-		if (in[i] == '=' && i >= len - 2) {
-			pad++;
-			continue;
-		}
-		if (v < 0 || pad)
-			return -EINVAL;
-		acc = (acc << 6) | (uint32_t)v;
-		bits += 6;
-		if (bits >= 8) {
-			bits -= 8;
-			if (n >= size)
-				return -EINVAL;
-			out[n++] = (unsigned char)(acc >> bits);
-		}
-	}
-	return (int)n;
 }
 
 /* The blob starts with its own type as an SSH string (RFC 4253 6.6): a
@@ -171,15 +130,15 @@ static enum authkey_verdict check_key(const char *line, size_t len, size_t i,
 {
 	unsigned char blob[BLOB_MAX];
 	size_t type_len = span_until(line + i, len - i, " \t"), b64_start, b64_len;
-	int n;
+	long n;
 
 	if (!is_key_type(line + i, type_len))
 		return AUTHKEY_BAD_TYPE;
 	snprintf(out->type, sizeof(out->type), "%.*s", (int)type_len, line + i);
 	b64_start = skip_blanks(line, len, i + type_len);
 	b64_len = span_until(line + b64_start, len - b64_start, " \t");
-	n = authkeys_base64_decode(line + b64_start, b64_len, blob, sizeof(blob));
-	if (n < 0 || !blob_names(blob, n, line + i, type_len))
+	n = base64_decode(BASE64_STANDARD, line + b64_start, b64_len, blob, sizeof(blob));
+	if (n <= 0 || !blob_names(blob, (int)n, line + i, type_len))
 		return AUTHKEY_BAD_KEY;
 	return AUTHKEY_USABLE;
 }

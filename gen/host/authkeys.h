@@ -29,8 +29,5 @@ struct authkey_check {
 void authkeys_check_line(const char *line, size_t len, struct authkey_check *out);
 /* What a verdict means, for messages. */
 const char *authkeys_verdict_text(enum authkey_verdict v);
-/* Decode standard base64 (with '=' padding) into out. Returns the number
- * of bytes, or -EINVAL. */
-int authkeys_base64_decode(const char *in, size_t len, unsigned char *out, size_t size);
 
 #endif

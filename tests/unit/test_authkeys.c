@@ -112,22 +112,6 @@ static void nul_bytes_are_refused(void **state)
 	assert_int_equal(ck.verdict, AUTHKEY_BAD_KEY);
 }
 
-static void base64_decodes_with_padding(void **state)
-{
-	unsigned char out[16];
-
-	(void)state;
-	assert_int_equal(authkeys_base64_decode("aGk=", 4, out, sizeof(out)), 2);
-	assert_memory_equal(out, "hi", 2);
-	assert_int_equal(authkeys_base64_decode("aGV5", 4, out, sizeof(out)), 3);
-	assert_memory_equal(out, "hey", 3);
-	assert_int_equal(authkeys_base64_decode("aA==", 4, out, sizeof(out)), 1);
-	assert_int_equal(authkeys_base64_decode("aGk", 3, out, sizeof(out)), -EINVAL);
-	assert_int_equal(authkeys_base64_decode("a=Gk", 4, out, sizeof(out)), -EINVAL);
-	assert_int_equal(authkeys_base64_decode("aGV5aGV5", 8, out, 4), -EINVAL);
-	assert_int_equal(authkeys_base64_decode("", 0, out, sizeof(out)), -EINVAL);
-}
-
 /* --ssh, --ssh-port and the config file's ssh = yes. */
 static void ssh_options_parse(void **state)
 {
@@ -159,7 +143,6 @@ int main(void)
 		cmocka_unit_test(malformed_options_are_refused),
 		cmocka_unit_test(bad_types_and_keys_are_refused),
 		cmocka_unit_test(nul_bytes_are_refused),
-		cmocka_unit_test(base64_decodes_with_padding),
 		cmocka_unit_test(ssh_options_parse),
 	};
 

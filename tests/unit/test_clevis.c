@@ -1,4 +1,4 @@
-/* Unit tests: lifeboat-clevis's parts (clevis/): base64url, the HTTP
+/* Unit tests: lifeboat-clevis's parts (clevis/): the HTTP
  * client's URL and response handling, and the Tang exchange end to end
  * with the real tools: tangd-keygen's keys, a JWE made by `clevis encrypt
  * tang` from tangd's advertisement (offline), answered by the real tangd
@@ -16,42 +16,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "clevis/b64url.h"
 #include "clevis/http.h"
 #include "clevis/jwe.h"
 #include "clevis/mr.h"
 #include "clevis/token.h"
+#include "common/base64.h"
 #include "gen/host/tanghost.h"
 #include "tests/unit/clevis_fixture.h"
 
 #define SECRET "lifeboat-tang-secret"
-
-static void b64url_round_trip(void **state)
-{
-	unsigned char data[256], back[256];
-	char text[400];
-
-	(void)state;
-	for (size_t i = 0; i < sizeof(data); i++)
-		data[i] = (unsigned char)(i * 7 + 3);
-	for (size_t len = 0; len < 40; len++) {
-		long n = b64url_encode(data, len, text, sizeof(text));
-
-		assert_int_equal(n, (long)((len * 4 + 2) / 3));
-		assert_null(strpbrk(text, "+/="));
-		assert_int_equal(b64url_decode(text, (size_t)n, back, sizeof(back)), (long)len);
-		assert_memory_equal(back, data, len);
-	}
-	/* RFC 4648's test vector, padded and not. */
-	assert_int_equal(b64url_decode("Zm9vYmE=", 8, back, sizeof(back)), 5);
-	assert_memory_equal(back, "fooba", 5);
-	assert_int_equal(b64url_decode("Zm9vYmE", 7, back, sizeof(back)), 5);
-	/* Standard base64's characters, a lone last character, no room. */
-	assert_int_equal(b64url_decode("ab+/", 4, back, sizeof(back)), -EINVAL);
-	assert_int_equal(b64url_decode("abcde", 5, back, sizeof(back)), -EINVAL);
-	assert_int_equal(b64url_decode("Zm9vYmE", 7, back, 4), -ENOSPC);
-	assert_int_equal(b64url_encode(data, 3, text, 4), -ENOSPC);
-}
 
 static void url_parse(void **state)
 {
@@ -336,7 +309,6 @@ static void luks2_clevis_token(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(b64url_round_trip),
 		cmocka_unit_test(url_parse),
 		cmocka_unit_test(responses),
 		cmocka_unit_test(server_silent_or_gone),

@@ -19,11 +19,11 @@
 #include <tss2/tss2_tcti_swtpm.h>
 #include <unistd.h>
 
-#include "clevis/b64url.h"
 #include "clevis/jwe.h"
 #include "clevis/pin.h"
 #include "clevis/sss.h"
 #include "clevis/tpm2pin.h"
+#include "common/base64.h"
 #include "tests/unit/clevis_fixture.h"
 
 #define SECRET "lifeboat-pin-secret"
@@ -227,7 +227,7 @@ static void tpm2_pcr_changed(void **state)
 static void jwe_with_header(const char *header, struct clevis_jwe *jwe)
 {
 	char b64[1024], compact[1200];
-	long n = b64url_encode((const unsigned char *)header, strlen(header), b64, sizeof(b64));
+	long n = base64_encode(BASE64_URL, (const unsigned char *)header, strlen(header), b64, sizeof(b64));
 
 	assert_true(n > 0);
 	snprintf(compact, sizeof(compact), "%s..QUFBQUFBQUFBQUFB.QUFB.QUFBQUFBQUFBQUFBQUFBQQ", b64);
