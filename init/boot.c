@@ -250,11 +250,11 @@ int main(int argc, char **argv)
 	/* After rd.driver.pre=, which is how ramoops is loaded. */
 	lastreport_show_last_boot();
 	rescue_break(&args.rescue, STAGE_PRE_UDEV);
-	/* A kernel started by a crash saves the dump and goes no further. */
-	kdump_capture_if_crashed(&args.net, &args.rescue);
 	/* LUKS, LVM and md are assembled as their members appear, in the
-	 * device waits of the resume decision and of the root. */
+	 * device waits of a capture, of the resume decision and of the root. */
 	blockstack_setup(&args.stack_params);
+	/* A kernel started by a crash saves the dump and goes no further. */
+	kdump_capture_if_crashed(&args.net, &args.rescue, plan.clevis);
 	/* Before anything mounts a disk: see resume/resume.c. */
 	resume_from_hibernation(&args.resume);
 	blockstack_resume_decided();

@@ -26,7 +26,8 @@ void boot_plan_make(struct boot_args *args, struct boot_plan *plan)
 	/* The generator adds lifeboat-clevis only for tang bindings (the
 	 * host's root, or --clevis): its presence is the image's word that
 	 * the root's containers want the network. */
-	plan->tang = plan->root_kind == ROOT_KIND_DISK && access(LAYOUT_CLEVIS, X_OK) == 0;
+	plan->clevis = access(LAYOUT_CLEVIS, X_OK) == 0;
+	plan->tang = plan->root_kind == ROOT_KIND_DISK && plan->clevis;
 	plan->neednet = plan->root_kind == ROOT_KIND_DISK && (args->net.neednet || plan->tang);
 }
 
