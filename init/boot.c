@@ -1,5 +1,6 @@
 /* lifeboat-init: PID 1 of the initramfs. main() reads as the boot does. */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -129,6 +130,26 @@ static void forget_path_credentials(char *path, size_t size)
 	explicit_bzero(stripped, sizeof(stripped));
 }
 
+/* rd.neednet's network, also Tang's: 1 until it is tried, then
+ * net_bring_up's result. Tang's comes up before the resume decision
+ * (tried_early); the root's first pass then takes that result, and a
+ * failure is tried again at the next pass (after the rescue shell). */
+static int disk_net = 1;
+static bool tried_early;
+
+static void disk_network_up(const struct boot_plan *plan)
+{
+	char text[WHY_MAX - 16];
+
+	if (disk_net == 0)
+		return;
+	disk_net = net_bring_up(plan->net.net, text, sizeof(text));
+	if (disk_net < 0)
+		log_warn("%s: %s; %s", plan->tang ? "the network for Tang" : "rd.neednet", text,
+			 plan->tang ? "the clevis tang bindings will fail and the passphrase be asked"
+				    : "the real root starts without the network");
+}
+
 /* The network part of a disk root: an iSCSI login, whose LUN then appears
  * as a local disk, or rd.neednet's setup (a failure is reported and the
  * boot goes on). root gets what names the root device (the LUN's disk
@@ -149,11 +170,14 @@ static int attach_network_disk(struct boot_args *args, const struct boot_plan *p
 		return 0;
 	}
 	snprintf(root, size, "%s", args->root.root);
-	if (plan->neednet && net_bring_up(plan->net.net, text, sizeof(text)) < 0)
-		log_warn("%s: %s; %s", plan->tang ? "the network for Tang" : "rd.neednet", text,
-			 plan->tang ? "the clevis tang bindings will fail and the passphrase be asked"
-				    : "the real root starts without the network");
-	else if (plan->neednet)
+	if (!plan->neednet)
+		return 0;
+	if (!tried_early)
+		disk_network_up(plan);
+	tried_early = false;
+	/* The SSH server only now, after the resume decision: a remote
+	 * shell must not reach the disks before it. */
+	if (disk_net == 0)
 		network_is_up(args);
 	return 0;
 }
@@ -255,6 +279,13 @@ int main(int argc, char **argv)
 	blockstack_setup(&args.stack_params);
 	/* A kernel started by a crash saves the dump and goes no further. */
 	kdump_capture_if_crashed(&args.net, &args.rescue, plan.clevis);
+	/* Tang's servers are on the network, and the resume device may be
+	 * in a bound container: links and addresses come up before the
+	 * resume decision (that mounts nothing). */
+	if (plan.tang) {
+		disk_network_up(&plan);
+		tried_early = true;
+	}
 	/* Before anything mounts a disk: see resume/resume.c. */
 	resume_from_hibernation(&args.resume);
 	blockstack_resume_decided();
