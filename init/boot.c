@@ -157,9 +157,8 @@ static void disk_network_up(const struct boot_plan *plan)
 static int attach_network_disk(struct boot_args *args, const struct boot_plan *plan,
 			       char *root, size_t size, char *why)
 {
-	char text[WHY_MAX - 16];
-
 	if (plan->root_kind == ROOT_KIND_ISCSI) {
+		char text[WHY_MAX - 16];
 		int r = iscsi_root_attach(&plan->net, root, size, text, sizeof(text));
 
 		network_is_up(args);
