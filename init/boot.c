@@ -15,6 +15,7 @@
 #include "bootlib/sysroot.h"
 #include "bootlib/timeline.h"
 #include "bootlib/vconsole.h"
+#include "bootlib/vfont.h"
 #include "common/modtab.h"
 #include "common/redact.h"
 #include "fsck/fsck.h"
@@ -86,22 +87,31 @@ static void network_is_up(const struct boot_args *args)
 		log_warn("SSH server: %s; the boot goes on without it", text);
 }
 
-/* The keyboard layout, before anything can prompt: a passphrase typed in
- * another layout than the one it was set in is the most common lockout. */
-static void setup_keymap(const struct vconsole_args *vconsole)
+/* The keyboard layout and the console font, before anything can prompt:
+ * a passphrase typed in another layout than the one it was set in is the
+ * most common lockout. A console without virtual terminals (serial) is
+ * said once, not warned about. */
+static void report_vconsole(int r, const char *why)
+{
+	if (r == -ENOTTY || r == 0)
+		log_info("%s", why);
+	else
+		log_warn("%s", why);
+}
+
+static void setup_vconsole(const struct vconsole_args *vconsole)
 {
 	char why[WHY_MAX];
 	int r;
 
+	if (vconsole->font[0])
+		report_vconsole(vfont_load(vconsole->font, why, sizeof(why)), why);
 	if (!vconsole->keymap[0])
 		return;
 	r = vconsole_keymap_load(vconsole->keymap, why, sizeof(why));
-	if (r == -ENOTTY)
-		log_info("%s", why);
-	else if (r < 0)
-		log_warn("%s", why);
-	else
-		log_info("keyboard layout %s loaded", vconsole->keymap);
+	if (r == 0)
+		snprintf(why, sizeof(why), "keyboard layout %s loaded", vconsole->keymap);
+	report_vconsole(r, why);
 }
 
 /* The network root: net/ configures the network and mounts NFS on /sysroot. */
@@ -267,7 +277,7 @@ int main(int argc, char **argv)
 	log_set_debug(args.debug);
 	boot_plan_make(&args, &plan);
 	log_info("starting; the root is on %s", boot_plan_root_kind_name(plan.root_kind));
-	setup_keymap(&args.vconsole);
+	setup_vconsole(&args.vconsole);
 	rescue_break(&args.rescue, STAGE_CMDLINE);
 	setup_drivers(&args.drivers);
 	/* After rd.driver.pre=, which is how ramoops is loaded. */
