@@ -17,6 +17,8 @@ UUID_TPM_SWAP=1b2c3d4e-0105-4a5b-8c6d-7e8f9a0b1c2d
 UUID_TPM_SWAP_INNER=1b2c3d4e-0106-4a5b-8c6d-7e8f9a0b1c2d
 UUID_TPM_DUMP=1b2c3d4e-0107-4a5b-8c6d-7e8f9a0b1c2d
 UUID_TPM_DUMP_FS=1b2c3d4e-0108-4a5b-8c6d-7e8f9a0b1c2d
+# A root container the kdump case's machine names but does not have.
+UUID_TPM_KDUMP_ROOT=1b2c3d4e-0109-4a5b-8c6d-7e8f9a0b1c2d
 TPM_PIN=lifeboat-tpm-pin-4711
 # SeaBIOS measures the SMBIOS tables into PCR 1: a case that boots with
 # another SMBIOS serial number changes it, as a changed platform would.
@@ -268,10 +270,15 @@ case_kdump_tpm_luks() {
 		2>"$CASE_DIR/build.log" ||
 		{ echo "lifeboat build --kdump --tpm2 failed: $(tail -n 1 "$CASE_DIR/build.log")"; return 1; }
 	tpm_start "$CASE_DIR/tpm"
-	QEMU_TIMEOUT=600 kdump_boot "$capture" "$token" "" -nic none \
+	# As on a machine whose boot entry names its root's container only
+	# (this one has none): the first kernel leaves the dump disk locked,
+	# and the capture kernel is told about it by kdump load --append.
+	KDUMP_APPEND="rd.luks.uuid=$UUID_TPM_KDUMP_ROOT" QEMU_TIMEOUT=600 kdump_boot "$capture" "$token" \
+		"rd.luks.uuid=$UUID_TPM_DUMP" -nic none \
 		-drive "file=$CASE_DIR/tpmdump.img,format=raw,if=virtio" $TPM_ARGS
 	tpm_stop
 	assert_log "$log" "kdump: armed" &&
+	assert_log "$log" "(LUKS UUID=$UUID_TPM_DUMP) stays locked: rd.luks.uuid=" &&
 	assert_log "$log" "kdump: this is a capture kernel" &&
 	assert_log "$log" "opened /dev/vd[a-z] (LUKS UUID=$UUID_TPM_DUMP) as /dev/mapper/luks-$UUID_TPM_DUMP with its TPM2 token (PCRs 1)" &&
 	assert_log "$log" "kdump: saving memory: 100%" &&
