@@ -255,31 +255,39 @@ tpm_dump_plain() {
 	return $rc
 }
 
-# kdump to a dump disk in a TPM2-bound LUKS container (cases-kdump.sh's
-# crash): the capture kernel opens it with its token, nobody typing, and
-# saves the dump there; on the host, the container decrypted, makedumpfile
-# reads the dump's log, which has the marker written before the crash.
-case_kdump_tpm_luks() {
-	local log=$CASE_DIR/console.log token capture=$CASE_DIR/capture.img dir plain=$CASE_DIR/dump-plain.img
+# kdump_tpm_crash TOKEN QEMU-ARGS...: a crash of a machine whose dump disk
+# is in a TPM2-bound container (cases-kdump.sh's crash), with the case's
+# TPM. As on a machine whose boot entry names its root's container only
+# (this one has none), the first kernel leaves the dump disk locked, and
+# the capture kernel is told about it by kdump load --append.
+kdump_tpm_crash() {
+	local token=$1 capture=$CASE_DIR/capture.img
+	shift
 	tpm_setup || return 1
 	tpm_copy
-	token=$(kdump_token)
 	"$BUILD/lifeboat" build --config /dev/null --host-only --kver "$KVER" \
 		--add-modules virtio_pci,virtio_blk,ext4 --block-stacks --tpm2 --kdump \
-		--kdump-target "UUID=$UUID_TPM_DUMP_FS" --kdump-options action=poweroff -o "$capture" \
-		2>"$CASE_DIR/build.log" ||
+		--kdump-target "UUID=$UUID_TPM_DUMP_FS" --kdump-options action=poweroff,failure_action=reboot \
+		-o "$capture" 2>"$CASE_DIR/build.log" ||
 		{ echo "lifeboat build --kdump --tpm2 failed: $(tail -n 1 "$CASE_DIR/build.log")"; return 1; }
 	tpm_start "$CASE_DIR/tpm"
-	# As on a machine whose boot entry names its root's container only
-	# (this one has none): the first kernel leaves the dump disk locked,
-	# and the capture kernel is told about it by kdump load --append.
 	KDUMP_APPEND="rd.luks.uuid=$UUID_TPM_KDUMP_ROOT" QEMU_TIMEOUT=600 kdump_boot "$capture" "$token" \
 		"rd.luks.uuid=$UUID_TPM_DUMP" -nic none \
-		-drive "file=$CASE_DIR/tpmdump.img,format=raw,if=virtio" $TPM_ARGS
+		-drive "file=$CASE_DIR/tpmdump.img,format=raw,if=virtio" $TPM_ARGS "$@"
 	tpm_stop
-	assert_log "$log" "kdump: armed" &&
-	assert_log "$log" "(LUKS UUID=$UUID_TPM_DUMP) stays locked: rd.luks.uuid=" &&
-	assert_log "$log" "kdump: this is a capture kernel" &&
+	assert_log "$CASE_DIR/console.log" "kdump: armed" &&
+	assert_log "$CASE_DIR/console.log" "(LUKS UUID=$UUID_TPM_DUMP) stays locked: rd.luks.uuid=" &&
+	assert_log "$CASE_DIR/console.log" "kdump: this is a capture kernel"
+}
+
+# kdump to a dump disk in a TPM2-bound LUKS container: the capture kernel
+# opens it with its token, nobody typing, and saves the dump there; on the
+# host, the container decrypted, makedumpfile reads the dump's log, which
+# has the marker written before the crash.
+case_kdump_tpm_luks() {
+	local log=$CASE_DIR/console.log token dir plain=$CASE_DIR/dump-plain.img
+	token=$(kdump_token)
+	kdump_tpm_crash "$token" || return 1
 	assert_log "$log" "opened /dev/vd[a-z] (LUKS UUID=$UUID_TPM_DUMP) as /dev/mapper/luks-$UUID_TPM_DUMP with its TPM2 token (PCRs 1)" &&
 	assert_log "$log" "kdump: saving memory: 100%" &&
 	assert_log "$log" "kdump: dump saved as" &&
@@ -294,4 +302,22 @@ case_kdump_tpm_luks() {
 		{ echo "makedumpfile cannot read the dump: $(tail -n 2 "$CASE_DIR/makedumpfile.log" | tr '\n' ' ')"; return 1; }
 	grep -q "KDUMP-MARKER-$token" "$CASE_DIR/makedumpfile-dmesg.txt" ||
 		{ echo "makedumpfile --dump-dmesg of the dump lacks the marker"; return 1; }
+}
+
+# The same crash on a machine whose PCR 1 changed (another SMBIOS serial
+# number): the TPM refuses in the capture kernel, said in one line; the
+# passphrase prompt that follows gives up after 30 s with nobody there,
+# the target is skipped and the failure action (reboot) is taken. The
+# bound is what is checked, not how fast: the prompt's line and the
+# give-up line are both there, nothing was typed.
+case_kdump_tpm_luks_refused() {
+	local log=$CASE_DIR/console.log
+	kdump_tpm_crash "$(kdump_token)" -smbios type=1,serial=lifeboat-changed || return 1
+	assert_log "$log" "the TPM2 token of /dev/vd[a-z] (LUKS UUID=$UUID_TPM_DUMP) did not open it: the TPM refused: the PCRs" &&
+	assert_log "$log" "Passphrase (try 1 of 3)" &&
+	assert_log "$log" "nobody answered for /dev/vd[a-z] (UUID=$UUID_TPM_DUMP) within 30 s" &&
+	assert_log "$log" "kdump: target device UUID=$UUID_TPM_DUMP_FS did not appear within 30 s" &&
+	assert_log "$log" "kdump: no target could save the dump" &&
+	assert_log "$log" "kdump: rebooting" &&
+	assert_not_log "$log" "kdump: dump saved as"
 }
