@@ -120,6 +120,10 @@ int luks_unlock(const struct luks_container *c)
 		console_printf_all(&cons, "lifeboat: no passphrase opened /dev/%s (UUID=%s) in %u "
 				   "%s; the devices on it stay locked.\n", c->devname, c->uuid,
 				   c->opts->tries, c->opts->tries == 1 ? "try" : "tries");
+	if (r == -ETIMEDOUT)
+		console_printf_all(&cons, "lifeboat: nobody answered for /dev/%s (UUID=%s) within "
+				   "%u s (no one is expected at this console); it stays locked.\n",
+				   c->devname, c->uuid, prompt_bound_sec);
 	if (r == 0) {
 		char used[300];
 
