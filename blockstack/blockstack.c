@@ -393,3 +393,9 @@ void blockstack_settled(void)
 		retry_pending(true);
 	md_start_degraded();
 }
+
+void blockstack_unattended(unsigned int prompt_sec)
+{
+	keydev_allowed = true;
+	luks_bound_prompts(prompt_sec);
+}

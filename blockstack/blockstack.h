@@ -21,6 +21,12 @@ void blockstack_device_added(const char *devname);
 /* The resume decision is made: key devices (rd.luks.key=...:KEYDEV) may
  * now be mounted read-only. Before it their keys are not read. */
 void blockstack_resume_decided(void);
+/* Nobody is expected at the console (a capture kernel, which decides no
+ * resume either): key devices may be read at once, and a prompt for a
+ * container (passphrase, TPM2 PIN) gives up after prompt_sec seconds,
+ * leaving it locked; key files, TPM2 tokens and Tang bindings open it
+ * as in any boot. */
+void blockstack_unattended(unsigned int prompt_sec);
 /* No device appeared for a while: start md arrays that are still missing
  * members (degraded), as their other members may never come; containers
  * still waiting for a key device fall back to the passphrase. */

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bootlib/clock.h"
 #include "bootlib/console.h"
 #include "bootlib/guest.h"
 #include "bootlib/log.h"
@@ -15,6 +16,23 @@
 #define CRYPTSETUP LAYOUT_CRYPTSETUP
 /* cryptsetup's exit status for a refused passphrase (cryptsetup(8)). */
 #define CRYPTSETUP_EXIT_BAD_PASSPHRASE 2
+
+static unsigned int prompt_bound_sec;
+
+void luks_bound_prompts(unsigned int sec)
+{
+	prompt_bound_sec = sec;
+}
+
+unsigned int luks_prompt_bound(void)
+{
+	return prompt_bound_sec;
+}
+
+uint64_t luks_prompt_deadline(void)
+{
+	return prompt_bound_sec ? clock_now_ms() + (uint64_t)prompt_bound_sec * 1000 : 0;
+}
 
 size_t luks_open_argv(const struct luks_container *c, const char **argv, char *dev,
 		      size_t dev_size)
@@ -94,6 +112,7 @@ int luks_unlock(const struct luks_container *c)
 		return r;
 	/* A remote login (lifeboat-login unlock) may answer too. */
 	console_take_guests(&cons, GUEST_SOCKET);
+	cons.deadline_ms = luks_prompt_deadline();
 	r = -EACCES;
 	for (attempt = 1; attempt <= c->opts->tries && r == -EACCES; attempt++)
 		r = try_once(&cons, c, attempt);
@@ -101,6 +120,10 @@ int luks_unlock(const struct luks_container *c)
 		console_printf_all(&cons, "lifeboat: no passphrase opened /dev/%s (UUID=%s) in %u "
 				   "%s; the devices on it stay locked.\n", c->devname, c->uuid,
 				   c->opts->tries, c->opts->tries == 1 ? "try" : "tries");
+	if (r == -ETIMEDOUT)
+		console_printf_all(&cons, "lifeboat: nobody answered for /dev/%s (UUID=%s) within "
+				   "%u s (no one is expected at this console); it stays locked.\n",
+				   c->devname, c->uuid, prompt_bound_sec);
 	if (r == 0) {
 		char used[300];
 

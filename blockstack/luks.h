@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "common/luksopts.h"
 
@@ -32,6 +33,15 @@ int luks_open_key(const struct luks_container *c, const void *key, size_t len,
  * of the log line that says the container opened. */
 void luks_opts_suffix(const struct luks_container *c, bool key_file, char *buf, size_t size);
 
+/* Where nobody may be there to answer (a capture kernel), every prompt
+ * for a container (its passphrase, its TPM2 PIN) gives up after sec
+ * seconds, leaving it locked; 0 (the default): prompts wait. */
+void luks_bound_prompts(unsigned int sec);
+/* The bound in seconds (0: none), and the deadline of a prompt begun now
+ * for console_set's deadline_ms (0: none). */
+unsigned int luks_prompt_bound(void);
+uint64_t luks_prompt_deadline(void);
+
 /* Ask for the passphrase on every active console and, while the SSH
  * server runs, from remote logins (bootlib/guest.h) (the first answer wins;
  * kernel events are followed meanwhile: bootlib/evloop.h), echo off, and
@@ -39,7 +49,8 @@ void luks_opts_suffix(const struct luks_container *c, bool key_file, char *buf, 
  * default; the boot then waits for root and ends in rescue, which says
  * which device stayed locked). The passphrase is wiped after each try and never logged.
  * Returns 0, -EACCES when every passphrase was refused, -EIO when the
- * console gave out, or another -errno (the reason is logged here, since
+ * console gave out, -ETIMEDOUT when nobody answered within the bound of
+ * luks_bound_prompts, or another -errno (the reason is logged here, since
  * only this step knows the tool's words). */
 int luks_unlock(const struct luks_container *c);
 

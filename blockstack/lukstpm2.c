@@ -110,6 +110,8 @@ const char *lukstpm2_why_text(enum tpm2_why why)
 		       "after the TPM's recovery time (or tpm2_dictionarylockout -c)";
 	case TPM2_WHY_TIMEOUT:
 		return "the TPM did not answer within " XSTR(LUKSTPM2_TIMEOUT_S) " s";
+	case TPM2_WHY_NO_ANSWER:
+		return "nobody typed its PIN in time (no one is expected at this console)";
 	case TPM2_WHY_OTHER:
 		break;
 	}
@@ -183,6 +185,7 @@ static enum tpm2_result with_pin(const struct luks_container *c, const struct lu
 		say_refused(c, "no console to ask for its PIN on");
 		return TPM2_REFUSED;
 	}
+	cons.deadline_ms = luks_prompt_deadline();
 	for (unsigned int i = 1; i <= c->opts->tries; i++) {
 		int len, r;
 
@@ -191,6 +194,8 @@ static enum tpm2_result with_pin(const struct luks_container *c, const struct lu
 				   c->opts->tries);
 		len = console_read_answer(&cons, pin, sizeof(pin) - 1, true, NULL);
 		console_printf_all(&cons, "\n");
+		if (len == -ETIMEDOUT)
+			why = TPM2_WHY_NO_ANSWER;
 		if (len < 0)
 			break;
 		pin[len++] = '\n';

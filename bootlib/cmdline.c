@@ -331,6 +331,8 @@ static const struct param params[] = {
 	{ "fsck.mode",          set_fsck_mode, 0 },
 	{ "rd.vconsole.keymap", set_string,  FIELD(vconsole.keymap) },
 	{ "vconsole.keymap",    set_string,  FIELD(vconsole.keymap) },
+	{ "rd.vconsole.font",   set_string,  FIELD(vconsole.font) },
+	{ "vconsole.font",      set_string,  FIELD(vconsole.font) },
 };
 
 static const struct param *param_find(const char *word, size_t name_len)

@@ -103,9 +103,11 @@ struct driver_args {
 
 /* The console's keyboard layout (bootlib/vconsole.h): the name of a keymap
  * the image carries, rd.vconsole.keymap= (dracut's) or vconsole.keymap=
- * (systemd's). */
+ * (systemd's); and its font (bootlib/vfont.h), rd.vconsole.font= or
+ * vconsole.font=. */
 struct vconsole_args {
 	char keymap[CMDLINE_VALUE_MAX];
+	char font[CMDLINE_VALUE_MAX];
 };
 
 struct boot_args {

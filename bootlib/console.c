@@ -218,7 +218,7 @@ static int first_line(struct console_set *set, char *buf, size_t size, size_t *w
 		memcpy(fds, set->fd, set->n * sizeof(fds[0]));
 		if (set->guests)
 			fds[nfds++] = set->listen_fd;
-		i = evloop_wait_input(fds, nfds);
+		i = evloop_wait_input(fds, nfds, set->deadline_ms);
 		if (i < 0)
 			return i;
 		if ((size_t)i == set->n) {
@@ -297,6 +297,7 @@ int console_open_all(struct console_set *set)
 	set->n = 0;
 	set->guests = false;
 	set->said[0] = '\0';
+	set->deadline_ms = 0;
 	for (size_t i = 0; i < n; i++) {
 		char path[CONSOLE_NAME_MAX + 8];
 

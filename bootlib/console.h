@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* The consoles a prompt is shown on: /sys/class/tty/console/active names
  * a few (console=ttyS0 console=tty0); more are not worth a prompt. */
@@ -24,6 +25,10 @@ struct console_set {
 	int listen_fd;
 	char guest_path[108];        /* its socket */
 	char said[CONSOLE_SAID_MAX];
+	/* When a prompt gives up (CLOCK_MONOTONIC ms, bootlib/clock.h; 0: it
+	 * waits for ever): where nobody may be there to answer (a capture
+	 * kernel), the caller sets it after console_open_all. */
+	uint64_t deadline_ms;
 };
 
 /* Split the content of /sys/class/tty/console/active ("tty0 ttyS0\n")
@@ -62,7 +67,8 @@ void console_printf_all(struct console_set *set, const char *fmt, ...)
  * console_read_line does; the others' unfinished input is discarded.
  * *which (when not NULL) gets the index of the console that answered. A
  * console that ends its input is dropped. Returns the length, -EIO when
- * every console gave out, or -errno. */
+ * every console gave out, -ETIMEDOUT when set->deadline_ms passed, or
+ * -errno. */
 int console_read_answer(struct console_set *set, char *buf, size_t size, bool secret,
 			size_t *which);
 /* Close the set (its guests too) and give the console back (evloop_prompt_end). */

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "bootlib/blockattr.h"
+#include "bootlib/clock.h"
 #include "bootlib/coldplug.h"
 #include "bootlib/log.h"
 #include "bootlib/modload.h"
@@ -163,20 +164,39 @@ bool evloop_prompt_busy(void)
 	return prompt_depth > 0;
 }
 
-/* Poll fds and the uevent socket (last) until one of fds is ready,
- * handling uevents and quiet periods meanwhile. */
-static int wait_ready(struct pollfd *pfds, size_t n)
+/* poll()'s timeout: the quiet period while the uevent socket is served,
+ * shortened to what is left before deadline_ms (0: none); -1 for ever. */
+static int poll_timeout(bool events, uint64_t deadline_ms)
+{
+	uint64_t now, left;
+
+	if (!deadline_ms)
+		return events ? EVLOOP_QUIET_MS : -1;
+	now = clock_now_ms();
+	left = deadline_ms > now ? deadline_ms - now : 0;
+	return events && left > EVLOOP_QUIET_MS ? EVLOOP_QUIET_MS : (int)left;
+}
+
+/* Poll fds and the uevent socket (last) until one of fds is ready or
+ * deadline_ms (CLOCK_MONOTONIC, 0: none) passes, handling uevents and
+ * quiet periods meanwhile. */
+static int wait_ready(struct pollfd *pfds, size_t n, uint64_t deadline_ms)
 {
 	size_t all = n;
 
 	if (uevent_fd >= 0)
 		pfds[all++] = (struct pollfd){ .fd = uevent_fd, .events = POLLIN };
 	for (;;) {
-		int r = poll(pfds, (nfds_t)all, all > n ? EVLOOP_QUIET_MS : -1);
+		int timeout, r;
 
+		if (deadline_ms && clock_now_ms() >= deadline_ms)
+			return -ETIMEDOUT;
+		timeout = poll_timeout(all > n, deadline_ms);
+		r = poll(pfds, (nfds_t)all, timeout);
 		if (r < 0 && errno != EINTR)
 			return -errno;
-		if (r == 0)
+		/* Not when the deadline cut the wait short: that was no quiet period. */
+		if (r == 0 && timeout == EVLOOP_QUIET_MS)
 			evloop_quiet();
 		if (r <= 0)
 			continue;
@@ -189,7 +209,7 @@ static int wait_ready(struct pollfd *pfds, size_t n)
 
 #define EVLOOP_INPUT_MAX 8
 
-int evloop_wait_input(const int *fds, size_t n)
+int evloop_wait_input(const int *fds, size_t n, uint64_t deadline_ms)
 {
 	struct pollfd pfds[EVLOOP_INPUT_MAX + 1];
 
@@ -197,7 +217,7 @@ int evloop_wait_input(const int *fds, size_t n)
 		n = EVLOOP_INPUT_MAX;
 	for (size_t i = 0; i < n; i++)
 		pfds[i] = (struct pollfd){ .fd = fds[i], .events = POLLIN };
-	return wait_ready(pfds, n);
+	return wait_ready(pfds, n, deadline_ms);
 }
 
 static int reap(pid_t pid)
@@ -221,7 +241,7 @@ int evloop_wait_child(pid_t pid)
 	 * wait in the socket until the child ends. */
 	evloop_prompt_begin();
 	if (pidfd >= 0) {
-		wait_ready(pfds, 1);
+		wait_ready(pfds, 1, 0);
 		close(pidfd);
 	}
 	r = reap(pid);

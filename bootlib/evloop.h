@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "bootlib/uevent.h"
@@ -61,9 +62,11 @@ void evloop_prompt_end(void);
 bool evloop_prompt_busy(void);
 
 /* Wait until one of fds (a prompt's consoles) is readable or hung up,
- * serving the image's uevent socket meanwhile (when it was started).
- * Returns the index of that fd, or -errno when poll fails. */
-int evloop_wait_input(const int *fds, size_t n);
+ * serving the image's uevent socket meanwhile (when it was started), or
+ * until deadline_ms (CLOCK_MONOTONIC, bootlib/clock.h; 0: no deadline)
+ * passes. Returns the index of that fd, -ETIMEDOUT at the deadline, or
+ * -errno when poll fails. */
+int evloop_wait_input(const int *fds, size_t n, uint64_t deadline_ms);
 
 /* Wait for the child pid (a shell on the console: prompts queue behind
  * it) to end, serving the uevent socket meanwhile, and reap it. Returns 0

@@ -18,13 +18,9 @@
 #include "common/fileread.h"
 #include "common/layout.h"
 
-/* Longer names are not made by the generator (gen/host/kbdhost.h). */
-#define KEYMAP_NAME_MAX 128
 #define VCONSOLE_KEYMAP_MAX (BKEYMAP_MAGIC_LEN + BKEYMAP_TABLES * (1 + BKEYMAP_KEYS * 2))
 
-/* A terminal of the kernel's virtual consoles: tty0 (the current one);
- * /dev/console when it is one. KDGKBTYPE answers only on a VT. */
-static int vt_open(void)
+int vconsole_vt_open(void)
 {
 	static const char *const paths[] = { "/dev/tty0", "/dev/console" };
 
@@ -53,7 +49,7 @@ static int set_entry(unsigned int table, unsigned int key, uint16_t value, void 
 static int keymap_apply(const char *name, const char *path, const unsigned char *map,
 			size_t len, char *why, size_t size)
 {
-	int fd = vt_open();
+	int fd = vconsole_vt_open();
 	int r;
 
 	if (fd < 0) {
@@ -69,26 +65,43 @@ static int keymap_apply(const char *name, const char *path, const unsigned char 
 	return r;
 }
 
-int vconsole_keymap_load(const char *name, char *why, size_t size)
+/* Longer names are not made by the generator (gen/host/kbdhost.h). */
+#define VCONSOLE_NAME_MAX 128
+
+int vconsole_file_read(const struct vconsole_file *kind, const char *name, char *path,
+		       size_t path_size, char **data, size_t *len, char *why, size_t size)
 {
-	char path[sizeof(LAYOUT_KEYMAP_DIR) + KEYMAP_NAME_MAX + sizeof(LAYOUT_KEYMAP_SUFFIX)];
-	char *map;
-	size_t len;
 	int r;
 
-	if (!bkeymap_name_ok(name) || strlen(name) >= KEYMAP_NAME_MAX) {
-		snprintf(why, size, "rd.vconsole.keymap=%.*s is not a keymap name; give the name "
-			 "the image was built with (lifeboat ls IMAGE lists %s)", KEYMAP_NAME_MAX,
-			 name, LAYOUT_KEYMAP_DIR);
+	if (!bkeymap_name_ok(name) || strlen(name) >= VCONSOLE_NAME_MAX) {
+		snprintf(why, size, "%s=%.*s is not a %s name; give the name the image was built "
+			 "with (lifeboat ls IMAGE lists %s)", kind->param, VCONSOLE_NAME_MAX, name,
+			 kind->option, kind->dir);
 		return -EINVAL;
 	}
-	snprintf(path, sizeof(path), "%s/%s%s", LAYOUT_KEYMAP_DIR, name, LAYOUT_KEYMAP_SUFFIX);
-	r = file_read_all(path, VCONSOLE_KEYMAP_MAX, &map, &len);
+	snprintf(path, path_size, "%s/%s%s", kind->dir, name, kind->suffix);
+	r = file_read_all(path, kind->max, data, len);
 	if (r < 0) {
-		snprintf(why, size, "rd.vconsole.keymap=%s: the image has no %s (%s); rebuild it "
-			 "with --keymap %s", name, path, strerror(-r), name);
+		snprintf(why, size, "%s=%s: the image has no %s (%s); rebuild it with --%s %s",
+			 kind->param, name, path, strerror(-r), kind->option, name);
 		return r == -EFBIG ? -EINVAL : r;
 	}
+	return 0;
+}
+
+int vconsole_keymap_load(const char *name, char *why, size_t size)
+{
+	static const struct vconsole_file keymap = {
+		"rd.vconsole.keymap", "keymap", LAYOUT_KEYMAP_DIR, LAYOUT_KEYMAP_SUFFIX,
+		VCONSOLE_KEYMAP_MAX,
+	};
+	char path[VCONSOLE_PATH_MAX];
+	char *map;
+	size_t len;
+	int r = vconsole_file_read(&keymap, name, path, sizeof(path), &map, &len, why, size);
+
+	if (r < 0)
+		return r;
 	if (bkeymap_check((const unsigned char *)map, len) < 0) {
 		snprintf(why, size, "%s is not a binary keymap (loadkeys -b); rebuild the image", path);
 		r = -EINVAL;

@@ -23,6 +23,8 @@
 /* The keyboard layout (and font) built in: rd.vconsole.keymap= of the
  * host's or --keymap's layout, under the user's and the kernel's words. */
 #define LAYOUT_CMDLINE_VCONSOLE LAYOUT_CMDLINE_DIR "/20-vconsole.conf"
+/* The console font built in: rd.vconsole.font= of the host's or --font's. */
+#define LAYOUT_CMDLINE_VFONT LAYOUT_CMDLINE_DIR "/21-vconsole-font.conf"
 /* --cmdline: last of the image's, so the user's words win over the above. */
 #define LAYOUT_CMDLINE_USER LAYOUT_CMDLINE_DIR "/50-lifeboat.conf"
 
@@ -30,6 +32,11 @@
  * LAYOUT_KEYMAP_DIR/NAME LAYOUT_KEYMAP_SUFFIX for rd.vconsole.keymap=NAME. */
 #define LAYOUT_KEYMAP_DIR "/usr/lib/lifeboat/keymaps"
 #define LAYOUT_KEYMAP_SUFFIX ".bmap"
+
+/* Console fonts (PSF1/PSF2, common/psf.h), uncompressed:
+ * LAYOUT_FONT_DIR/NAME LAYOUT_FONT_SUFFIX for rd.vconsole.font=NAME. */
+#define LAYOUT_FONT_DIR "/usr/lib/lifeboat/consolefonts"
+#define LAYOUT_FONT_SUFFIX ".psf"
 
 /* The CA bundle for https:// kdump targets without their own cafile=. */
 #define LAYOUT_KDUMP_CA "/etc/lifeboat/kdump-ca.pem"

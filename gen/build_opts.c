@@ -182,6 +182,7 @@ static const struct opt_def opt_defs[] = {
 	{ "ssh-port",      0,   true,  set_ssh_port,  0,                "PORT: where the server listens (default 22; rd.ssh.port= at boot)" },
 	{ "clevis",        0,   false, set_clevis,    0,                "unlock LUKS roots bound with clevis luks bind (tang, tpm2, sss; implies --block-stacks --net)" },
 	{ "keymap",        0,   true,  set_string,    F(keymap),        "NAME: the keyboard layout at the prompts (console keymap or XKB layout; host-only: the host's)" },
+	{ "font",          0,   true,  set_string,    F(font),          "NAME|FILE: the console font at the prompts (PSF; host-only: the host's vconsole.conf FONT= or console-setup's)" },
 	{ "kdump",         0,   false, set_flag,      F(kdump),         "a kdump capture image (docs/kdump.md)" },
 	{ "kdump-target",  0,   true,  add_list,      F(kdump_targets), "T,...: where dumps go, in order: UUID=|LABEL=|/dev/...[:/DIR], nfs:..., URL[;cafile=F][;sshkey=F;knownhosts=F]" },
 	{ "kdump-options", 0,   true,  add_list,      F(kdump_options), "K=V,...: level=31 format=kdump+elf compress=zlib|lzo action=reboot|poweroff|shell cafile=F (https targets without their own) netrc=F" },
@@ -396,6 +397,7 @@ void build_opts_free(struct build_opts *o)
 	free(o->ssh_authorized_keys);
 	free(o->ssh_host_key);
 	free(o->keymap);
+	free(o->font);
 	strv_free(&o->add_modules);
 	strv_free(&o->omit_modules);
 	strv_free(&o->add_files);

@@ -37,6 +37,7 @@ struct build_opts {
 	bool no_fsck;          /* --no-fsck: no filesystem checker, generic images neither */
 	bool clevis;           /* --clevis: the Tang unlock (gen/feature/clevis_pack.c) */
 	char *keymap;          /* --keymap NAME: the console layout (gen/feature/keymap_pack.c) */
+	char *font;            /* --font NAME|FILE: the console font (gen/feature/font_pack.c) */
 	/* Lists accumulate over config files and the command line. */
 	struct strv add_modules;
 	struct strv omit_modules;

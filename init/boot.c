@@ -1,5 +1,6 @@
 /* lifeboat-init: PID 1 of the initramfs. main() reads as the boot does. */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 #include "bootlib/sysroot.h"
 #include "bootlib/timeline.h"
 #include "bootlib/vconsole.h"
+#include "bootlib/vfont.h"
 #include "common/modtab.h"
 #include "common/redact.h"
 #include "fsck/fsck.h"
@@ -86,22 +88,31 @@ static void network_is_up(const struct boot_args *args)
 		log_warn("SSH server: %s; the boot goes on without it", text);
 }
 
-/* The keyboard layout, before anything can prompt: a passphrase typed in
- * another layout than the one it was set in is the most common lockout. */
-static void setup_keymap(const struct vconsole_args *vconsole)
+/* The keyboard layout and the console font, before anything can prompt:
+ * a passphrase typed in another layout than the one it was set in is the
+ * most common lockout. A console without virtual terminals (serial) is
+ * said once, not warned about. */
+static void report_vconsole(int r, const char *why)
+{
+	if (r == -ENOTTY || r == 0)
+		log_info("%s", why);
+	else
+		log_warn("%s", why);
+}
+
+static void setup_vconsole(const struct vconsole_args *vconsole)
 {
 	char why[WHY_MAX];
 	int r;
 
+	if (vconsole->font[0])
+		report_vconsole(vfont_load(vconsole->font, why, sizeof(why)), why);
 	if (!vconsole->keymap[0])
 		return;
 	r = vconsole_keymap_load(vconsole->keymap, why, sizeof(why));
-	if (r == -ENOTTY)
-		log_info("%s", why);
-	else if (r < 0)
-		log_warn("%s", why);
-	else
-		log_info("keyboard layout %s loaded", vconsole->keymap);
+	if (r == 0)
+		snprintf(why, sizeof(why), "keyboard layout %s loaded", vconsole->keymap);
+	report_vconsole(r, why);
 }
 
 /* The network root: net/ configures the network and mounts NFS on /sysroot. */
@@ -130,6 +141,26 @@ static void forget_path_credentials(char *path, size_t size)
 	explicit_bzero(stripped, sizeof(stripped));
 }
 
+/* rd.neednet's network, also Tang's: 1 until it is tried, then
+ * net_bring_up's result. Tang's comes up before the resume decision
+ * (tried_early); the root's first pass then takes that result, and a
+ * failure is tried again at the next pass (after the rescue shell). */
+static int disk_net = 1;
+static bool tried_early;
+
+static void disk_network_up(const struct boot_plan *plan)
+{
+	char text[WHY_MAX - 16];
+
+	if (disk_net == 0)
+		return;
+	disk_net = net_bring_up(plan->net.net, text, sizeof(text));
+	if (disk_net < 0)
+		log_warn("%s: %s; %s", plan->tang ? "the network for Tang" : "rd.neednet", text,
+			 plan->tang ? "the clevis tang bindings will fail and the passphrase be asked"
+				    : "the real root starts without the network");
+}
+
 /* The network part of a disk root: an iSCSI login, whose LUN then appears
  * as a local disk, or rd.neednet's setup (a failure is reported and the
  * boot goes on). root gets what names the root device (the LUN's disk
@@ -137,9 +168,8 @@ static void forget_path_credentials(char *path, size_t size)
 static int attach_network_disk(struct boot_args *args, const struct boot_plan *plan,
 			       char *root, size_t size, char *why)
 {
-	char text[WHY_MAX - 16];
-
 	if (plan->root_kind == ROOT_KIND_ISCSI) {
+		char text[WHY_MAX - 16];
 		int r = iscsi_root_attach(&plan->net, root, size, text, sizeof(text));
 
 		network_is_up(args);
@@ -150,11 +180,14 @@ static int attach_network_disk(struct boot_args *args, const struct boot_plan *p
 		return 0;
 	}
 	snprintf(root, size, "%s", args->root.root);
-	if (plan->neednet && net_bring_up(plan->net.net, text, sizeof(text)) < 0)
-		log_warn("%s: %s; %s", plan->tang ? "the network for Tang" : "rd.neednet", text,
-			 plan->tang ? "the clevis tang bindings will fail and the passphrase be asked"
-				    : "the real root starts without the network");
-	else if (plan->neednet)
+	if (!plan->neednet)
+		return 0;
+	if (!tried_early)
+		disk_network_up(plan);
+	tried_early = false;
+	/* The SSH server only now, after the resume decision: a remote
+	 * shell must not reach the disks before it. */
+	if (disk_net == 0)
 		network_is_up(args);
 	return 0;
 }
@@ -248,17 +281,24 @@ int main(int argc, char **argv)
 	log_set_debug(args.debug);
 	boot_plan_make(&args, &plan);
 	log_info("starting; the root is on %s", boot_plan_root_kind_name(plan.root_kind));
-	setup_keymap(&args.vconsole);
+	setup_vconsole(&args.vconsole);
 	rescue_break(&args.rescue, STAGE_CMDLINE);
 	setup_drivers(&args.drivers);
 	/* After rd.driver.pre=, which is how ramoops is loaded. */
 	lastreport_show_last_boot();
 	rescue_break(&args.rescue, STAGE_PRE_UDEV);
-	/* A kernel started by a crash saves the dump and goes no further. */
-	kdump_capture_if_crashed(&args.net, &args.rescue);
 	/* LUKS, LVM and md are assembled as their members appear, in the
-	 * device waits of the resume decision and of the root. */
+	 * device waits of a capture, of the resume decision and of the root. */
 	blockstack_setup(&args.stack_params);
+	/* A kernel started by a crash saves the dump and goes no further. */
+	kdump_capture_if_crashed(&args.net, &args.rescue, plan.tang_bindings);
+	/* Tang's servers are on the network, and the resume device may be
+	 * in a bound container: links and addresses come up before the
+	 * resume decision (that mounts nothing). */
+	if (plan.tang) {
+		disk_network_up(&plan);
+		tried_early = true;
+	}
 	/* Before anything mounts a disk: see resume/resume.c. */
 	resume_from_hibernation(&args.resume);
 	blockstack_resume_decided();

@@ -24,10 +24,10 @@ void boot_plan_make(struct boot_args *args, struct boot_plan *plan)
 	if (plan->root_kind != ROOT_KIND_ISCSI)
 		plan->net.iscsi = NULL;
 	/* The generator marks an image whose clevis bindings may name a Tang
-	 * server (the host's root, or --clevis): the image's word that the
-	 * root's containers want the network. */
-	plan->tang = plan->root_kind == ROOT_KIND_DISK && access(LAYOUT_CLEVIS, X_OK) == 0 &&
-		     access(LAYOUT_CLEVIS_NET, F_OK) == 0;
+	 * server (the host's root, or --clevis): the image's word that its
+	 * containers want the network. */
+	plan->tang_bindings = access(LAYOUT_CLEVIS, X_OK) == 0 && access(LAYOUT_CLEVIS_NET, F_OK) == 0;
+	plan->tang = plan->root_kind == ROOT_KIND_DISK && plan->tang_bindings;
 	plan->neednet = plan->root_kind == ROOT_KIND_DISK && (args->net.neednet || plan->tang);
 }
 

@@ -20,6 +20,10 @@ struct boot_plan {
 	 * the image unlocks with Tang (tang), whose servers are on it. */
 	bool neednet;
 	bool tang;
+	/* The image's clevis bindings may name a Tang server: a capture
+	 * kernel brings the network up before its dump disks, a disk root's
+	 * boot before the resume decision (tang). */
+	bool tang_bindings;
 	/* What net/ is given for an NFS or iSCSI root, and rd.neednet's
 	 * setup; its iscsi part is set for an iSCSI root only. */
 	struct net_request net;

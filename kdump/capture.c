@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "blockstack/blockstack.h"
 #include "bootlib/log.h"
 #include "bootlib/shell.h"
 #include "kdump/elfdump.h"
@@ -264,7 +265,20 @@ static int save_anywhere(struct capture *cap)
 	return -EIO;
 }
 
-void kdump_capture_if_crashed(const struct net_args *net, const struct rescue_args *rescue)
+/* A dump disk may be in LUKS: it is opened as the root's containers are
+ * (blockstack/), but nobody is there to type: a prompt gives up after
+ * KDUMP_PROMPT_SEC and the target is then skipped. A Tang binding needs
+ * the network before the disk targets are waited for. */
+static void unlock_unattended(struct capture *cap, bool tang)
+{
+	blockstack_unattended(KDUMP_PROMPT_SEC);
+	if (tang && capture_network_up(cap) < 0)
+		log_warn("kdump: without the network, dump disks bound to a Tang server stay "
+			 "locked unless their TPM2 token or key file opens them");
+}
+
+void kdump_capture_if_crashed(const struct net_args *net, const struct rescue_args *rescue,
+			      bool tang)
 {
 	static struct capture cap;
 	struct timespec t0;
@@ -283,6 +297,7 @@ void kdump_capture_if_crashed(const struct net_args *net, const struct rescue_ar
 			  VMCORE, strerror(-r));
 		take_action(rescue, cap.conf.failure_action, SHELL_FOR_FAILURE);
 	}
+	unlock_unattended(&cap, tang);
 	if (save_anywhere(&cap) < 0) {
 		log_error("kdump: no target could save the dump (see the messages above); the "
 			  "memory is lost after this");

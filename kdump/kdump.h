@@ -4,12 +4,19 @@
 #ifndef LIFEBOAT_KDUMP_KDUMP_H
 #define LIFEBOAT_KDUMP_KDUMP_H
 
+#include <stdbool.h>
+
 #include "bootlib/cmdline.h"
 
 /* Returns at once when this is no capture kernel; otherwise saves the dump
  * and takes the configured action, and does not return. net is for network
  * targets; rescue (rd.shell) for the gate of a shell action
- * (bootlib/shell.h). */
-void kdump_capture_if_crashed(const struct net_args *net, const struct rescue_args *rescue);
+ * (bootlib/shell.h). A dump disk in LUKS is opened by blockstack/ (set up
+ * before this), unattended: key files, TPM2 token, Tang binding (tang:
+ * the image has the Tang unlock, so the network comes up first), and a
+ * prompt bounded by KDUMP_PROMPT_SEC. */
+#define KDUMP_PROMPT_SEC 30
+void kdump_capture_if_crashed(const struct net_args *net, const struct rescue_args *rescue,
+			      bool tang);
 
 #endif

@@ -70,7 +70,9 @@ int target_disk_save(struct capture *cap, const struct kdump_target *t)
 	r = devwait_find(&rs, DEVICE_TIMEOUT_SEC, &dev);
 	if (r < 0) {
 		log_error("kdump: target device %s did not appear within %d s (%s); check the "
-			  "target, or that the image has the disk's driver", devspec, DEVICE_TIMEOUT_SEC,
+			  "target, that the image has the disk's driver and, when the target is in "
+			  "a LUKS container, that its TPM2 token, Tang binding or key file opens "
+			  "it with nobody typing (see above)", devspec, DEVICE_TIMEOUT_SEC,
 			  strerror(-r));
 		return r;
 	}

@@ -19,6 +19,7 @@
 #include "gen/feature/rescue_pack.h"
 #include "gen/gen_report.h"
 #include "gen/host/hostfacts.h"
+#include "gen/host/kdumphost.h"
 #include "gen/host/tanghost.h"
 #include "gen/kmod/kernel.h"
 #include "gen/kmod/kernel_rd.h"
@@ -378,6 +379,11 @@ int build_image(const struct build_opts *o)
 	r = hostfacts_read(&host, "");
 	if (r < 0)
 		return r;
+	/* A capture image opens its dump disks' stacks as the root's. */
+	if (o->kdump && (r = kdumphost_scan(&host, "", &o->kdump_targets)) < 0) {
+		hostfacts_free(&host);
+		return r;
+	}
 	host_tang_detect(&host);
 	r = o->kver && strcmp(o->kver, BUILD_KVER_ALL) == 0 ? build_all(o, &host) : build_kernel(o, &host);
 	hostfacts_free(&host);

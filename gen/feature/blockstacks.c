@@ -93,6 +93,26 @@ static bool blockstacks_wanted(const struct build_ctx *c)
 	return c->opts->block_stacks || c->host;
 }
 
+/* --block-stacks: the device-mapper, dm-crypt with its ciphers and md
+ * with its personalities, which the init loads by name before a tool
+ * runs. A generic image has them among its storage modules; a host-only
+ * one has only its root's stack's, and --block-stacks asks for more (a
+ * kdump capture image whose dump disk is in LUKS, docs/kdump.md).
+ * Optional: a kernel may build them in. */
+static int blockstacks_add_modules(const struct build_ctx *c, struct kmods *k)
+{
+	static const char *const modules[] = {
+		"dm_mod", "dm_crypt", FEATUREMODS_LUKS_CRYPTO, "md_mod", FEATUREMODS_MD_PERSONALITIES,
+	};
+	int r = 0;
+
+	if (!c->opts->block_stacks)
+		return 0;
+	for (size_t i = 0; r == 0 && i < sizeof(modules) / sizeof(modules[0]); i++)
+		r = kmods_add_optional(k, modules[i], "block stacks");
+	return r;
+}
+
 static int blockstacks_add_files(struct build_ctx *c)
 {
 	return blockstacks_pack(c);
@@ -101,5 +121,6 @@ static int blockstacks_add_files(struct build_ctx *c)
 const struct feature blockstacks_feature = {
 	.name = "block stacks",
 	.wanted = blockstacks_wanted,
+	.add_modules = blockstacks_add_modules,
 	.add_files = blockstacks_add_files,
 };

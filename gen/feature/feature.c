@@ -21,6 +21,7 @@ const struct feature *const feature_table[] = {
 	&ssh_pack_feature,
 	&clevis_pack_feature,
 	&keymap_pack_feature,
+	&font_pack_feature,
 	&microcode_feature,
 	NULL,
 };

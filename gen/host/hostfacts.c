@@ -17,27 +17,26 @@
 #include "common/fileread.h"
 #include "gen/gen_report.h"
 
-/* Add the block stack under the resume device (dm-crypt under an
- * encrypted swap) to the scan: its containers, arrays and modules. */
-static int resume_stack_scan(struct host_scan *h, const char *sysfs, const struct resume_host *rh)
+int hostfacts_add_device(struct host_facts *h, const char *root, const char *spec)
 {
-	char majmin[sizeof(rh->spec)];
+	char sysfs[PATH_MAX], majmin[64];
 	struct stat st;
 
-	if (strchr(rh->spec, '=')) {
-		char *dev = blkid_evaluate_tag(rh->spec, NULL, NULL);
+	snprintf(sysfs, sizeof(sysfs), "%s/sys", root);
+	if (strchr(spec, '=') || spec[0] == '/') {
+		char *dev = spec[0] == '/' ? strdup(spec) : blkid_evaluate_tag(spec, NULL, NULL);
 
 		if (!dev || stat(dev, &st) < 0 || !S_ISBLK(st.st_mode)) {
 			free(dev);
-			return 0;
+			return -ENOENT;
 		}
 		snprintf(majmin, sizeof(majmin), "%u:%u", major(st.st_rdev), minor(st.st_rdev));
 		free(dev);
 	} else {
-		snprintf(majmin, sizeof(majmin), "%s", rh->spec);
+		snprintf(majmin, sizeof(majmin), "%s", spec);
 	}
-	/* A resume device sysfs cannot follow has no stack to add. */
-	return hostonly_scan_device(h, sysfs, majmin) == -ENOMEM ? -ENOMEM : 0;
+	/* A device sysfs cannot follow has no stack to add. */
+	return hostonly_scan_device(&h->stack, sysfs, majmin) == -ENOMEM ? -ENOMEM : 0;
 }
 
 /* Whether this machine's root filesystem is NFS: a host-only image then
@@ -176,8 +175,10 @@ int hostfacts_read(struct host_facts *h, const char *root)
 	if (r < 0)
 		return r;
 	h->resume_status = resumehost_detect(root, &h->resume);
-	if (h->resume_status == 0)
-		r = resume_stack_scan(&h->stack, sysfs, &h->resume);
+	/* The block stack under the resume device (dm-crypt under an
+	 * encrypted swap): its containers, arrays and modules. */
+	if (h->resume_status == 0 && hostfacts_add_device(h, root, h->resume.spec) == -ENOMEM)
+		r = -ENOMEM;
 	h->root_nfs = root_is_nfs(root);
 	h->iscsi_session = has_iscsi_session(sysfs);
 	h->keyboard_status = kbdhost_read(root, &h->keyboard);

@@ -42,6 +42,11 @@ struct host_facts {
  * (ROOT/etc/vconsole.conf, ROOT/etc/default/keyboard). Returns 0 or -errno
  * for what made the scan impossible (reported); the facts are then freed. */
 int hostfacts_read(struct host_facts *h, const char *root);
+/* Add the block stack under the device spec names (UUID=, LABEL=, ...,
+ * a /dev path or MAJ:MIN) to h->stack: its containers, arrays and
+ * modules. Returns 0, -ENOENT when no such block device is there, or
+ * -ENOMEM. */
+int hostfacts_add_device(struct host_facts *h, const char *root, const char *spec);
 void hostfacts_free(struct host_facts *h);
 
 #endif

@@ -33,6 +33,14 @@ static const struct kbd_key keyboard_keys[] = {
 	{ NULL, 0 },
 };
 
+static const struct kbd_key console_setup_keys[] = {
+	{ "FONT", KBD_FIELD(cs_font) },
+	{ "CODESET", KBD_FIELD(cs_codeset) },
+	{ "FONTFACE", KBD_FIELD(cs_face) },
+	{ "FONTSIZE", KBD_FIELD(cs_size) },
+	{ NULL, 0 },
+};
+
 /* The value after '=' up to the line's end, unquoted, into out; false when
  * it does not fit or a quote is not closed. Shell escapes are not
  * expanded: a name never needs them. */
@@ -123,6 +131,49 @@ int kbdhost_parse_keyboard(const char *text, struct kbd_host *out)
 	return parse_text(text, keyboard_keys, out);
 }
 
+/* setupcon's spelling of a size: 8 wide is the height alone, any other
+ * width follows the height ("16x32" is "32x16"). */
+static void size_name(const char *size, char *out, size_t out_size)
+{
+	const char *x = strchr(size, 'x');
+
+	if (!x)
+		snprintf(out, out_size, "%s", size);
+	else if (x - size == 1 && size[0] == '8')
+		snprintf(out, out_size, "%s", x + 1);
+	else
+		snprintf(out, out_size, "%sx%.*s", x + 1, (int)(x - size), size);
+}
+
+void kbdhost_console_setup_font(const struct kbd_host *k, char *out, size_t size)
+{
+	char sz[KBDHOST_VALUE_MAX];
+	const char *codeset = k->cs_codeset;
+
+	out[0] = '\0';
+	if (k->cs_font[0]) {
+		snprintf(out, size, "%s", k->cs_font);
+		return;
+	}
+	if (!k->cs_face[0] || !k->cs_size[0])
+		return;
+	if (!codeset[0] || strcmp(codeset, "guess") == 0)
+		codeset = "Uni2";
+	size_name(k->cs_size, sz, sizeof(sz));
+	if (snprintf(out, size, "%s-%s%s", codeset, k->cs_face, sz) >= (int)size)
+		out[0] = '\0';
+}
+
+int kbdhost_parse_console_setup(const char *text, struct kbd_host *out)
+{
+	parse_text(text, console_setup_keys, out);
+	if (!out->cs_font[0] && strcmp(out->cs_face, "Fixed") == 0 && strcmp(out->cs_size, "8x16") == 0)
+		return 0;
+	if (!out->font[0])
+		kbdhost_console_setup_font(out, out->font, sizeof(out->font));
+	return 0;
+}
+
 /* Parse ROOT/rel with parse; a missing or unreadable file is no setting. */
 static void read_file(const char *root, const char *rel, struct kbd_host *out,
 		      int (*parse)(const char *, struct kbd_host *))
@@ -139,10 +190,23 @@ static void read_file(const char *root, const char *rel, struct kbd_host *out,
 	free(text);
 }
 
+/* The font: vconsole.conf's FONT=, else console-setup's. */
+static void read_font(const char *root, struct kbd_host *out)
+{
+	if (out->font[0]) {
+		snprintf(out->font_from, sizeof(out->font_from), "/etc/vconsole.conf");
+		return;
+	}
+	read_file(root, "/etc/default/console-setup", out, kbdhost_parse_console_setup);
+	if (out->font[0])
+		snprintf(out->font_from, sizeof(out->font_from), "/etc/default/console-setup");
+}
+
 int kbdhost_read(const char *root, struct kbd_host *out)
 {
 	memset(out, 0, sizeof(*out));
 	read_file(root, "/etc/vconsole.conf", out, kbdhost_parse_vconsole);
+	read_font(root, out);
 	if (out->keymap[0]) {
 		snprintf(out->from, sizeof(out->from), "/etc/vconsole.conf");
 		return 0;

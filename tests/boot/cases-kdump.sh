@@ -51,7 +51,8 @@ kdump_root_tree() {
 }
 
 # kdump_boot CAPTURE_IMAGE TOKEN CAPTURE_APPEND QEMU_ARGS...: crash and
-# capture in one qemu.
+# capture in one qemu; KDUMP_APPEND has words for the first kernel's
+# command line (the capture kernel inherits them).
 kdump_boot() {
 	local capture=$1 token=$2 append=$3
 	shift 3
@@ -61,7 +62,7 @@ kdump_boot() {
 	timeout --foreground -k 5 "$QEMU_TIMEOUT" ${KDUMP_NETNS:+ip netns exec $KDUMP_NETNS} \
 		qemu-system-x86_64 -accel tcg -cpu max -m 512 -nographic -no-reboot -monitor none \
 		-serial stdio -kernel "$KERNEL" -initrd "$IMG_GENERIC" \
-		-append "$GUEST_APPEND root=LABEL=kdroot crashkernel=$KDUMP_CRASHKERNEL" \
+		-append "$GUEST_APPEND root=LABEL=kdroot crashkernel=$KDUMP_CRASHKERNEL ${KDUMP_APPEND:-}" \
 		-drive "file=$CASE_DIR/root.img,format=raw,if=virtio" "$@" </dev/null >"$CASE_DIR/console.log" 2>&1
 }
 

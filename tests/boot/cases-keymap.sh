@@ -44,3 +44,24 @@ case_input_keymap_de() {
 	assert_log "$log" "opened /dev/vda (LUKS UUID=$UUID_LUKS) as /dev/mapper/luks-$UUID_LUKS with a passphrase" &&
 	assert_not_log "$log" "$KEYMAP_PW"
 }
+
+# The console font: an image with --font Lat15-Terminus16 loads it, with
+# its Unicode table, before anything can prompt, and boots on. One boot,
+# with a VGA display nobody looks at (-display none): under -nographic
+# SeaBIOS reports a CGA text console, which takes no font (the kernel
+# refuses with EINVAL, which the init reports as a warning).
+case_input_console_font() {
+	local img=$CASE_DIR/font.img log=$CASE_DIR/console.log disk
+	"$BUILD/lifeboat" build --config /dev/null --generic --kver "$KVER" --font Lat15-Terminus16 \
+		-o "$img" >"$CASE_DIR/build.log" 2>&1 ||
+		{ echo "building the --font image failed: $(tail -n 1 "$CASE_DIR/build.log")"; return 1; }
+	disk=$(disk_copy ext4.img)
+	timeout --foreground -k 5 "$QEMU_TIMEOUT" qemu-system-x86_64 -accel tcg -cpu max -m 512 \
+		-display none -vga std -no-reboot -nic none -monitor none -serial stdio \
+		-kernel "$KERNEL" -initrd "$img" -append "$GUEST_APPEND root=LABEL=lbext4 rd.timeout=60" \
+		$(virtio_disk "$disk") </dev/null >"$log" 2>&1
+	assert_root_reached "$log" &&
+	assert_log "$log" 'Console: colour VGA+' &&
+	assert_log "$log" 'console font /usr/lib/lifeboat/consolefonts/Lat15-Terminus16.psf loaded (PSF1, 8x16, 256 glyphs)' &&
+	assert_not_log "$log" 'its Unicode table was not'
+}

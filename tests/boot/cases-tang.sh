@@ -59,11 +59,11 @@ clevis_bind() {
 	return $rc
 }
 
-# tang_disk [URL]: the LUKS root disk bound to the case's server (by
-# address, or URL); echoes its path.
+# tang_disk [URL [STACK]]: the LUKS root disk (or the stacks' disk STACK)
+# bound to the case's server (by address, or URL); echoes its path.
 tang_disk() {
 	local disk
-	disk=$(stack_copy luks) &&
+	disk=$(stack_copy "${2:-luks}") &&
 	clevis_bind "$disk" tang "{\"url\":\"${1:-$TANG_URL}\",\"adv\":\"$CASE_DIR/adv.jws\"}" &&
 	echo "$disk"
 }
@@ -202,4 +202,51 @@ case_clevis_sss_tpm2() {
 	assert_not_log "$log.txt" 'Passphrase (try' &&
 	assert_not_log "$log.txt" "$LUKS_PW" &&
 	assert_root_reached "$log.txt"
+}
+
+# Resume from a swap in a Tang-bound container (the stacks' LUKS swap,
+# bound on the host), nothing typed: the network comes up before the
+# resume decision; boot 1 opens the swap there, finds no image, mounts the
+# root and hibernates into it; boot 2 opens it again before any filesystem
+# is mounted and restores the image; the root is intact after.
+case_tang_resume_swap() {
+	local root=$CASE_DIR/root.img token name=luks-$UUID_LUKS_SWAP swap rc=0
+	stacks_disks && tang_image && tang_keys && net_ns_up && net_dhcp_start && tang_start &&
+	swap=$(tang_disk "$TANG_URL" luksswap) ||
+		{ net_ns_down; echo "setting up the Tang resume case failed (bind: $(cat "$CASE_DIR/bind.log" 2>/dev/null))"; return 1; }
+	token=$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')
+	hib_root "$root" || { net_ns_down; return 1; }
+	NET_IMG=$IMG_TANG QEMU_TIMEOUT=300 net_boot boot1 \
+		"root=UUID=$UUID_HIBROOT rw resume=/dev/mapper/$name rd.luks.uuid=$UUID_LUKS_SWAP rd.timeout=90 rd.shell=0 lbtest.hibernate=1 lbtest.swap=/dev/mapper/$name lbtest.token=$token" \
+		$(virtio_disk "$root") $(virtio_disk "$swap")
+	NET_IMG=$IMG_TANG QEMU_TIMEOUT=300 net_boot boot2 \
+		"root=UUID=$UUID_HIBROOT resume=UUID=$UUID_LUKS_SWAP_INNER rd.luks.uuid=$UUID_LUKS_SWAP rd.timeout=90 rd.shell=0" \
+		$(virtio_disk "$root") $(virtio_disk "$swap")
+	grep -c 'POST /rec/' "$CASE_DIR/tangd.log" >"$CASE_DIR/recoveries" 2>/dev/null
+	TANG_DISK=$swap
+	tang_pass_absent "$CASE_DIR/boot1.log.txt" && tang_pass_absent "$CASE_DIR/boot2.log.txt" || rc=1
+	net_ns_down
+	[ $rc -eq 0 ] &&
+	tang_resume_asserts "$CASE_DIR/boot1.log.txt" "$CASE_DIR/boot2.log.txt" "$token" "$name" &&
+	[ "$(cat "$CASE_DIR/recoveries")" -ge 2 ] ||
+		{ echo "tangd answered $(cat "$CASE_DIR/recoveries") recoveries, not one per boot"; return 1; }
+	assert_root_intact "$root" "before-hibernate $token|after-resume $token 1|"
+}
+
+# What tang_resume_swap's two boots must show: the swap opened by its
+# binding before the decision in both, the image saved, then restored with
+# no filesystem mounted; nothing asked.
+tang_resume_asserts() {
+	local log1=$1 log2=$2 token=$3 name=$4
+	assert_log "$log1" "HIB-TEST: HIBERNATING 1 $token" &&
+	assert_log "$log1" "opened /dev/vd[a-z] (LUKS UUID=$UUID_LUKS_SWAP) as /dev/mapper/$name with its clevis tang binding" &&
+	assert_log "$log1" "resume: /dev/dm-0 at page 0: swap without a hibernation image" &&
+	assert_log "$log1" "PM: hibernation: Image saving done\|PM: Image saving done" &&
+	assert_log "$log2" "HIB-TEST: RESUMED 1 $token rc=0" &&
+	assert_log "$log2" "with its clevis tang binding" &&
+	assert_log "$log2" "resume: no block filesystem is mounted; safe to resume from /dev/dm-0" &&
+	assert_log "$log2" "resume: restoring the hibernation image on /dev/dm-0" &&
+	assert_not_log "$log2" "EXT4-fs (vd[a-z]*): mounted" &&
+	assert_not_log "$log1" "Passphrase (try" &&
+	assert_not_log "$log2" "Passphrase (try"
 }

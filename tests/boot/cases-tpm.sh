@@ -15,17 +15,21 @@ UUID_TPM_PIN=1b2c3d4e-0103-4a5b-8c6d-7e8f9a0b1c2d
 UUID_TPM_PIN_FS=1b2c3d4e-0104-4a5b-8c6d-7e8f9a0b1c2d
 UUID_TPM_SWAP=1b2c3d4e-0105-4a5b-8c6d-7e8f9a0b1c2d
 UUID_TPM_SWAP_INNER=1b2c3d4e-0106-4a5b-8c6d-7e8f9a0b1c2d
+UUID_TPM_DUMP=1b2c3d4e-0107-4a5b-8c6d-7e8f9a0b1c2d
+UUID_TPM_DUMP_FS=1b2c3d4e-0108-4a5b-8c6d-7e8f9a0b1c2d
+# A root container the kdump case's machine names but does not have.
+UUID_TPM_KDUMP_ROOT=1b2c3d4e-0109-4a5b-8c6d-7e8f9a0b1c2d
 TPM_PIN=lifeboat-tpm-pin-4711
 # SeaBIOS measures the SMBIOS tables into PCR 1: a case that boots with
 # another SMBIOS serial number changes it, as a changed platform would.
 TPM_PCR=1
-TPM_DISKS="tpmroot tpmpin tpmswap"
+TPM_DISKS="tpmroot tpmpin tpmswap tpmdump"
 TPM_TOOLS=/usr/sbin/cryptsetup,/usr/sbin/mke2fs,/usr/sbin/mkswap,/usr/bin/systemd-cryptenroll
 
 tpm_env() {
 	local v
 	for v in UUID_TPM UUID_TPM_FS UUID_TPM_PIN UUID_TPM_PIN_FS UUID_TPM_SWAP UUID_TPM_SWAP_INNER \
-		TPM_PIN TPM_PCR LUKS_PW; do
+		UUID_TPM_DUMP UUID_TPM_DUMP_FS TPM_PIN TPM_PCR LUKS_PW; do
 		echo "$v=${!v}"
 	done
 }
@@ -74,6 +78,16 @@ tpm_builder_root() {
 	mkfs_image ext4 "$dir/builder-root.img" 128 "$tree" lbtpmbuild "$UUID_EXT4"
 }
 
+# The swap holds a hibernation image after the LUKS2 header, the dump
+# disk a kdump dump (about 90 MB of kept pages at most on a 512 MB guest).
+tpm_disk_size() {
+	case $1 in
+	tpmswap) echo 128M ;;
+	tpmdump) echo 256M ;;
+	*) echo 64M ;;
+	esac
+}
+
 # The TPM state and the enrolled disks, once per input; parallel cases wait.
 tpm_disks() {
 	local key dir
@@ -90,8 +104,7 @@ tpm_disks() {
 			{ echo "swtpm_setup failed (see $dir/swtpm_setup.log)"; exit 1; }
 		local d args=(-drive "file=$dir/builder-root.img,format=raw,if=virtio")
 		for d in $TPM_DISKS; do
-			# The swap holds a hibernation image after the LUKS2 header.
-			rm -f "$dir/$d.img" && truncate -s "$([ "$d" = tpmswap ] && echo 128M || echo 64M)" "$dir/$d.img"
+			rm -f "$dir/$d.img" && truncate -s "$(tpm_disk_size "$d")" "$dir/$d.img"
 			args+=(-drive "file=$dir/$d.img,format=raw,if=none,id=$d"
 				-device "virtio-blk-pci,drive=$d,serial=$d")
 		done
@@ -224,4 +237,87 @@ case_tpm_resume_swap() {
 	assert_not_log "$log" "EXT4-fs (vd[a-z]*): mounted" &&
 	assert_not_log "$log" "Passphrase" &&
 	assert_root_intact "$root" "before-hibernate $token|after-resume $token 1|"
+}
+
+# tpm_dump_plain IMAGE OUT: the ext4 inside the LUKS dump disk IMAGE, in
+# plain text in OUT, for debugfs (the host has no device-mapper): the
+# volume key from the passphrase's key slot, the data decrypted by
+# tests/boot/luks-decrypt.py. The key files are removed after.
+tpm_dump_plain() {
+	local img=$1 out=$2 rc
+	printf '%s' "$LUKS_PW" >"$CASE_DIR/pw"
+	cryptsetup luksDump --dump-volume-key --volume-key-file "$CASE_DIR/vk" --batch-mode \
+		--key-file "$CASE_DIR/pw" "$img" >/dev/null 2>&1 &&
+	cryptsetup luksDump --dump-json-metadata "$img" |
+		python3 "$TOP/tests/boot/luks-decrypt.py" "$img" "$CASE_DIR/vk" "$out"
+	rc=$?
+	rm -f "$CASE_DIR/pw" "$CASE_DIR/vk"
+	return $rc
+}
+
+# kdump_tpm_crash TOKEN QEMU-ARGS...: a crash of a machine whose dump disk
+# is in a TPM2-bound container (cases-kdump.sh's crash), with the case's
+# TPM. As on a machine whose boot entry names its root's container only
+# (this one has none), the first kernel leaves the dump disk locked, and
+# the capture kernel is told about it by kdump load --append.
+kdump_tpm_crash() {
+	local token=$1 capture=$CASE_DIR/capture.img
+	shift
+	tpm_setup || return 1
+	tpm_copy
+	"$BUILD/lifeboat" build --config /dev/null --host-only --kver "$KVER" \
+		--add-modules virtio_pci,virtio_blk,ext4 --block-stacks --tpm2 --kdump \
+		--kdump-target "UUID=$UUID_TPM_DUMP_FS" --kdump-options action=poweroff,failure_action=reboot \
+		-o "$capture" 2>"$CASE_DIR/build.log" ||
+		{ echo "lifeboat build --kdump --tpm2 failed: $(tail -n 1 "$CASE_DIR/build.log")"; return 1; }
+	tpm_start "$CASE_DIR/tpm"
+	KDUMP_APPEND="rd.luks.uuid=$UUID_TPM_KDUMP_ROOT" QEMU_TIMEOUT=600 kdump_boot "$capture" "$token" \
+		"rd.luks.uuid=$UUID_TPM_DUMP" -nic none \
+		-drive "file=$CASE_DIR/tpmdump.img,format=raw,if=virtio" $TPM_ARGS "$@"
+	tpm_stop
+	assert_log "$CASE_DIR/console.log" "kdump: armed" &&
+	assert_log "$CASE_DIR/console.log" "(LUKS UUID=$UUID_TPM_DUMP) stays locked: rd.luks.uuid=" &&
+	assert_log "$CASE_DIR/console.log" "kdump: this is a capture kernel"
+}
+
+# kdump to a dump disk in a TPM2-bound LUKS container: the capture kernel
+# opens it with its token, nobody typing, and saves the dump there; on the
+# host, the container decrypted, makedumpfile reads the dump's log, which
+# has the marker written before the crash.
+case_kdump_tpm_luks() {
+	local log=$CASE_DIR/console.log token dir plain=$CASE_DIR/dump-plain.img
+	token=$(kdump_token)
+	kdump_tpm_crash "$token" || return 1
+	assert_log "$log" "opened /dev/vd[a-z] (LUKS UUID=$UUID_TPM_DUMP) as /dev/mapper/luks-$UUID_TPM_DUMP with its TPM2 token (PCRs 1)" &&
+	assert_log "$log" "kdump: saving memory: 100%" &&
+	assert_log "$log" "kdump: dump saved as" &&
+	assert_not_log "$log" "Passphrase" &&
+	assert_not_log "$log" "$LUKS_PW" || return 1
+	tpm_dump_plain "$CASE_DIR/tpmdump.img" "$plain" ||
+		{ echo "decrypting the dump disk on the host failed"; return 1; }
+	dir=$(ext4_dump_dir "$plain") && [ -n "$dir" ] &&
+		ext4_get "$plain" "/var/crash/$dir/vmcore" "$CASE_DIR/vmcore" ||
+		{ echo "no /var/crash/*/vmcore in the dump disk's filesystem"; return 1; }
+	makedumpfile --dump-dmesg "$CASE_DIR/vmcore" "$CASE_DIR/makedumpfile-dmesg.txt" >"$CASE_DIR/makedumpfile.log" 2>&1 ||
+		{ echo "makedumpfile cannot read the dump: $(tail -n 2 "$CASE_DIR/makedumpfile.log" | tr '\n' ' ')"; return 1; }
+	grep -q "KDUMP-MARKER-$token" "$CASE_DIR/makedumpfile-dmesg.txt" ||
+		{ echo "makedumpfile --dump-dmesg of the dump lacks the marker"; return 1; }
+}
+
+# The same crash on a machine whose PCR 1 changed (another SMBIOS serial
+# number): the TPM refuses in the capture kernel, said in one line; the
+# passphrase prompt that follows gives up after 30 s with nobody there,
+# the target is skipped and the failure action (reboot) is taken. The
+# bound is what is checked, not how fast: the prompt's line and the
+# give-up line are both there, nothing was typed.
+case_kdump_tpm_luks_refused() {
+	local log=$CASE_DIR/console.log
+	kdump_tpm_crash "$(kdump_token)" -smbios type=1,serial=lifeboat-changed || return 1
+	assert_log "$log" "the TPM2 token of /dev/vd[a-z] (LUKS UUID=$UUID_TPM_DUMP) did not open it: the TPM refused: the PCRs" &&
+	assert_log "$log" "Passphrase (try 1 of 3)" &&
+	assert_log "$log" "nobody answered for /dev/vd[a-z] (UUID=$UUID_TPM_DUMP) within 30 s" &&
+	assert_log "$log" "kdump: target device UUID=$UUID_TPM_DUMP_FS did not appear within 30 s" &&
+	assert_log "$log" "kdump: no target could save the dump" &&
+	assert_log "$log" "kdump: rebooting" &&
+	assert_not_log "$log" "kdump: dump saved as"
 }

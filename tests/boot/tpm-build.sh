@@ -34,6 +34,15 @@ mkswap.util -U "$UUID_TPM_SWAP_INNER" /dev/mapper/lbtpmswap || fail "mkswap in $
 cryptsetup close lbtpmswap || fail "close $dev"
 PASSWORD=$LUKS_PW systemd-cryptenroll --tpm2-device=auto --tpm2-pcrs="$TPM_PCR" "$dev" ||
 	fail "systemd-cryptenroll tpmswap"
+# A kdump dump disk: an empty ext4 in a TPM2-bound container.
+dev=$(disk tpmdump)
+printf '%s' "$LUKS_PW" | cryptsetup luksFormat -q --type luks2 --pbkdf pbkdf2 \
+	--pbkdf-force-iterations 1000 --uuid "$UUID_TPM_DUMP" --key-file=- "$dev" || fail "luksFormat $dev"
+printf '%s' "$LUKS_PW" | cryptsetup open --key-file=- "$dev" lbtpmdump || fail "open $dev"
+mke2fs.e2fs -q -F -t ext4 -L lbtpmdump -U "$UUID_TPM_DUMP_FS" /dev/mapper/lbtpmdump || fail "mke2fs in $dev"
+cryptsetup close lbtpmdump || fail "close $dev"
+PASSWORD=$LUKS_PW systemd-cryptenroll --tpm2-device=auto --tpm2-pcrs="$TPM_PCR" "$dev" ||
+	fail "systemd-cryptenroll tpmdump"
 # What the init will run, tried here once (the token opens without a passphrase).
 cryptsetup open --test-passphrase --token-only "$(disk tpmroot)" && echo "TPM-BUILD: token opens"
 printf '%s\n' "$TPM_PIN" | cryptsetup open --test-passphrase --token-only "$(disk tpmpin)" &&

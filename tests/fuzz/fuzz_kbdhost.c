@@ -1,5 +1,6 @@
 /* Fuzz target: the keyboard settings the generator reads on the host
- * (vconsole.conf, /etc/default/keyboard: gen/host/kbdhost.c) and the binary
+ * (vconsole.conf, /etc/default/keyboard, /etc/default/console-setup:
+ * gen/host/kbdhost.c) and the binary
  * keymap the generator checks and the init loads (common/bkeymap.c). */
 #include <stdint.h>
 #include <stdlib.h>
@@ -22,12 +23,16 @@ static void settings(const char *text)
 	memset(&k, 0, sizeof(k));
 	kbdhost_parse_vconsole(text, &k);
 	kbdhost_parse_keyboard(text, &k);
+	kbdhost_parse_console_setup(text, &k);
 	check_name(k.keymap);
 	check_name(k.font);
 	check_name(k.xkb_layout);
 	check_name(k.xkb_variant);
 	check_name(k.xkb_model);
 	check_name(k.xkb_options);
+	check_name(k.cs_codeset);
+	check_name(k.cs_face);
+	check_name(k.cs_size);
 }
 
 static int count_key(unsigned int table, unsigned int key, uint16_t value, void *ctx)

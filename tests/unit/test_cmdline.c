@@ -64,6 +64,23 @@ static void last_occurrence_wins(void **state)
 	cmdline_args_free(&a);
 }
 
+/* The console's layout and font: dracut's and systemd's names, the
+ * image's built-in words (read first) under the kernel's. */
+static void vconsole_names(void **state)
+{
+	struct boot_args a;
+
+	(void)state;
+	cmdline_args_init(&a);
+	assert_int_equal(cmdline_parse("rd.vconsole.keymap=de rd.vconsole.font=Lat15-Terminus16", &a), 0);
+	assert_string_equal(a.vconsole.keymap, "de");
+	assert_string_equal(a.vconsole.font, "Lat15-Terminus16");
+	assert_int_equal(cmdline_parse("vconsole.font=eurlatgr", &a), 0);
+	assert_string_equal(a.vconsole.font, "eurlatgr");
+	assert_string_equal(a.vconsole.keymap, "de");
+	cmdline_args_free(&a);
+}
+
 static void bad_values_are_reported_not_fatal(void **state)
 {
 	struct boot_args a;
@@ -187,6 +204,7 @@ int main(void)
 		cmocka_unit_test(split_quotes_like_the_kernel),
 		cmocka_unit_test(parse_dracut_names),
 		cmocka_unit_test(last_occurrence_wins),
+		cmocka_unit_test(vconsole_names),
 		cmocka_unit_test(bad_values_are_reported_not_fatal),
 		cmocka_unit_test(root_spec_forms),
 		cmocka_unit_test(root_spec_matching),

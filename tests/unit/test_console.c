@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bootlib/clock.h"
 #include "bootlib/console.h"
 
 static void active_names_in_order(void **state)
@@ -190,6 +191,31 @@ static void consoles_that_end_are_dropped(void **state)
 	ttys_close(&t);
 }
 
+/* A prompt with a deadline (a capture kernel's) gives up when nobody
+ * answers, no earlier; an answer before it is taken as without one. */
+static void deadline_ends_a_prompt_nobody_answers(void **state)
+{
+	struct two_ttys t;
+	char buf[16];
+	uint64_t start;
+
+	(void)state;
+	ttys_open(&t);
+	start = clock_now_ms();
+	t.set.deadline_ms = start + 300;
+	assert_int_equal(console_read_answer(&t.set, buf, sizeof(buf), true, NULL), -ETIMEDOUT);
+	assert_true(clock_now_ms() >= start + 300);
+	assert_string_equal(buf, "");
+	t.set.deadline_ms = clock_now_ms() + 60000;
+	type_later(t.master[0], "typed\n");
+	assert_int_equal(console_read_answer(&t.set, buf, sizeof(buf), true, NULL), 5);
+	assert_string_equal(buf, "typed");
+	t.set.deadline_ms = clock_now_ms() - 1;
+	type_on(t.master[1], "late\n");
+	assert_int_equal(console_read_answer(&t.set, buf, sizeof(buf), false, NULL), -ETIMEDOUT);
+	ttys_close(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -199,6 +225,7 @@ int main(void)
 		cmocka_unit_test(half_typed_input_is_dropped),
 		cmocka_unit_test(long_line_is_cut),
 		cmocka_unit_test(consoles_that_end_are_dropped),
+		cmocka_unit_test(deadline_ends_a_prompt_nobody_answers),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

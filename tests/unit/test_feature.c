@@ -37,8 +37,8 @@ static void every_entry_is_complete(void **state)
 		for (const struct feature *const *g = feature_table; g != f; g++)
 			assert_string_not_equal((*g)->name, (*f)->name);
 	}
-	/* block stacks, TPM2, fsck, iSCSI, kdump, rescue, net, microcode, resume, ssh, clevis, keymap */
-	assert_int_equal(n, 12);
+	/* block stacks, TPM2, fsck, iSCSI, kdump, rescue, net, microcode, resume, ssh, clevis, keymap, font */
+	assert_int_equal(n, 13);
 }
 
 /* iSCSI needs the network: the net entry comes first, so its modules do. */
@@ -207,6 +207,31 @@ static void keymap_and_clevis_follow_the_host(void **state)
 	build_opts_free(&o);
 }
 
+/* The console font: --font, or the host's when it names one. */
+static void font_follows_the_host(void **state)
+{
+	struct build_opts o;
+	struct host_facts h;
+	struct build_ctx c = { .opts = &o, .host = NULL };
+
+	(void)state;
+	build_opts_init(&o);
+	memset(&h, 0, sizeof(h));
+	assert_false(wants(&c, "font"));
+	assert_int_equal(build_opts_set(&o, "font", "Uni2-Terminus32x16", "test"), 0);
+	assert_true(wants(&c, "font"));
+	build_opts_free(&o);
+
+	build_opts_init(&o);
+	c.host = &h;
+	assert_false(wants(&c, "font"));
+	strcpy(h.keyboard.font, "eurlatgr");
+	assert_true(wants(&c, "font"));
+	h.keyboard_status = -ENOENT;
+	assert_false(wants(&c, "font"));
+	build_opts_free(&o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -216,6 +241,7 @@ int main(void)
 		cmocka_unit_test(host_only_image_follows_the_host),
 		cmocka_unit_test(host_only_tpm2_follows_the_tokens),
 		cmocka_unit_test(keymap_and_clevis_follow_the_host),
+		cmocka_unit_test(font_follows_the_host),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

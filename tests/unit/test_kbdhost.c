@@ -134,8 +134,45 @@ static void read_host_root(void **state)
 	assert_string_equal(k.xkb_layout, "");
 	assert_string_equal(k.from, "/etc/vconsole.conf");
 
+	/* The font: console-setup's when vconsole.conf names none. */
+	write_file(dir, "/etc/default/console-setup", "CODESET=\"Lat15\"\nFONTFACE=\"Terminus\"\n"
+		   "FONTSIZE=\"16x32\"\n");
+	assert_int_equal(kbdhost_read(dir, &k), 0);
+	assert_string_equal(k.font, "Lat15-Terminus32x16");
+	assert_string_equal(k.font_from, "/etc/default/console-setup");
+	write_file(dir, "/etc/vconsole.conf", "KEYMAP=fr\nFONT=eurlatgr\n");
+	assert_int_equal(kbdhost_read(dir, &k), 0);
+	assert_string_equal(k.font, "eurlatgr");
+	assert_string_equal(k.font_from, "/etc/vconsole.conf");
+
 	snprintf(sub, sizeof(sub), "rm -rf '%s'", dir);
 	assert_int_equal(system(sub), 0);
+}
+
+/* setupcon's font names from console-setup's fields; Debian's default
+ * (Fixed 8x16) names none; FONT= wins; a value with a blank is dropped. */
+static void console_setup_fonts(void **state)
+{
+	static const struct {
+		const char *text, *font;
+	} cases[] = {
+		{ "CODESET=\"guess\"\nFONTFACE=\"Fixed\"\nFONTSIZE=\"8x16\"\n", "" },
+		{ "CODESET=\"guess\"\nFONTFACE=\"Terminus\"\nFONTSIZE=\"8x16\"\n", "Uni2-Terminus16" },
+		{ "CODESET=Lat2\nFONTFACE=TerminusBold\nFONTSIZE=12x24\n", "Lat2-TerminusBold24x12" },
+		{ "FONTFACE=Fixed\nFONTSIZE=16\n", "Uni2-Fixed16" },
+		{ "FONTFACE=Fixed\n", "" },
+		{ "FONT=lat9w-16.psfu.gz\nFONTFACE=Fixed\nFONTSIZE=8x16\n", "lat9w-16.psfu.gz" },
+		{ "FONT='lat9w-08.psf.gz brl-8x8.psf'\n", "" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct kbd_host k;
+
+		memset(&k, 0, sizeof(k));
+		assert_int_equal(kbdhost_parse_console_setup(cases[i].text, &k), 0);
+		assert_string_equal(k.font, cases[i].font);
+	}
 }
 
 /* A binary keymap with the tables listed, each key's value table*1000+key. */
@@ -247,6 +284,7 @@ int main(void)
 		cmocka_unit_test(vconsole_unsafe_values),
 		cmocka_unit_test(default_keyboard),
 		cmocka_unit_test(read_host_root),
+		cmocka_unit_test(console_setup_fonts),
 		cmocka_unit_test(bkeymap_reads_tables_in_order),
 		cmocka_unit_test(bkeymap_rejects_malformed),
 		cmocka_unit_test(keymap_names),

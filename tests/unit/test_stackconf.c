@@ -17,7 +17,9 @@
 #include "blockstack/params.h"
 #include "common/crypttab.h"
 #include "gen/feature/blockstacks.h"
+#include "gen/host/hostfacts.h"
 #include "gen/host/hostonly.h"
+#include "gen/host/kdumphost.h"
 #include "gen/host/lvmfilter.h"
 #include "gen/host/stackconf.h"
 
@@ -411,6 +413,53 @@ static void scan_luks_root(void **state)
 	hostonly_free(&h);
 }
 
+/* A capture image's dump disk in a LUKS container on another disk than
+ * the root's: its stack joins the host's (gen/host/kdumphost.c), named by
+ * MAJ:MIN here (a tag needs a real device for libblkid); a device the
+ * host does not have adds nothing. And which part of a target names the
+ * device. */
+static void scan_dump_disk(void **state)
+{
+	struct host_facts f;
+	char dev[64];
+
+	(void)state;
+	disk("sda", "8:0\n", 1, "8:1\n");
+	disk("sdb", "8:16\n", 1, "8:17\n");
+	put("sys/devices/virtual/block/dm-1/dev", "253:1\n");
+	put("sys/devices/virtual/block/dm-1/dm/uuid", "CRYPT-LUKS2-" U1_HEX "-dumpcrypt\n");
+	put("sys/devices/virtual/block/dm-1/dm/name", "dumpcrypt\n");
+	link_to("sys/devices/virtual/block/dm-1/slaves/sdb1",
+		"sys/devices/pci0000:00/0000:00:04.0/block/sdb/sdb1");
+	link_to("sys/dev/block/253:1", "sys/devices/virtual/block/dm-1");
+	put("mountinfo", "22 1 8:1 / / rw,relatime shared:1 - ext4 /dev/sda1 rw\n");
+	memset(&f, 0, sizeof(f));
+	scan(&f.stack);
+	assert_int_equal(f.stack.n_luks, 0);
+	assert_false(blockstacks_host_uses(&f.stack, "/usr/sbin/cryptsetup"));
+	assert_int_equal(hostfacts_add_device(&f, root, "253:1"), 0);
+	assert_int_equal(f.stack.n_luks, 1);
+	assert_string_equal(f.stack.luks[0].uuid, U1);
+	assert_string_equal(f.stack.luks[0].dev, "sdb1");
+	assert_true(blockstacks_host_uses(&f.stack, "/usr/sbin/cryptsetup"));
+	assert_int_equal(hostfacts_add_device(&f, root, "UUID=" U2), -ENOENT);
+	assert_int_equal(f.stack.n_luks, 1);
+	hostonly_free(&f.stack);
+
+	kdumphost_target_device("UUID=" U1 ":/var/crash", dev, sizeof(dev));
+	assert_string_equal(dev, "UUID=" U1);
+	kdumphost_target_device("LABEL=dumps", dev, sizeof(dev));
+	assert_string_equal(dev, "LABEL=dumps");
+	kdumphost_target_device("/dev/sdb1:/dumps", dev, sizeof(dev));
+	assert_string_equal(dev, "/dev/sdb1");
+	kdumphost_target_device("nfs:198.51.100.1:/dumps", dev, sizeof(dev));
+	assert_string_equal(dev, "");
+	kdumphost_target_device("https://dumps.example/up/", dev, sizeof(dev));
+	assert_string_equal(dev, "");
+	kdumphost_target_device(":/var/crash", dev, sizeof(dev));
+	assert_string_equal(dev, "");
+}
+
 static void scan_lvm_on_md(void **state)
 {
 	struct host_scan h;
@@ -497,6 +546,7 @@ int main(void)
 		cmocka_unit_test(cmdline_for_the_image),
 		cmocka_unit_test_setup_teardown(scan_luks_root, sysfs_setup, sysfs_teardown),
 		cmocka_unit_test_setup_teardown(scan_lvm_on_md, sysfs_setup, sysfs_teardown),
+		cmocka_unit_test_setup_teardown(scan_dump_disk, sysfs_setup, sysfs_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
