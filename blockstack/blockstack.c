@@ -172,7 +172,8 @@ static const char *locked_reason(const struct luks_opts *o)
 static int unlock_luks(const char *devname, const char *uuid, bool last_chance, bool first)
 {
 	char name[STACK_NAME_MAX];
-	struct luks_container c = { devname, uuid, name, stack_params_luks_opts(&params, uuid) };
+	struct luks_container c = { devname, uuid, name, stack_params_luks_opts(&params, uuid),
+				    stack_params_luks_timeout(&params, uuid) };
 	int r;
 
 	if (!stack_params_luks_wanted(&params, uuid, name, sizeof(name))) {

@@ -24,14 +24,18 @@ void luks_bound_prompts(unsigned int sec)
 	prompt_bound_sec = sec;
 }
 
-unsigned int luks_prompt_bound(void)
+unsigned int luks_prompt_sec(const struct luks_container *c)
 {
-	return prompt_bound_sec;
+	if (!c->timeout_sec || !prompt_bound_sec)
+		return c->timeout_sec ? c->timeout_sec : prompt_bound_sec;
+	return c->timeout_sec < prompt_bound_sec ? c->timeout_sec : prompt_bound_sec;
 }
 
-uint64_t luks_prompt_deadline(void)
+uint64_t luks_prompt_deadline(const struct luks_container *c)
 {
-	return prompt_bound_sec ? clock_now_ms() + (uint64_t)prompt_bound_sec * 1000 : 0;
+	unsigned int sec = luks_prompt_sec(c);
+
+	return sec ? clock_now_ms() + (uint64_t)sec * 1000 : 0;
 }
 
 size_t luks_open_argv(const struct luks_container *c, const char **argv, char *dev,
@@ -112,7 +116,7 @@ int luks_unlock(const struct luks_container *c)
 		return r;
 	/* A remote login (lifeboat-login unlock) may answer too. */
 	console_take_guests(&cons, GUEST_SOCKET);
-	cons.deadline_ms = luks_prompt_deadline();
+	cons.deadline_ms = luks_prompt_deadline(c);
 	r = -EACCES;
 	for (attempt = 1; attempt <= c->opts->tries && r == -EACCES; attempt++)
 		r = try_once(&cons, c, attempt);
@@ -122,8 +126,9 @@ int luks_unlock(const struct luks_container *c)
 				   c->opts->tries, c->opts->tries == 1 ? "try" : "tries");
 	if (r == -ETIMEDOUT)
 		console_printf_all(&cons, "lifeboat: nobody answered for /dev/%s (UUID=%s) within "
-				   "%u s (no one is expected at this console); it stays locked.\n",
-				   c->devname, c->uuid, prompt_bound_sec);
+				   "%u s (rd.luks.timeout=, crypttab's timeout=, or a capture "
+				   "kernel's bound); it stays locked.\n",
+				   c->devname, c->uuid, luks_prompt_sec(c));
 	if (r == 0) {
 		char used[300];
 

@@ -13,6 +13,7 @@
 struct luks_container {
 	const char *devname, *uuid, *name;
 	const struct luks_opts *opts;
+	unsigned int timeout_sec;   /* timeout=, rd.luks.timeout=: 0, prompts wait */
 };
 
 /* cryptsetup's words to open the container with a key on its stdin and
@@ -37,10 +38,12 @@ void luks_opts_suffix(const struct luks_container *c, bool key_file, char *buf, 
  * for a container (its passphrase, its TPM2 PIN) gives up after sec
  * seconds, leaving it locked; 0 (the default): prompts wait. */
 void luks_bound_prompts(unsigned int sec);
-/* The bound in seconds (0: none), and the deadline of a prompt begun now
- * for console_set's deadline_ms (0: none). */
-unsigned int luks_prompt_bound(void);
-uint64_t luks_prompt_deadline(void);
+/* How long a prompt for c waits, in seconds (0: until answered): the
+ * shorter of its timeout_sec and that bound. */
+unsigned int luks_prompt_sec(const struct luks_container *c);
+/* The deadline of a prompt for c begun now, for console_set's deadline_ms
+ * (0: none). */
+uint64_t luks_prompt_deadline(const struct luks_container *c);
 
 /* Ask for the passphrase on every active console and, while the SSH
  * server runs, from remote logins (bootlib/guest.h) (the first answer wins;
@@ -49,8 +52,8 @@ uint64_t luks_prompt_deadline(void);
  * default; the boot then waits for root and ends in rescue, which says
  * which device stayed locked). The passphrase is wiped after each try and never logged.
  * Returns 0, -EACCES when every passphrase was refused, -EIO when the
- * console gave out, -ETIMEDOUT when nobody answered within the bound of
- * luks_bound_prompts, or another -errno (the reason is logged here, since
+ * console gave out, -ETIMEDOUT when nobody answered within
+ * luks_prompt_sec, or another -errno (the reason is logged here, since
  * only this step knows the tool's words). */
 int luks_unlock(const struct luks_container *c);
 

@@ -111,7 +111,8 @@ const char *lukstpm2_why_text(enum tpm2_why why)
 	case TPM2_WHY_TIMEOUT:
 		return "the TPM did not answer within " XSTR(LUKSTPM2_TIMEOUT_S) " s";
 	case TPM2_WHY_NO_ANSWER:
-		return "nobody typed its PIN in time (no one is expected at this console)";
+		return "nobody typed its PIN in time (rd.luks.timeout=, crypttab's timeout=, "
+		       "or a capture kernel's bound)";
 	case TPM2_WHY_OTHER:
 		break;
 	}
@@ -185,7 +186,7 @@ static enum tpm2_result with_pin(const struct luks_container *c, const struct lu
 		say_refused(c, "no console to ask for its PIN on");
 		return TPM2_REFUSED;
 	}
-	cons.deadline_ms = luks_prompt_deadline();
+	cons.deadline_ms = luks_prompt_deadline(c);
 	for (unsigned int i = 1; i <= c->opts->tries; i++) {
 		int len, r;
 

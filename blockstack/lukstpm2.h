@@ -32,7 +32,7 @@ enum tpm2_why {
 	TPM2_WHY_PIN,        /* the PIN was refused */
 	TPM2_WHY_LOCKOUT,    /* the TPM's dictionary-attack lockout */
 	TPM2_WHY_TIMEOUT,    /* no answer within LUKSTPM2_TIMEOUT_MS */
-	TPM2_WHY_NO_ANSWER,  /* nobody typed the PIN within luks_bound_prompts' bound */
+	TPM2_WHY_NO_ANSWER,  /* nobody typed the PIN within luks_prompt_sec */
 };
 
 /* Which token of t to try under the options o (tpm2-pcrs= picks one

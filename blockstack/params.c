@@ -154,6 +154,12 @@ static int set_luks_options(struct stack_params *p, const char *v)
 	return 0;
 }
 
+/* rd.luks.timeout=SEC (dracut's): the default of every container's prompt. */
+static int set_luks_timeout(struct stack_params *p, const char *v)
+{
+	return v && !luks_opts_seconds(v, &p->luks_timeout_sec) ? 0 : -EINVAL;
+}
+
 static int add_to(char list[][STACK_NAME_MAX], size_t *n, const char *v)
 {
 	int r;
@@ -198,6 +204,7 @@ static const struct stack_param table[] = {
 	{ "rd.luks.key",  set_luks_key },
 	{ "rd.luks.options", set_luks_options },
 	{ "rd.luks.crypttab", set_luks_crypttab },
+	{ "rd.luks.timeout", set_luks_timeout },
 	{ "rd.lvm",       set_lvm },
 	{ "rd.lvm.vg",    set_lvm_vg },
 	{ "rd.lvm.lv",    set_lvm_lv },
@@ -294,6 +301,13 @@ const struct luks_opts *stack_params_luks_opts(const struct stack_params *p, con
 	if (e && e->has_opts)
 		return &e->opts;
 	return p->has_all_opts ? &p->all_opts : &none;
+}
+
+unsigned int stack_params_luks_timeout(const struct stack_params *p, const char *uuid)
+{
+	unsigned int sec = stack_params_luks_opts(p, uuid)->timeout_sec;
+
+	return sec ? sec : p->luks_timeout_sec;
 }
 
 bool stack_params_luks_wanted(const struct stack_params *p, const char *uuid,

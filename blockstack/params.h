@@ -44,6 +44,7 @@ struct stack_params {
 	size_t n_uuid_opts;
 	bool has_all_opts;
 	struct luks_opts all_opts;                  /* rd.luks.options=OPTS */
+	unsigned int luks_timeout_sec;              /* rd.luks.timeout=: 0, prompts wait */
 };
 
 /* Everything on, no list: assemble whatever appears. */
@@ -68,6 +69,9 @@ bool stack_params_luks_wanted(const struct stack_params *p, const char *uuid,
  * else its crypttab line's fourth field, else rd.luks.options=OPTS, else
  * none. The first given is used whole; lists are not merged. */
 const struct luks_opts *stack_params_luks_opts(const struct stack_params *p, const char *uuid);
+/* How long a prompt for that container waits, in seconds (0: until
+ * answered): its options' timeout=, else rd.luks.timeout=. */
+unsigned int stack_params_luks_timeout(const struct stack_params *p, const char *uuid);
 /* Whether an md array with this UUID (any of mdadm's or blkid's spellings) is wanted. */
 bool stack_params_md_wanted(const struct stack_params *p, const char *uuid);
 /* Two UUIDs are the same when their hex digits are, in any case and with

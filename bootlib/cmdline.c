@@ -204,6 +204,7 @@ STACK_PARAM(set_rd_luks_name, "rd.luks.name")
 STACK_PARAM(set_rd_luks_key, "rd.luks.key")
 STACK_PARAM(set_rd_luks_options, "rd.luks.options")
 STACK_PARAM(set_rd_luks_crypttab, "rd.luks.crypttab")
+STACK_PARAM(set_rd_luks_timeout, "rd.luks.timeout")
 STACK_PARAM(set_rd_lvm, "rd.lvm")
 STACK_PARAM(set_rd_lvm_vg, "rd.lvm.vg")
 STACK_PARAM(set_rd_lvm_lv, "rd.lvm.lv")
@@ -319,6 +320,7 @@ static const struct param params[] = {
 	{ "rd.luks.key",        set_rd_luks_key, 0 },
 	{ "rd.luks.options",    set_rd_luks_options, 0 },
 	{ "rd.luks.crypttab",   set_rd_luks_crypttab, 0 },
+	{ "rd.luks.timeout",    set_rd_luks_timeout, 0 },
 	{ "rd.lvm",             set_rd_lvm, 0 },
 	{ "rd.lvm.vg",          set_rd_lvm_vg, 0 },
 	{ "rd.lvm.lv",          set_rd_lvm_lv, 0 },

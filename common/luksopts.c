@@ -75,6 +75,36 @@ static const char *set_tries(struct luks_opts *o, const char *value, unsigned in
 					 XSTR(LUKS_OPTS_TRIES_MAX) " are offered" : NULL;
 }
 
+const char *luks_opts_seconds(const char *value, unsigned int *sec)
+{
+	static const struct { const char *suffix; unsigned int scale; } units[] = {
+		{ "", 1 }, { "s", 1 }, { "sec", 1 }, { "min", 60 },
+	};
+	size_t digits = strspn(value, "0123456789");
+	char num[21];
+	uint64_t n;
+
+	if (digits == 0 || digits >= sizeof(num))
+		return "not a number of seconds (30, 30s or 2min), ignored";
+	memcpy(num, value, digits);
+	num[digits] = '\0';
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (strcmp(value + digits, units[i].suffix) != 0)
+			continue;
+		if (!parse_u64(num, &n) || n > LUKS_OPTS_TIMEOUT_MAX / units[i].scale)
+			return "longer than a day, ignored";
+		*sec = (unsigned int)n * units[i].scale;
+		return NULL;
+	}
+	return "not a number of seconds (30, 30s or 2min), ignored";
+}
+
+static const char *set_timeout(struct luks_opts *o, const char *value, unsigned int flag)
+{
+	(void)flag;
+	return luks_opts_seconds(value, &o->timeout_sec);
+}
+
 static const char *set_keyfile_offset(struct luks_opts *o, const char *value, unsigned int flag)
 {
 	uint64_t n;
@@ -180,6 +210,7 @@ static const struct opt opts[] = {
 	{ "no-write-workqueue",     BARE,   set_flag, LUKS_OPT_NO_WRITE_WQ, NULL },
 	{ "noauto",                 BARE,   set_flag, LUKS_OPT_NOAUTO, NULL },
 	{ "tries",                  VALUE,  set_tries, 0, NULL },
+	{ "timeout",                VALUE,  set_timeout, 0, NULL },
 	{ "keyfile-offset",         VALUE,  set_keyfile_offset, 0, NULL },
 	{ "keyfile-size",           VALUE,  set_keyfile_size, 0, NULL },
 	{ "header",                 VALUE,  set_header, LUKS_OPT_HEADER, NULL },
@@ -197,8 +228,7 @@ static const struct opt opts[] = {
 	/* They would make a new swap or filesystem on the mapping: never here. */
 	{ "swap",                   BARE,   ACCEPT },
 	{ "tmp",                    EITHER, ACCEPT },
-	/* The passphrase's tries and the device wait bound the time already. */
-	{ "timeout",                VALUE,  ACCEPT },
+	/* Key devices are waited for by the device wait, bounded by rd.timeout. */
 	{ "keyfile-timeout",        VALUE,  ACCEPT },
 	/* Plain dm-crypt's settings: a LUKS header carries its own. */
 	{ "cipher",                 VALUE,  ACCEPT },

@@ -37,6 +37,7 @@ enum luks_opt_tpm2_pin { LUKS_TPM2_PIN_TOKEN, LUKS_TPM2_PIN_YES, LUKS_TPM2_PIN_N
 struct luks_opts {
 	unsigned int flags;          /* enum luks_opt_flag */
 	unsigned int tries;          /* passphrase tries, 1..LUKS_OPTS_TRIES_MAX */
+	unsigned int timeout_sec;    /* timeout=: a prompt gives up after it; 0: waits */
 	uint64_t keyfile_offset;     /* bytes of the key file skipped */
 	size_t keyfile_size;         /* bytes of the key file read; 0: all of it */
 	/* tpm2-device=PATH ("" for auto: the kernel's /dev/tpmrm0). */
@@ -46,6 +47,14 @@ struct luks_opts {
 	unsigned int n_notes;        /* options not acted on as written */
 	char notes[LUKS_OPTS_NOTES_MAX]; /* "plain: ...; tries=abc: ..." for a warning */
 };
+
+/* The longest timeout= or rd.luks.timeout= taken, in seconds (a day). */
+#define LUKS_OPTS_TIMEOUT_MAX 86400
+
+/* A prompt's time limit as systemd's crypttab and dracut write it: seconds
+ * ("30", "30s") or minutes ("2min"); 0 means no limit. Returns NULL, or
+ * why the value is not taken. */
+const char *luks_opts_seconds(const char *value, unsigned int *sec);
 
 /* No option: LUKS_OPTS_TRIES_DEFAULT tries, whole key files, no flag. */
 void luks_opts_init(struct luks_opts *o);

@@ -272,7 +272,7 @@ kdump_tpm_crash() {
 		{ echo "lifeboat build --kdump --tpm2 failed: $(tail -n 1 "$CASE_DIR/build.log")"; return 1; }
 	tpm_start "$CASE_DIR/tpm"
 	KDUMP_APPEND="rd.luks.uuid=$UUID_TPM_KDUMP_ROOT" QEMU_TIMEOUT=600 kdump_boot "$capture" "$token" \
-		"rd.luks.uuid=$UUID_TPM_DUMP" -nic none \
+		"rd.luks.uuid=$UUID_TPM_DUMP ${KDUMP_TPM_CAPTURE_WORDS:-}" -nic none \
 		-drive "file=$CASE_DIR/tpmdump.img,format=raw,if=virtio" $TPM_ARGS "$@"
 	tpm_stop
 	assert_log "$CASE_DIR/console.log" "kdump: armed" &&
@@ -306,16 +306,18 @@ case_kdump_tpm_luks() {
 
 # The same crash on a machine whose PCR 1 changed (another SMBIOS serial
 # number): the TPM refuses in the capture kernel, said in one line; the
-# passphrase prompt that follows gives up after 30 s with nobody there,
-# the target is skipped and the failure action (reboot) is taken. The
-# bound is what is checked, not how fast: the prompt's line and the
-# give-up line are both there, nothing was typed.
+# passphrase prompt that follows gives up with nobody there, after the
+# capture command line's rd.luks.timeout=10 (shorter than the capture's
+# own 30 s bound), the target is skipped and the failure action (reboot)
+# is taken. The bound is what is checked, not how fast: the prompt's line
+# and the give-up line are both there, nothing was typed.
 case_kdump_tpm_luks_refused() {
 	local log=$CASE_DIR/console.log
-	kdump_tpm_crash "$(kdump_token)" -smbios type=1,serial=lifeboat-changed || return 1
+	KDUMP_TPM_CAPTURE_WORDS=rd.luks.timeout=10 \
+		kdump_tpm_crash "$(kdump_token)" -smbios type=1,serial=lifeboat-changed || return 1
 	assert_log "$log" "the TPM2 token of /dev/vd[a-z] (LUKS UUID=$UUID_TPM_DUMP) did not open it: the TPM refused: the PCRs" &&
 	assert_log "$log" "Passphrase (try 1 of 3)" &&
-	assert_log "$log" "nobody answered for /dev/vd[a-z] (UUID=$UUID_TPM_DUMP) within 30 s" &&
+	assert_log "$log" "nobody answered for /dev/vd[a-z] (UUID=$UUID_TPM_DUMP) within 10 s" &&
 	assert_log "$log" "kdump: target device UUID=$UUID_TPM_DUMP_FS did not appear within 30 s" &&
 	assert_log "$log" "kdump: no target could save the dump" &&
 	assert_log "$log" "kdump: rebooting" &&

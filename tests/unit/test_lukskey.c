@@ -265,7 +265,7 @@ static void keys_wait_or_do_not_apply(void **state)
 {
 	struct stack_params p;
 	struct luks_opts o;
-	struct luks_container a = { "vda", U1, "r", &o }, b = { "vdb", U2, "r", &o };
+	struct luks_container a = { "vda", U1, "r", &o, 0 }, b = { "vdb", U2, "r", &o, 0 };
 
 	(void)state;
 	luks_opts_init(&o);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "blockstack/luks.h"
 #include "blockstack/params.h"
 #include "bootlib/cmdline.h"
 #include "common/luksopts.h"
@@ -166,11 +167,35 @@ static void key_file_window(void **state)
 	assert_int_equal(parsed("keyfile-size=0").n_notes, 0);
 }
 
+/* timeout= in systemd's spellings; what is not a time is noted and left. */
+static void timeout(void **state)
+{
+	static const char *const bad[] = { "timeout=", "timeout=s", "timeout=-1", "timeout=1h",
+					   "timeout=1.5", "timeout=30 s", "timeout=86401",
+					   "timeout=1441min", "timeout=99999999999999999999999" };
+	struct luks_opts o;
+
+	(void)state;
+	assert_int_equal(parsed("").timeout_sec, 0);
+	assert_int_equal(parsed("timeout=30").timeout_sec, 30);
+	assert_int_equal(parsed("timeout=30s").timeout_sec, 30);
+	assert_int_equal(parsed("timeout=45sec").timeout_sec, 45);
+	assert_int_equal(parsed("timeout=2min").timeout_sec, 120);
+	assert_int_equal(parsed("timeout=0").timeout_sec, 0);
+	assert_int_equal(parsed("timeout=86400").timeout_sec, 86400);
+	assert_int_equal(parsed("timeout=30").n_notes, 0);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		o = parsed(bad[i]);
+		assert_int_equal(o.timeout_sec, 0);
+		assert_int_equal(o.n_notes, 1);
+	}
+}
+
 /* Accepted, with nothing to do at boot: no flag, no note. */
 static void accepted_and_ignored(void **state)
 {
 	struct luks_opts o = parsed("luks,auto,nofail,_netdev,initramfs,swap,tmp,tmp=ext4,"
-				    "timeout=30,keyfile-timeout=10s,cipher=aes-xts-plain64,"
+				    "keyfile-timeout=10s,cipher=aes-xts-plain64,"
 				    "hash=sha256,size=256,offset=0,skip=0,sector-size=4096,"
 				    "verify,check,check=ext4,checkargs=-f,x-systemd.device-timeout=0,"
 				    "x-initrd.attach");
@@ -296,6 +321,49 @@ static void precedence(void **state)
 	assert_int_equal(stack_params_luks_opts(&p, U1)->tries, LUKS_OPTS_TRIES_DEFAULT);
 }
 
+/* rd.luks.timeout= is every container's prompt bound; a container's own
+ * timeout= wins; a malformed value is refused. */
+static void timeout_parameter(void **state)
+{
+	struct stack_params p;
+
+	(void)state;
+	cmdline("", &p);
+	assert_int_equal(stack_params_luks_timeout(&p, U1), 0);
+	cmdline("rd.luks.timeout=20 rd.luks.options=" U2 "=timeout=1min", &p);
+	assert_int_equal(stack_params_luks_timeout(&p, U1), 20);
+	assert_int_equal(stack_params_luks_timeout(&p, U2), 60);
+	crypttab_line(&p, "data UUID=" U1 " none timeout=5");
+	assert_int_equal(stack_params_luks_timeout(&p, U1), 5);
+	stack_params_init(&p);
+	assert_int_equal(stack_params_apply(&p, "rd.luks.timeout=soon"), -EINVAL);
+	assert_int_equal(stack_params_apply(&p, "rd.luks.timeout"), -EINVAL);
+	assert_int_equal(p.luks_timeout_sec, 0);
+}
+
+/* A prompt waits for the shorter of the container's bound and a capture
+ * kernel's (luks_bound_prompts); either alone, or none. */
+static void prompt_bound(void **state)
+{
+	struct luks_opts o;
+	struct luks_container c = { "vda", U1, "r", &o, 0 };
+
+	(void)state;
+	luks_opts_init(&o);
+	assert_int_equal(luks_prompt_sec(&c), 0);
+	assert_true(luks_prompt_deadline(&c) == 0);
+	c.timeout_sec = 10;
+	assert_int_equal(luks_prompt_sec(&c), 10);
+	assert_true(luks_prompt_deadline(&c) > 0);
+	luks_bound_prompts(30);
+	assert_int_equal(luks_prompt_sec(&c), 10);
+	c.timeout_sec = 60;
+	assert_int_equal(luks_prompt_sec(&c), 30);
+	c.timeout_sec = 0;
+	assert_int_equal(luks_prompt_sec(&c), 30);
+	luks_bound_prompts(0);
+}
+
 /* The UUID of rd.luks.options=UUID=OPTS in any of its spellings; the
  * later one for a container wins; a global list is not a UUID's. */
 static void options_parameter_forms(void **state)
@@ -373,6 +441,9 @@ int main(void)
 		cmocka_unit_test(tries),
 		cmocka_unit_test(malformed_numbers),
 		cmocka_unit_test(key_file_window),
+		cmocka_unit_test(timeout),
+		cmocka_unit_test(timeout_parameter),
+		cmocka_unit_test(prompt_bound),
 		cmocka_unit_test(accepted_and_ignored),
 		cmocka_unit_test(noted_options),
 		cmocka_unit_test(tpm2_options),
