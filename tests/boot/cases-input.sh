@@ -46,7 +46,10 @@ press_line() {
 }
 
 # The kernel's line for the keyboard's input device, once its driver bound.
-USB_KBD_INPUT='input: QEMU QEMU USB Keyboard'
+# For the USB keyboard that is hid-generic's last line: the HID core drops
+# the reports that arrive while the driver's probe still runs, after the
+# "input:" line (a passphrase typed at once lost its first keys).
+USB_KBD_INPUT='hid-generic .*Keyboard \[QEMU QEMU USB Keyboard\]'
 VIRTIO_KBD_INPUT='input: QEMU Virtio Keyboard'
 
 # input_luks_root KEYBOARD_ARGS INPUT_LINE: the LUKS root opens with the
