@@ -21,7 +21,7 @@ ALL_CFLAGS = -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -I. $(CFLAGS) $(SANF
 ALL_LDFLAGS = $(LDFLAGS) $(SANFLAGS)
 
 GEN_LIBS  := -lkmod -lz -llzma -lzstd -llz4 -lblkid -pthread
-INIT_LIBS := -lblkid -lz -pthread
+INIT_LIBS := -lblkid -lz -llzma -pthread
 # The unit tests read LZO pages back with liblzo2 itself (the init dlopens it).
 TEST_LIBS := -llzo2
 # lifeboat-clevis: the libraries cryptsetup already brings into the image.

@@ -93,7 +93,7 @@ char *modfile_image_path(const char *path, const char *moddir, const char *kver)
 		/* Not under moddir (an odd layout): keep the name only. */
 		rel = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 	}
-	if (asprintf(&out, "/lib/modules/%s/%.*s.gz", kver, (int)ko_name_len(rel), rel) < 0)
+	if (asprintf(&out, "/lib/modules/%s/%.*s.xz", kver, (int)ko_name_len(rel), rel) < 0)
 		return NULL;
 	return out;
 }

@@ -13,8 +13,8 @@ bool modfile_is_compressed(const char *path);
  * (recognised by magic bytes, not by name). *data is malloc'd. Reports. */
 int modfile_read(const char *path, void **data, size_t *len);
 /* The image path of a module: its path under moddir, under
- * /lib/modules/KVER/, with the suffix .ko.gz whatever the host's was:
- * the image stores modules gzip-compressed (gen/kmod/modpack.h). Returns a
+ * /lib/modules/KVER/, with the suffix .ko.xz whatever the host's was:
+ * the image stores modules xz-compressed (gen/kmod/modpack.h). Returns a
  * malloc'd string. */
 char *modfile_image_path(const char *path, const char *moddir, const char *kver);
 

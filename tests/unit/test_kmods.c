@@ -236,7 +236,7 @@ static void emit_into_image(void **state)
 	assert_int_equal(kmods_add(k, "virtio_blk", "test"), 0);
 	assert_int_equal(kmods_emit(k, img, "/nonexistent"), 0);
 	assert_true(image_has(img, MODTAB_PATH));
-	snprintf(path, sizeof(path), "/lib/modules/%s/kernel/drivers/block/virtio_blk.ko.gz", kver);
+	snprintf(path, sizeof(path), "/lib/modules/%s/kernel/drivers/block/virtio_blk.ko.xz", kver);
 	assert_true(image_has(img, path));
 	image_free(img);
 	kmods_free(k);
@@ -280,10 +280,10 @@ static void image_path_strips_suffix(void **state)
 	char *p = modfile_image_path("/r/usr/lib/modules/9.9/kernel/fs/x.ko.zst", "/r/usr/lib/modules/9.9/", "9.9");
 
 	(void)state;
-	assert_string_equal(p, "/lib/modules/9.9/kernel/fs/x.ko.gz");
+	assert_string_equal(p, "/lib/modules/9.9/kernel/fs/x.ko.xz");
 	free(p);
 	p = modfile_image_path("/elsewhere/y.ko.xz", "/r/lib/modules/9.9", "9.9");
-	assert_string_equal(p, "/lib/modules/9.9/y.ko.gz");
+	assert_string_equal(p, "/lib/modules/9.9/y.ko.xz");
 	free(p);
 }
 
@@ -349,7 +349,7 @@ static void synthetic_tree(void **state)
 	modprobe_names(opt, "virtio_blk", &want);
 	assert_int_equal(kmods_count(k), want.len);
 	table_of(k, &t);
-	snprintf(opt, sizeof(opt), "/lib/modules/%s/kernel/drivers/block/virtio_blk.ko.gz", kver);
+	snprintf(opt, sizeof(opt), "/lib/modules/%s/kernel/drivers/block/virtio_blk.ko.xz", kver);
 	assert_string_equal(modtab_find(&t, "virtio_blk")->path, opt);
 	modtab_free(&t);
 	img = image_new();
