@@ -36,6 +36,24 @@ int modpack_xz(const void *data, size_t len, void **out, size_t *out_len)
 	return 0;
 }
 
+/* The root filesystems' usual module with its dependencies, and the disk
+ * controllers of virtual machines and of most current hardware with the
+ * layers under them. */
+static const char *const plain_modules[] = {
+	"ext4", "jbd2", "mbcache", "crc16", "crc32c_generic",
+	"virtio_blk", "virtio_scsi", "ahci", "libahci", "libata", "nvme", "nvme_core",
+	"sd_mod", "scsi_mod", "scsi_common", "t10_pi", "crc64_rocksoft", "crc64_rocksoft_generic",
+	"crc_t10dif", "crct10dif_common", "crct10dif_generic",
+};
+
+bool modpack_plain(const char *name)
+{
+	for (size_t i = 0; i < sizeof(plain_modules) / sizeof(plain_modules[0]); i++)
+		if (strcmp(plain_modules[i], name) == 0)
+			return true;
+	return false;
+}
+
 struct pool {
 	struct modpack_job *jobs;
 	size_t n;
@@ -51,6 +69,11 @@ static int job_run(struct modpack_job *job)
 
 	if (r < 0)
 		return r;
+	if (job->plain) {
+		job->data = raw;
+		job->len = raw_len;
+		return 0;
+	}
 	r = modpack_xz(raw, raw_len, &job->data, &job->len);
 	free(raw);
 	if (r < 0)

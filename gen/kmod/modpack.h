@@ -16,6 +16,7 @@
 #ifndef LIFEBOAT_MODPACK_H
 #define LIFEBOAT_MODPACK_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* The xz preset of modules: preset 0 (a 256 KiB dictionary, larger than
@@ -25,9 +26,16 @@
 
 struct modpack_job {
 	const char *src;   /* the module on the host, compressed or not */
-	void *data;        /* out: xz stream, malloc'd */
+	bool plain;        /* store it uncompressed (modpack_plain) */
+	void *data;        /* out: xz stream or the plain module, malloc'd */
 	size_t len;
 };
+
+/* Whether the module named name is stored plain: the modules a boot loads
+ * on most machines, so that the init hands them to the kernel by their
+ * descriptor instead of decompressing them (docs/benchmarks.md, "Image
+ * size"); the archive's own compression covers them. */
+bool modpack_plain(const char *name);
 
 /* Read (decompressing .ko.xz/.zst/.gz) and xz-compress every job's module,
  * on as many threads as there are CPUs. Reports the first failure, naming

@@ -118,6 +118,25 @@ static void damaged_streams_are_refused(void **state)
 	free(packed);
 }
 
+/* A module stored plain is the module's bytes, for finit_module by descriptor. */
+static void plain_job_is_the_module(void **state)
+{
+	char ko[512];
+	struct modpack_job job = { .src = ko, .plain = true };
+	void *orig;
+	size_t orig_len;
+
+	(void)state;
+	if (!find_module(ko, sizeof(ko)))
+		fail_msg("no virtio_blk.ko under /lib/modules: install linux-image-amd64");
+	orig = slurp(ko, &orig_len);
+	assert_int_equal(modpack_run(&job, 1), 0);
+	assert_int_equal(job.len, orig_len);
+	assert_memory_equal(job.data, orig, orig_len);
+	free(job.data);
+	free(orig);
+}
+
 static void missing_module_fails(void **state)
 {
 	struct modpack_job job = { .src = "/nonexistent/x.ko" };
@@ -132,6 +151,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(round_trip_real_module),
 		cmocka_unit_test(damaged_streams_are_refused),
+		cmocka_unit_test(plain_job_is_the_module),
 		cmocka_unit_test(missing_module_fails),
 	};
 
