@@ -11,7 +11,8 @@
  * at xz preset 0 against 16.2 MB at zlib level 5, for about 25% more CPU
  * at build time; zstd needs level 19 (35 s of CPU) for 13.2 MB. The init
  * pays liblzma (0.1 MB in the image) and a slower decoder for the modules
- * it loads (docs/benchmarks.md, "Module compression").
+ * it loads, which is why the modules most boots load are stored plain
+ * (modpack_plain; docs/benchmarks.md, "Image size").
  */
 #ifndef LIFEBOAT_MODPACK_H
 #define LIFEBOAT_MODPACK_H
