@@ -38,6 +38,9 @@ press_line() {
 	for ((i = 0; i < ${#text}; i++)); do
 		key=$(key_name "${text:i:1}") || return 1
 		monitor "sendkey $key"
+		# qemu's USB keyboard queues 16 events: a guest starved of CPU
+		# polls it late, so keys are paced rather than sent at once.
+		sleep 0.15
 	done
 	monitor "sendkey ret"
 }

@@ -134,6 +134,9 @@ case_rescue_builtin_prompt() {
 	rescue_start "$img" "root=LABEL=nosuchlabel rd.timeout=2" $(disk_args virtio-blk "$disk")
 	{
 		expect 'lifeboat> ' 90 &&
+		# rd.timeout=2 may end before a loaded host's guest has probed
+		# the disk: list the devices once the kernel has its partitions.
+		expect ' vda: vda1 vda2' 60 &&
 		type_line devices &&
 		expect '/dev/vda2 TYPE="ext4" LABEL="lbgptfs"' &&
 		type_line report &&
