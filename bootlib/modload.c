@@ -7,9 +7,9 @@
  */
 #include "bootlib/modload.h"
 
-#include "bootlib/gunzip.h"
 #include "bootlib/log.h"
 #include "bootlib/modparams.h"
+#include "bootlib/unxz.h"
 #include "common/fileread.h"
 #include "common/modtab.h"
 #include "common/strv.h"
@@ -34,8 +34,8 @@ static struct modtab modload_tab;
 static char *modload_cmdline;
 static struct strv modload_blacklisted = STRV_INIT;
 
-/* The image stores modules gzip-compressed (gen/kmod/modpack.h): inflate and
- * hand the kernel the bytes. A plain module file goes by its fd. */
+/* The image stores modules xz-compressed (gen/kmod/modpack.h): decompress
+ * and hand the kernel the bytes. A plain module file goes by its fd. */
 static int modload_kernel(const char *path, const char *options)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -45,13 +45,13 @@ static int modload_kernel(const char *path, const char *options)
 
 	if (fd < 0)
 		return -errno;
-	if (!gunzip_is_gzip(fd)) {
+	if (!unxz_is_xz(fd)) {
 		if (syscall(SYS_finit_module, fd, options, 0) != 0)
 			r = -errno;
 		close(fd);
 		return r;
 	}
-	r = gunzip_fd(fd, &image, &len);
+	r = unxz_fd(fd, &image, &len);
 	close(fd);
 	if (r < 0)
 		return r;

@@ -109,7 +109,7 @@ static int entry_lines(const struct kmods *k, const struct kmods_entry *e, const
 static int entry_emit(const struct kmods *k, struct image *img, const struct kmods_entry *e,
 		      const struct modpack_job *packed, const char *fwdirs)
 {
-	char *dst = modfile_image_path(e->path, k->moddir, k->kver);
+	char *dst = modfile_image_path(e->path, k->moddir, k->kver, modpack_plain(e->name));
 	int r;
 
 	if (!dst)
@@ -174,7 +174,8 @@ int kmods_table(struct kmods *k, char **text, size_t *len)
 
 		if (kmods_omitted(k, k->mods[i].name))
 			continue;
-		dst = modfile_image_path(k->mods[i].path, k->moddir, k->kver);
+		dst = modfile_image_path(k->mods[i].path, k->moddir, k->kver,
+					 modpack_plain(k->mods[i].name));
 		r = dst ? entry_lines(k, &k->mods[i], dst, &lines) : -ENOMEM;
 		free(dst);
 	}
@@ -198,8 +199,10 @@ static int modules_pack(const struct kmods *k, struct modpack_job **out, size_t 
 	if (!jobs)
 		return -ENOMEM;
 	for (size_t i = 0; i < k->n_mods; i++)
-		if (!kmods_omitted(k, k->mods[i].name))
+		if (!kmods_omitted(k, k->mods[i].name)) {
+			jobs[count].plain = modpack_plain(k->mods[i].name);
 			jobs[count++].src = k->mods[i].path;
+		}
 	r = modpack_run(jobs, count);
 	*out = jobs;
 	*n = count;

@@ -79,7 +79,7 @@ static size_t ko_name_len(const char *path)
 	return n;
 }
 
-char *modfile_image_path(const char *path, const char *moddir, const char *kver)
+char *modfile_image_path(const char *path, const char *moddir, const char *kver, bool plain)
 {
 	size_t dir_len = strlen(moddir);
 	const char *rel;
@@ -93,7 +93,8 @@ char *modfile_image_path(const char *path, const char *moddir, const char *kver)
 		/* Not under moddir (an odd layout): keep the name only. */
 		rel = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 	}
-	if (asprintf(&out, "/lib/modules/%s/%.*s.gz", kver, (int)ko_name_len(rel), rel) < 0)
+	if (asprintf(&out, "/lib/modules/%s/%.*s%s", kver, (int)ko_name_len(rel), rel,
+		     plain ? "" : ".xz") < 0)
 		return NULL;
 	return out;
 }

@@ -13,10 +13,10 @@ bool modfile_is_compressed(const char *path);
  * (recognised by magic bytes, not by name). *data is malloc'd. Reports. */
 int modfile_read(const char *path, void **data, size_t *len);
 /* The image path of a module: its path under moddir, under
- * /lib/modules/KVER/, with the suffix .ko.gz whatever the host's was:
- * the image stores modules gzip-compressed (gen/kmod/modpack.h). Returns a
- * malloc'd string. */
-char *modfile_image_path(const char *path, const char *moddir, const char *kver);
+ * /lib/modules/KVER/, ending in .ko.xz whatever the host's suffix was (the
+ * image stores modules xz-compressed, gen/kmod/modpack.h), or in .ko for
+ * one stored plain. Returns a malloc'd string. */
+char *modfile_image_path(const char *path, const char *moddir, const char *kver, bool plain);
 
 /* Find firmware `name` in the ':'-separated fwdirs (NULL: /lib/firmware/updates
  * and /lib/firmware), trying DIR/KVER/NAME and DIR/NAME, each also with .xz

@@ -1,56 +1,57 @@
-/* modpack: kernel modules as the image stores them, gzip-compressed, made in parallel. */
+/* modpack: kernel modules as the image stores them, xz-compressed, made in parallel. */
 #include "gen/kmod/modpack.h"
 
 #include <errno.h>
+#include <lzma.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include "gen/gen_report.h"
 #include "gen/kmod/modfile.h"
 
 #define MODPACK_MAX_THREADS 16
 
-int modpack_gzip(const void *data, size_t len, void **out, size_t *out_len)
+int modpack_xz(const void *data, size_t len, void **out, size_t *out_len)
 {
-	z_stream zs;
-	gz_header gzh;
-	unsigned char *buf;
-	size_t cap;
-	int rc;
+	size_t cap = lzma_stream_buffer_bound(len), pos = 0;
+	uint8_t *buf;
 
-	memset(&zs, 0, sizeof(zs));
-	memset(&gzh, 0, sizeof(gzh));
-	if (len > UINT32_MAX)
+	if (cap == 0)
 		return -EFBIG;
-	/* windowBits 15 + 16: a gzip wrapper, which the init recognises. */
-	if (deflateInit2(&zs, MODPACK_GZIP_LEVEL, Z_DEFLATED, 15 + 16, 9, Z_DEFAULT_STRATEGY) != Z_OK)
-		return -ENOMEM;
-	gzh.os = 3;  /* unix, whatever zlib was built with: reproducible */
-	cap = deflateBound(&zs, (uLong)len);
 	buf = malloc(cap);
-	if (!buf || deflateSetHeader(&zs, &gzh) != Z_OK) {
-		free(buf);
-		deflateEnd(&zs);
+	if (!buf)
 		return -ENOMEM;
-	}
-	zs.next_in = (Bytef *)data;
-	zs.avail_in = (uInt)len;
-	zs.next_out = buf;
-	zs.avail_out = (uInt)cap;
-	rc = deflate(&zs, Z_FINISH);
-	*out_len = cap - zs.avail_out;
-	deflateEnd(&zs);
-	if (rc != Z_STREAM_END) {
+	/* CRC32: the check every xz decoder has, the kernel's own included. */
+	if (lzma_easy_buffer_encode(MODPACK_XZ_PRESET, LZMA_CHECK_CRC32, NULL, data, len, buf,
+				    &pos, cap) != LZMA_OK) {
 		free(buf);
 		return -EIO;
 	}
 	*out = buf;
+	*out_len = pos;
 	return 0;
+}
+
+/* The root filesystems' usual module with its dependencies, and the disk
+ * controllers of virtual machines and of most current hardware with the
+ * layers under them. */
+static const char *const plain_modules[] = {
+	"ext4", "jbd2", "mbcache", "crc16", "crc32c_generic",
+	"virtio_blk", "virtio_scsi", "ahci", "libahci", "libata", "nvme", "nvme_core",
+	"sd_mod", "scsi_mod", "scsi_common", "t10_pi", "crc64_rocksoft", "crc64_rocksoft_generic",
+	"crc_t10dif", "crct10dif_common", "crct10dif_generic",
+};
+
+bool modpack_plain(const char *name)
+{
+	for (size_t i = 0; i < sizeof(plain_modules) / sizeof(plain_modules[0]); i++)
+		if (strcmp(plain_modules[i], name) == 0)
+			return true;
+	return false;
 }
 
 struct pool {
@@ -68,7 +69,12 @@ static int job_run(struct modpack_job *job)
 
 	if (r < 0)
 		return r;
-	r = modpack_gzip(raw, raw_len, &job->data, &job->len);
+	if (job->plain) {
+		job->data = raw;
+		job->len = raw_len;
+		return 0;
+	}
+	r = modpack_xz(raw, raw_len, &job->data, &job->len);
 	free(raw);
 	if (r < 0)
 		gen_error("compressing module %s for the image failed: %s", job->src, strerror(-r));

@@ -30,6 +30,10 @@
 #                      in the default set; lifeboat-generic is gzip). E.g.
 #                      TOOLS="lifeboat-generic lifeboat-zstd lifeboat-xz
 #                      lifeboat-lz4 lifeboat-none" N=3 M=5 tests/bench/run.sh
+#   lifeboat-ref       lifeboat --generic made by another build of lifeboat,
+#                      REF_BUILD=DIR (its build/ directory: DIR/lifeboat and
+#                      the init beside it), to measure a change side by side
+#                      with the commit before it (not in the default set)
 # Every image boots the same VM (boot_qemu from tests/boot/lib.sh: TCG, 512 MB,
 # virtio-blk, -snapshot so each boot sees the same pristine disk) with the same
 # kernel command line:
@@ -58,7 +62,8 @@ MKTIRFS=$BENCH/root-tiny-initramfs-core/usr/sbin/mktirfs.local
 declare -A KIND=([lifeboat-generic]=generic [lifeboat-host]=host-only
 	[itools-most]=generic [itools-dep]=host-only [dracut-generic]=generic
 	[dracut-host]=host-only [tirfs]=host-only [lifeboat-zstd]=generic
-	[lifeboat-xz]=generic [lifeboat-lz4]=generic [lifeboat-none]=generic)
+	[lifeboat-xz]=generic [lifeboat-lz4]=generic [lifeboat-none]=generic
+	[lifeboat-ref]=generic)
 declare -A LABEL=([lifeboat-generic]="lifeboat --generic"
 	[lifeboat-host]="lifeboat --host-only" [itools-most]="mkinitramfs MODULES=most"
 	[itools-dep]="mkinitramfs MODULES=dep" [dracut-generic]="dracut --no-hostonly"
@@ -66,7 +71,8 @@ declare -A LABEL=([lifeboat-generic]="lifeboat --generic"
 	[lifeboat-zstd]="lifeboat --generic --compress zstd"
 	[lifeboat-xz]="lifeboat --generic --compress xz"
 	[lifeboat-lz4]="lifeboat --generic --compress lz4"
-	[lifeboat-none]="lifeboat --generic --compress none")
+	[lifeboat-none]="lifeboat --generic --compress none"
+	[lifeboat-ref]="lifeboat --generic, REF_BUILD")
 declare -A GEN_MED SIZE BOOT_MED UPTIME_MED RUNS BOOTS_OK
 
 # gen_ID OUT: make one image. Output goes to the caller's log.
@@ -76,6 +82,7 @@ gen_lifeboat-zstd() { gen_lifeboat_compressed "$1" zstd; }
 gen_lifeboat-xz() { gen_lifeboat_compressed "$1" xz; }
 gen_lifeboat-lz4() { gen_lifeboat_compressed "$1" lz4; }
 gen_lifeboat-none() { gen_lifeboat_compressed "$1" none; }
+gen_lifeboat-ref() { "$REF_BUILD/lifeboat" build --config /dev/null --generic --kver "$KVER" -o "$1"; }
 gen_lifeboat-host() { "$BUILD/lifeboat" build --config /dev/null --host-only --kver "$KVER" -o "$1"; }
 gen_itools-most() { mkinitramfs -d "$BENCH/conf-itools-most" -o "$1" "$KVER"; }
 gen_itools-dep() { mkinitramfs -d "$BENCH/conf-itools-dep" -o "$1" "$KVER"; }
@@ -105,6 +112,9 @@ check_setup() {
 	[ -r "$KERNEL" ] || { echo "no kernel at $KERNEL"; return 1; }
 	[ -x "$TEST_INIT" ] || { echo "no $TEST_INIT: make build/test-init"; return 1; }
 	[ -x "$BUILD/lifeboat" ] || { echo "no $BUILD/lifeboat: make"; return 1; }
+	case " $TOOLS " in *" lifeboat-ref "*)
+		[ -x "${REF_BUILD:-}/lifeboat" ] || { echo "lifeboat-ref: REF_BUILD=DIR, DIR/lifeboat built"; return 1; }
+	esac
 	# The other tools only when a row of theirs is asked for.
 	case " $TOOLS " in *" tirfs "* | *" dracut-"*)
 		[ -x "$MKTIRFS" ] && [ -d "$DRACUT_ROOT" ] || { echo "run tests/bench/fetch-tools.sh first"; return 1; }

@@ -16,6 +16,7 @@
 #include "gen/host/hostonly.h"
 #include "gen/kmod/kmods.h"
 #include "gen/kmod/modfile.h"
+#include "gen/kmod/modpack.h"
 
 static char kver[256];
 static char moddir[512];
@@ -236,7 +237,7 @@ static void emit_into_image(void **state)
 	assert_int_equal(kmods_add(k, "virtio_blk", "test"), 0);
 	assert_int_equal(kmods_emit(k, img, "/nonexistent"), 0);
 	assert_true(image_has(img, MODTAB_PATH));
-	snprintf(path, sizeof(path), "/lib/modules/%s/kernel/drivers/block/virtio_blk.ko.gz", kver);
+	snprintf(path, sizeof(path), "/lib/modules/%s/kernel/drivers/block/virtio_blk.ko", kver);
 	assert_true(image_has(img, path));
 	image_free(img);
 	kmods_free(k);
@@ -277,14 +278,21 @@ static void decompression_byte_for_byte(void **state)
 
 static void image_path_strips_suffix(void **state)
 {
-	char *p = modfile_image_path("/r/usr/lib/modules/9.9/kernel/fs/x.ko.zst", "/r/usr/lib/modules/9.9/", "9.9");
+	char *p = modfile_image_path("/r/usr/lib/modules/9.9/kernel/fs/x.ko.zst", "/r/usr/lib/modules/9.9/", "9.9", false);
 
 	(void)state;
-	assert_string_equal(p, "/lib/modules/9.9/kernel/fs/x.ko.gz");
+	assert_string_equal(p, "/lib/modules/9.9/kernel/fs/x.ko.xz");
 	free(p);
-	p = modfile_image_path("/elsewhere/y.ko.xz", "/r/lib/modules/9.9", "9.9");
-	assert_string_equal(p, "/lib/modules/9.9/y.ko.gz");
+	p = modfile_image_path("/elsewhere/y.ko.xz", "/r/lib/modules/9.9", "9.9", false);
+	assert_string_equal(p, "/lib/modules/9.9/y.ko.xz");
 	free(p);
+	/* A module stored plain keeps the .ko name the init loads by descriptor. */
+	p = modfile_image_path("/r/lib/modules/9.9/kernel/fs/ext4/ext4.ko.zst", "/r/lib/modules/9.9", "9.9", true);
+	assert_string_equal(p, "/lib/modules/9.9/kernel/fs/ext4/ext4.ko");
+	free(p);
+	assert_true(modpack_plain("ext4"));
+	assert_true(modpack_plain("virtio_blk"));
+	assert_false(modpack_plain("qla2xxx"));
 }
 
 static void firmware_lookup(void **state)
@@ -349,7 +357,7 @@ static void synthetic_tree(void **state)
 	modprobe_names(opt, "virtio_blk", &want);
 	assert_int_equal(kmods_count(k), want.len);
 	table_of(k, &t);
-	snprintf(opt, sizeof(opt), "/lib/modules/%s/kernel/drivers/block/virtio_blk.ko.gz", kver);
+	snprintf(opt, sizeof(opt), "/lib/modules/%s/kernel/drivers/block/virtio_blk.ko", kver);
 	assert_string_equal(modtab_find(&t, "virtio_blk")->path, opt);
 	modtab_free(&t);
 	img = image_new();

@@ -1,4 +1,4 @@
-/* Unit tests: modules packed by the generator and inflated by the init. */
+/* Unit tests: modules packed by the generator and decompressed by the init. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bootlib/gunzip.h"
+#include "bootlib/unxz.h"
 #include "gen/kmod/modpack.h"
 
 /* A real module of the installed kernel, found at run time. */
@@ -60,7 +60,7 @@ static int write_temp(const void *data, size_t len, char *path)
 	return fd;
 }
 
-/* Pack a real module as the generator does, inflate it as the init does:
+/* Pack a real module as the generator does, decompress it as the init does:
  * the same bytes, and packing twice gives the same stream. */
 static void round_trip_real_module(void **state)
 {
@@ -79,8 +79,8 @@ static void round_trip_real_module(void **state)
 	assert_int_equal(jobs[0].len, jobs[1].len);
 	assert_memory_equal(jobs[0].data, jobs[1].data, jobs[0].len);
 	fd = write_temp(jobs[0].data, jobs[0].len, tmp);
-	assert_true(gunzip_is_gzip(fd));
-	assert_int_equal(gunzip_fd(fd, &back, &back_len), 0);
+	assert_true(unxz_is_xz(fd));
+	assert_int_equal(unxz_fd(fd, &back, &back_len), 0);
 	assert_int_equal(back_len, orig_len);
 	assert_memory_equal(back, orig, orig_len);
 	close(fd);
@@ -101,21 +101,40 @@ static void damaged_streams_are_refused(void **state)
 	int fd;
 
 	(void)state;
-	assert_int_equal(modpack_gzip(text, sizeof(text), &packed, &len), 0);
+	assert_int_equal(modpack_xz(text, sizeof(text), &packed, &len), 0);
 	fd = write_temp(packed, len - 5, tmp);
-	assert_int_equal(gunzip_fd(fd, &back, &back_len), -EINVAL);
+	assert_int_equal(unxz_fd(fd, &back, &back_len), -EINVAL);
 	close(fd);
 	unlink(tmp);
 	((unsigned char *)packed)[len / 2] ^= 0x55;
 	fd = write_temp(packed, len, tmp);
-	assert_int_equal(gunzip_fd(fd, &back, &back_len), -EINVAL);
+	assert_int_equal(unxz_fd(fd, &back, &back_len), -EINVAL);
 	close(fd);
 	unlink(tmp);
 	fd = write_temp(text, sizeof(text), tmp);
-	assert_false(gunzip_is_gzip(fd));
+	assert_false(unxz_is_xz(fd));
 	close(fd);
 	unlink(tmp);
 	free(packed);
+}
+
+/* A module stored plain is the module's bytes, for finit_module by descriptor. */
+static void plain_job_is_the_module(void **state)
+{
+	char ko[512];
+	struct modpack_job job = { .src = ko, .plain = true };
+	void *orig;
+	size_t orig_len;
+
+	(void)state;
+	if (!find_module(ko, sizeof(ko)))
+		fail_msg("no virtio_blk.ko under /lib/modules: install linux-image-amd64");
+	orig = slurp(ko, &orig_len);
+	assert_int_equal(modpack_run(&job, 1), 0);
+	assert_int_equal(job.len, orig_len);
+	assert_memory_equal(job.data, orig, orig_len);
+	free(job.data);
+	free(orig);
 }
 
 static void missing_module_fails(void **state)
@@ -132,6 +151,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(round_trip_real_module),
 		cmocka_unit_test(damaged_streams_are_refused),
+		cmocka_unit_test(plain_job_is_the_module),
 		cmocka_unit_test(missing_module_fails),
 	};
 
