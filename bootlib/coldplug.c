@@ -28,7 +28,37 @@ static int read_attr(int dirfd, const char *name, char *buf, size_t size)
 	return 0;
 }
 
-static int coldplug_bus(int busfd, const char *bus)
+bool coldplug_is_late(const char *modalias)
+{
+	/* PCI base class 01 (mass storage), subclass 01 (IDE): bcNNscNN. */
+	return strncmp(modalias, "pci:", 4) == 0 && strstr(modalias, "bc01sc01") != NULL;
+}
+
+bool coldplug_is_disk_maker(const char *modalias)
+{
+	/* PCI base class 01; virtio device IDs 2 (block) and 8 (SCSI host),
+	 * from the virtio specification. */
+	return (strncmp(modalias, "pci:", 4) == 0 && strstr(modalias, "bc01sc") != NULL) ||
+	       strncmp(modalias, "virtio:d00000002v", 17) == 0 ||
+	       strncmp(modalias, "virtio:d00000008v", 17) == 0;
+}
+
+/* Which devices one pass loads drivers for. */
+enum coldplug_pick { PICK_ALL, PICK_EARLY, PICK_LATE };
+
+static bool picked(const char *alias, enum coldplug_pick pick, bool *skipped)
+{
+	bool late;
+
+	if (pick == PICK_ALL)
+		return true;
+	late = coldplug_is_late(alias);
+	if (late && pick == PICK_EARLY)
+		*skipped = true;
+	return late == (pick == PICK_LATE);
+}
+
+static int coldplug_bus(int busfd, const char *bus, enum coldplug_pick pick, bool *skipped)
 {
 	char path[300];
 	char alias[512];
@@ -49,8 +79,12 @@ static int coldplug_bus(int busfd, const char *bus)
 		if (devfd < 0)
 			continue;
 		if (read_attr(devfd, "modalias", alias, sizeof(alias)) == 0 && alias[0] &&
-		    modtab_modalias_wanted(alias)) {
-			int r = modload_modalias(alias);
+		    modtab_modalias_wanted(alias) && picked(alias, pick, skipped)) {
+			/* The early pass probes the disks' controllers before it
+			 * goes on, so that their disks exist before the late
+			 * drivers' short wait (evloop.c) begins. */
+			int r = pick == PICK_EARLY && coldplug_is_disk_maker(alias) ?
+				modload_modalias_probed(alias) : modload_modalias(alias);
 
 			if (r > 0)
 				loaded += r;
@@ -62,7 +96,7 @@ static int coldplug_bus(int busfd, const char *bus)
 	return loaded;
 }
 
-int coldplug_devices(void)
+static int coldplug_pass(enum coldplug_pick pick, bool *skipped)
 {
 	DIR *buses = opendir("/sys/bus");
 	struct dirent *de;
@@ -72,20 +106,41 @@ int coldplug_devices(void)
 		return 0;
 	while ((de = readdir(buses)))
 		if (de->d_name[0] != '.')
-			loaded += coldplug_bus(dirfd(buses), de->d_name);
+			loaded += coldplug_bus(dirfd(buses), de->d_name, pick, skipped);
 	closedir(buses);
 	return loaded;
+}
+
+int coldplug_devices(void)
+{
+	bool unused;
+
+	return coldplug_pass(PICK_ALL, &unused);
+}
+
+int coldplug_early(bool *late_skipped)
+{
+	*late_skipped = false;
+	return coldplug_pass(PICK_EARLY, late_skipped);
+}
+
+int coldplug_late(void)
+{
+	bool unused;
+
+	return coldplug_pass(PICK_LATE, &unused);
 }
 
 int coldplug_buses(const char *const *buses)
 {
 	int busfd = open("/sys/bus", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	int loaded = 0;
+	bool unused;
 
 	if (busfd < 0)
 		return 0;
 	for (; *buses; buses++)
-		loaded += coldplug_bus(busfd, *buses);
+		loaded += coldplug_bus(busfd, *buses, PICK_ALL, &unused);
 	close(busfd);
 	return loaded;
 }

@@ -95,7 +95,9 @@ static bool drain_events(int fd, struct wanted *w)
 
 static int quiet_timeout(long long left)
 {
-	return left > 0 && left < EVLOOP_QUIET_MS ? (int)left : EVLOOP_QUIET_MS;
+	int quiet = evloop_quiet_ms();
+
+	return left > 0 && left < quiet ? (int)left : quiet;
 }
 
 int devwait_find(const struct dev_spec *spec, unsigned int timeout_sec, struct found_dev *found)
@@ -133,5 +135,7 @@ int devwait_find(const struct dev_spec *spec, unsigned int timeout_sec, struct f
 		if (drain_events(fd, &w))
 			return 0;
 	}
+	/* What is reported (and the rescue) sees every controller's disks. */
+	evloop_load_late();
 	return -ETIMEDOUT;
 }

@@ -26,12 +26,15 @@
 #include "bootlib/log.h"
 #include "bootlib/modload.h"
 #include "bootlib/timeline.h"
+#include "common/layout.h"
 #include "common/modtab.h"
 
 static const struct evloop_observer *observer;
 static int uevent_fd = -1;
 static unsigned int prompt_depth;
 static unsigned long offered_under_prompt;
+/* Late devices (coldplug_is_late) whose drivers are not loaded yet. */
+static bool late_pending;
 
 void evloop_observe(const struct evloop_observer *obs)
 {
@@ -47,9 +50,26 @@ int evloop_start(void)
 	uevent_fd = uevent_open();
 	if (uevent_fd < 0)
 		return uevent_fd;
-	loaded = coldplug_devices();
-	timeline_mark("modules", "%d loaded by coldplug", loaded);
+	if (access(LAYOUT_GENERIC, F_OK) == 0)
+		loaded = coldplug_early(&late_pending);
+	else
+		loaded = coldplug_devices();
+	timeline_mark("modules", "%d loaded by coldplug%s", loaded,
+		      late_pending ? ", IDE controllers' left for later" : "");
 	return uevent_fd;
+}
+
+void evloop_load_late(void)
+{
+	if (!late_pending)
+		return;
+	late_pending = false;
+	log_debug("coldplug: %d module(s) loaded for the IDE controllers", coldplug_late());
+}
+
+int evloop_quiet_ms(void)
+{
+	return late_pending ? EVLOOP_LATE_MS : EVLOOP_QUIET_MS;
 }
 
 static void offer(const char *devname)
@@ -85,6 +105,12 @@ unsigned long evloop_offered_under_prompt(void)
 
 void evloop_quiet(void)
 {
+	/* First the late drivers: md must not start an array degraded while
+	 * a member may sit on a controller not probed yet. */
+	if (late_pending) {
+		evloop_load_late();
+		return;
+	}
 	if (observer && observer->settled)
 		observer->settled();
 }
@@ -100,8 +126,12 @@ static void handle(const struct uevent *ev, bool offers)
 {
 	bool add = strcmp(ev->action, "add") == 0;
 
-	if (add && ev->modalias && modtab_modalias_wanted(ev->modalias))
-		modload_modalias(ev->modalias);
+	if (add && ev->modalias && modtab_modalias_wanted(ev->modalias)) {
+		if (late_pending && coldplug_is_disk_maker(ev->modalias))
+			modload_modalias_probed(ev->modalias);
+		else
+			modload_modalias(ev->modalias);
+	}
 	if (offers && is_block(ev) && (add || strcmp(ev->action, "change") == 0))
 		offer(ev->devname);
 }
@@ -145,6 +175,8 @@ static void input_ready(void)
 		return;   /* the boot follows no devices yet (rd.break=cmdline) */
 	evloop_drain(uevent_fd, NULL, NULL);
 	coldplug_buses(input_buses);
+	/* Every device has its driver before a person is asked anything. */
+	evloop_load_late();
 }
 
 void evloop_prompt_begin(void)
@@ -171,10 +203,10 @@ static int poll_timeout(bool events, uint64_t deadline_ms)
 	uint64_t now, left;
 
 	if (!deadline_ms)
-		return events ? EVLOOP_QUIET_MS : -1;
+		return events ? evloop_quiet_ms() : -1;
 	now = clock_now_ms();
 	left = deadline_ms > now ? deadline_ms - now : 0;
-	return events && left > EVLOOP_QUIET_MS ? EVLOOP_QUIET_MS : (int)left;
+	return events && left > (uint64_t)evloop_quiet_ms() ? evloop_quiet_ms() : (int)left;
 }
 
 /* Poll fds and the uevent socket (last) until one of fds is ready or
@@ -187,16 +219,17 @@ static int wait_ready(struct pollfd *pfds, size_t n, uint64_t deadline_ms)
 	if (uevent_fd >= 0)
 		pfds[all++] = (struct pollfd){ .fd = uevent_fd, .events = POLLIN };
 	for (;;) {
-		int timeout, r;
+		int timeout, quiet, r;
 
 		if (deadline_ms && clock_now_ms() >= deadline_ms)
 			return -ETIMEDOUT;
+		quiet = evloop_quiet_ms();
 		timeout = poll_timeout(all > n, deadline_ms);
 		r = poll(pfds, (nfds_t)all, timeout);
 		if (r < 0 && errno != EINTR)
 			return -errno;
 		/* Not when the deadline cut the wait short: that was no quiet period. */
-		if (r == 0 && timeout == EVLOOP_QUIET_MS)
+		if (r == 0 && timeout == quiet)
 			evloop_quiet();
 		if (r <= 0)
 			continue;

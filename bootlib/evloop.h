@@ -49,8 +49,18 @@ unsigned long evloop_offered_under_prompt(void);
 /* A wait sleeps at most this long at a time, so that a quiet period is
  * noticed: md arrays missing members then start degraded. */
 #define EVLOOP_QUIET_MS 5000
-/* No event came for EVLOOP_QUIET_MS: tell the observer. */
+/* While late devices (bootlib/coldplug.h) wait for their drivers, a quiet
+ * period is this short: a root that is not on an early controller costs
+ * the boot about this much, one that is saves the late drivers' time. */
+#define EVLOOP_LATE_MS 150
+/* The quiet period now: EVLOOP_LATE_MS while late drivers wait, else
+ * EVLOOP_QUIET_MS. */
+int evloop_quiet_ms(void);
+/* No event came for evloop_quiet_ms(): load the late drivers if they
+ * wait, else tell the observer. */
 void evloop_quiet(void);
+/* Load the late devices' drivers now (once; before any prompt). */
+void evloop_load_late(void);
 
 /* A prompt takes the console (prompts nest: the loop under one may offer
  * a device whose stack asks for a passphrase) and gives it back. Before

@@ -270,12 +270,22 @@ int modload_name(const char *name)
 	return c.count > 0 ? c.count : c.err;
 }
 
-int modload_modalias(const char *modalias)
+static int modalias_load(const char *modalias, bool async_probe)
 {
-	struct match_ctx c = { .skip_blacklisted = true, .st.async_probe = true };
+	struct match_ctx c = { .skip_blacklisted = true, .st.async_probe = async_probe };
 
 	modtab_match(&modload_tab, modalias, match_load, &c);
 	return c.count;
+}
+
+int modload_modalias(const char *modalias)
+{
+	return modalias_load(modalias, true);
+}
+
+int modload_modalias_probed(const char *modalias)
+{
+	return modalias_load(modalias, false);
 }
 
 void modload_close(void)

@@ -16,8 +16,12 @@ void modload_blacklist(const char *name);
  * (rd.driver.pre=/post=). Returns the number of modules newly loaded, or
  * -ENOENT when the table does not know it, or another -errno. */
 int modload_name(const char *name);
-/* Load what a device's modalias needs. Returns the number newly loaded. */
+/* Load what a device's modalias needs, its devices probed in the
+ * background (the kernel's async_probe). Returns the number newly loaded. */
 int modload_modalias(const char *modalias);
+/* The same, probed before the call returns: the devices the driver makes
+ * (a disk, a controller's children) exist when it does. */
+int modload_modalias_probed(const char *modalias);
 /* Forget the table and the blacklist. */
 void modload_close(void);
 

@@ -12,6 +12,9 @@
 
 /* What the image was built with (`lifeboat ls`, the rescue report). */
 #define LAYOUT_BUILD_CONF "/etc/lifeboat/build.conf"
+/* Present in generic images: coldplug leaves IDE controllers for later
+ * (bootlib/coldplug.h). */
+#define LAYOUT_GENERIC "/etc/lifeboat/generic"
 
 /* Kernel parameters built into the image: every *.conf here is read, in
  * name order, before /proc/cmdline (whose words win). */

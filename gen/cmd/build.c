@@ -225,6 +225,14 @@ static int add_build_conf(const struct build_ctx *c, const char *kver, size_t n_
 	return image_add_data(c->img, LAYOUT_BUILD_CONF, buf, strlen(buf), 0644);
 }
 
+/* A generic image's init defers the drivers of controllers that seldom
+ * hold a root (bootlib/coldplug.h); a host-only image carries only the
+ * drivers its root needs, so it loads them at once. */
+static int add_generic_mark(const struct build_opts *o, struct image *img)
+{
+	return o->mode == BUILD_GENERIC ? image_add_data(img, LAYOUT_GENERIC, "", 0, 0644) : 0;
+}
+
 /* SOURCE_DATE_EPOCH (reproducible-builds.org) or 0. */
 static time_t image_time(void)
 {
@@ -285,6 +293,8 @@ static int assemble(struct build_ctx *c, const char *kver, const char *moddir)
 		r = add_files(c->opts, c->img);
 	if (r == 0)
 		r = add_cmdline(c->opts, c->img);
+	if (r == 0)
+		r = add_generic_mark(c->opts, c->img);
 	if (r == 0)
 		r = add_build_conf(c, kver, n_modules);
 	c->init = NULL;

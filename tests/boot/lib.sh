@@ -87,6 +87,9 @@ disk_args() {
 	case $kind in
 	virtio-blk)  echo "-drive file=$file,format=raw,if=virtio" ;;
 	virtio-scsi) echo "-device virtio-scsi-pci,id=scsi0 -drive file=$file,format=raw,if=none,id=d0 -device scsi-hd,drive=d0,bus=scsi0.0" ;;
+	# The PIIX IDE controller of qemu's pc machine (the generic image's late
+	# driver, bootlib/coldplug.h), as the primary master.
+	ide)         echo "-drive file=$file,format=raw,if=ide,index=0" ;;
 	ahci)        echo "-device ahci,id=ahci0 -drive file=$file,format=raw,if=none,id=d0 -device ide-hd,drive=d0,bus=ahci0.0" ;;
 	*) echo "disk_args: unknown kind $kind" >&2; return 1 ;;
 	esac
