@@ -55,7 +55,7 @@ int evloop_start(void)
 	else
 		loaded = coldplug_devices();
 	timeline_mark("modules", "%d loaded by coldplug%s", loaded,
-		      late_pending ? ", IDE controllers' left for later" : "");
+		      late_pending ? ", IDE controllers left for later" : "");
 	return uevent_fd;
 }
 
@@ -64,7 +64,7 @@ void evloop_load_late(void)
 	if (!late_pending)
 		return;
 	late_pending = false;
-	log_debug("coldplug: %d module(s) loaded for the IDE controllers", coldplug_late());
+	timeline_mark("late", "%d loaded for the IDE controllers", coldplug_late());
 }
 
 int evloop_quiet_ms(void)
