@@ -36,9 +36,10 @@ bool coldplug_is_late(const char *modalias)
 
 bool coldplug_is_disk_maker(const char *modalias)
 {
-	/* PCI base class 01; virtio device IDs 2 (block) and 8 (SCSI host),
-	 * from the virtio specification. */
-	return (strncmp(modalias, "pci:", 4) == 0 && strstr(modalias, "bc01sc") != NULL) ||
+	/* A virtio storage controller on PCI (vendor 1AF4, class 01), and the
+	 * virtio devices it makes: IDs 2 (block) and 8 (SCSI host), from the
+	 * virtio specification. */
+	return (strncmp(modalias, "pci:v00001AF4", 13) == 0 && strstr(modalias, "bc01sc") != NULL) ||
 	       strncmp(modalias, "virtio:d00000002v", 17) == 0 ||
 	       strncmp(modalias, "virtio:d00000008v", 17) == 0;
 }
@@ -80,9 +81,9 @@ static int coldplug_bus(int busfd, const char *bus, enum coldplug_pick pick, boo
 			continue;
 		if (read_attr(devfd, "modalias", alias, sizeof(alias)) == 0 && alias[0] &&
 		    modtab_modalias_wanted(alias) && picked(alias, pick, skipped)) {
-			/* The early pass probes the disks' controllers before it
-			 * goes on, so that their disks exist before the late
-			 * drivers' short wait (evloop.c) begins. */
+			/* The early pass probes virtio disks before it goes on,
+			 * so that they exist before the late drivers' short
+			 * wait (evloop.c) begins. */
 			int r = pick == PICK_EARLY && coldplug_is_disk_maker(alias) ?
 				modload_modalias_probed(alias) : modload_modalias(alias);
 

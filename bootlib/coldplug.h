@@ -19,9 +19,11 @@ int coldplug_late(void);
  * found nothing for a moment, before any prompt, or left to the real
  * root's udev when the root was found without it (docs/benchmarks.md). */
 bool coldplug_is_late(const char *modalias);
-/* Whether a device is a storage controller or a virtio disk: in the early
- * pass (and while late ones wait, evloop.c) their drivers probe before
- * the load returns, the others' in the background. */
+/* Whether a device is a virtio disk or its controller: in the early pass
+ * (and while late ones wait, evloop.c) their drivers probe before the
+ * load returns, every other in the background. A virtio probe waits on no
+ * hardware (tens of ms); a real controller's can (SATA link resets), and
+ * must not hold up the next device's driver. */
 bool coldplug_is_disk_maker(const char *modalias);
 /* The same for the buses named (NULL-terminated: "usb", "hid"). */
 int coldplug_buses(const char *const *buses);
