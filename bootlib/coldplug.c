@@ -47,6 +47,7 @@ bool coldplug_is_disk_maker(const char *modalias)
 /* Which devices one pass loads drivers for. */
 enum coldplug_pick { PICK_ALL, PICK_EARLY, PICK_LATE };
 
+/* skipped (PICK_EARLY's only) is set when a late device was passed over. */
 static bool picked(const char *alias, enum coldplug_pick pick, bool *skipped)
 {
 	bool late;
@@ -57,6 +58,14 @@ static bool picked(const char *alias, enum coldplug_pick pick, bool *skipped)
 	if (late && pick == PICK_EARLY)
 		*skipped = true;
 	return late == (pick == PICK_LATE);
+}
+
+int coldplug_load(const char *modalias, bool early)
+{
+	/* Virtio disks probe before the early pass goes on, so that they
+	 * exist before the late drivers' short wait (evloop.c) begins. */
+	return early && coldplug_is_disk_maker(modalias) ? modload_modalias_probed(modalias)
+							 : modload_modalias(modalias);
 }
 
 static int coldplug_bus(int busfd, const char *bus, enum coldplug_pick pick, bool *skipped)
@@ -81,11 +90,7 @@ static int coldplug_bus(int busfd, const char *bus, enum coldplug_pick pick, boo
 			continue;
 		if (read_attr(devfd, "modalias", alias, sizeof(alias)) == 0 && alias[0] &&
 		    modtab_modalias_wanted(alias) && picked(alias, pick, skipped)) {
-			/* The early pass probes virtio disks before it goes on,
-			 * so that they exist before the late drivers' short
-			 * wait (evloop.c) begins. */
-			int r = pick == PICK_EARLY && coldplug_is_disk_maker(alias) ?
-				modload_modalias_probed(alias) : modload_modalias(alias);
+			int r = coldplug_load(alias, pick == PICK_EARLY);
 
 			if (r > 0)
 				loaded += r;
@@ -114,9 +119,7 @@ static int coldplug_pass(enum coldplug_pick pick, bool *skipped)
 
 int coldplug_devices(void)
 {
-	bool unused;
-
-	return coldplug_pass(PICK_ALL, &unused);
+	return coldplug_pass(PICK_ALL, NULL);
 }
 
 int coldplug_early(bool *late_skipped)
@@ -127,21 +130,18 @@ int coldplug_early(bool *late_skipped)
 
 int coldplug_late(void)
 {
-	bool unused;
-
-	return coldplug_pass(PICK_LATE, &unused);
+	return coldplug_pass(PICK_LATE, NULL);
 }
 
 int coldplug_buses(const char *const *buses)
 {
 	int busfd = open("/sys/bus", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	int loaded = 0;
-	bool unused;
 
 	if (busfd < 0)
 		return 0;
 	for (; *buses; buses++)
-		loaded += coldplug_bus(busfd, *buses, PICK_ALL, &unused);
+		loaded += coldplug_bus(busfd, *buses, PICK_ALL, NULL);
 	close(busfd);
 	return loaded;
 }

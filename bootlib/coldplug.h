@@ -25,6 +25,11 @@ bool coldplug_is_late(const char *modalias);
  * hardware (tens of ms); a real controller's can (SATA link resets), and
  * must not hold up the next device's driver. */
 bool coldplug_is_disk_maker(const char *modalias);
+/* Load the driver a device's modalias asks for. With early (the first
+ * pass, or while late devices wait) a virtio disk's driver probes before
+ * the call returns; every other probes in the background. Returns the
+ * number of modules loaded. */
+int coldplug_load(const char *modalias, bool early);
 /* The same for the buses named (NULL-terminated: "usb", "hid"). */
 int coldplug_buses(const char *const *buses);
 

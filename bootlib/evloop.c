@@ -24,7 +24,6 @@
 #include "bootlib/clock.h"
 #include "bootlib/coldplug.h"
 #include "bootlib/log.h"
-#include "bootlib/modload.h"
 #include "bootlib/timeline.h"
 #include "common/layout.h"
 #include "common/modtab.h"
@@ -126,12 +125,8 @@ static void handle(const struct uevent *ev, bool offers)
 {
 	bool add = strcmp(ev->action, "add") == 0;
 
-	if (add && ev->modalias && modtab_modalias_wanted(ev->modalias)) {
-		if (late_pending && coldplug_is_disk_maker(ev->modalias))
-			modload_modalias_probed(ev->modalias);
-		else
-			modload_modalias(ev->modalias);
-	}
+	if (add && ev->modalias && modtab_modalias_wanted(ev->modalias))
+		coldplug_load(ev->modalias, late_pending);
 	if (offers && is_block(ev) && (add || strcmp(ev->action, "change") == 0))
 		offer(ev->devname);
 }
@@ -198,15 +193,15 @@ bool evloop_prompt_busy(void)
 
 /* poll()'s timeout: the quiet period while the uevent socket is served,
  * shortened to what is left before deadline_ms (0: none); -1 for ever. */
-static int poll_timeout(bool events, uint64_t deadline_ms)
+static int poll_timeout(bool events, int quiet, uint64_t deadline_ms)
 {
 	uint64_t now, left;
 
 	if (!deadline_ms)
-		return events ? evloop_quiet_ms() : -1;
+		return events ? quiet : -1;
 	now = clock_now_ms();
 	left = deadline_ms > now ? deadline_ms - now : 0;
-	return events && left > (uint64_t)evloop_quiet_ms() ? evloop_quiet_ms() : (int)left;
+	return events && left > (uint64_t)quiet ? quiet : (int)left;
 }
 
 /* Poll fds and the uevent socket (last) until one of fds is ready or
@@ -224,7 +219,7 @@ static int wait_ready(struct pollfd *pfds, size_t n, uint64_t deadline_ms)
 		if (deadline_ms && clock_now_ms() >= deadline_ms)
 			return -ETIMEDOUT;
 		quiet = evloop_quiet_ms();
-		timeout = poll_timeout(all > n, deadline_ms);
+		timeout = poll_timeout(all > n, quiet, deadline_ms);
 		r = poll(pfds, (nfds_t)all, timeout);
 		if (r < 0 && errno != EINTR)
 			return -errno;
