@@ -13,8 +13,8 @@ kernel_stamp() {
 # compress_boot FORMAT MAGIC: build, check, boot, record.
 compress_boot() {
 	local fmt=$1 magic=$2 img=$CASE_DIR/$1.img head log=$CASE_DIR/console.log t0 t1 unpack run up
-	if [ "$fmt" = gzip ]; then
-		img=$IMG_GENERIC  # run.sh's own generic image is gzip: the default
+	if [ "$fmt" = lz4 ]; then
+		img=$IMG_GENERIC  # run.sh's own generic image is lz4: the default
 	elif ! "$BUILD/lifeboat" build --config /dev/null --generic --kver "$KVER" \
 		--compress "$fmt" -o "$img" >"$CASE_DIR/build.log" 2>&1; then
 		echo "lifeboat build --compress $fmt failed: $(grep error "$CASE_DIR/build.log" | head -n 1)"

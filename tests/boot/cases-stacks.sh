@@ -514,8 +514,14 @@ hostonly_assert_tools() {
 # past an uncompressed early archive (microcode) if there is one.
 image_file() {
 	python3 - "$1" "$2" <<'PY'
-import gzip, sys
+import gzip, subprocess, sys
 data = open(sys.argv[1], 'rb').read()
+
+def unpack(buf):
+    # lz4's legacy format (the default), read by the lz4 tool; else gzip.
+    if buf[:4] == b'\x02\x21\x4c\x18':
+        return subprocess.run(['lz4', '-dc'], input=buf, capture_output=True, check=True).stdout
+    return gzip.decompress(buf)
 
 def entries(buf):
     pos = 0
@@ -536,7 +542,7 @@ if data[:6] == b'070701':
     for name, rest in entries(data):
         if name is None:
             main = data[rest:]
-for name, content in entries(gzip.decompress(main)):
+for name, content in entries(unpack(main)):
     if name == sys.argv[2]:
         sys.stdout.buffer.write(content)
         sys.exit(0)

@@ -249,7 +249,7 @@ static void test_kernel_config_missing(void **state)
 	fixture_rmrf(dir);
 }
 
-/* The default: gzip, else the next the kernel has; gzip when nothing says. */
+/* The default: lz4, else the next the kernel has; gzip when nothing says. */
 static void test_kernel_default(void **state)
 {
 	char *dir = kernel_tree();
@@ -260,9 +260,11 @@ static void test_kernel_default(void **state)
 	tree_dirs(dir, &t);
 	assert_int_equal(kernel_rd_default("9.9", t.mods, t.boot), SINK_GZIP);
 	snprintf(path, sizeof(path), "%s/config", t.mods);
-	config_write(path, "# CONFIG_RD_GZIP is not set\nCONFIG_RD_XZ=y\nCONFIG_RD_LZ4=y\n");
+	config_write(path, "CONFIG_RD_GZIP=y\nCONFIG_RD_XZ=y\nCONFIG_RD_LZ4=y\nCONFIG_RD_ZSTD=y\n");
 	assert_int_equal(kernel_rd_default("9.9", t.mods, t.boot), SINK_LZ4);
-	config_write(path, "CONFIG_RD_ZSTD=y\nCONFIG_RD_LZ4=y\n");
+	config_write(path, "CONFIG_RD_GZIP=y\nCONFIG_RD_ZSTD=y\n# CONFIG_RD_LZ4 is not set\n");
+	assert_int_equal(kernel_rd_default("9.9", t.mods, t.boot), SINK_GZIP);
+	config_write(path, "# CONFIG_RD_GZIP is not set\nCONFIG_RD_XZ=y\nCONFIG_RD_ZSTD=y\n");
 	assert_int_equal(kernel_rd_default("9.9", t.mods, t.boot), SINK_ZSTD);
 	/* No decompressor but xz: uncompressed unpacks faster than xz. */
 	config_write(path, "CONFIG_BLK_DEV_INITRD=y\nCONFIG_RD_XZ=y\n");
