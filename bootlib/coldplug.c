@@ -30,8 +30,11 @@ static int read_attr(int dirfd, const char *name, char *buf, size_t size)
 
 bool coldplug_is_late(const char *modalias)
 {
-	/* PCI base class 01 (mass storage), subclass 01 (IDE): bcNNscNN. */
-	return strncmp(modalias, "pci:", 4) == 0 && strstr(modalias, "bc01sc01") != NULL;
+	/* PCI base class 01 (mass storage), subclass 01 (IDE): bcNNscNN. A
+	 * PS/2 port (serio) holds no disk, and its keyboard's driver is there
+	 * before any prompt all the same. */
+	return (strncmp(modalias, "pci:", 4) == 0 && strstr(modalias, "bc01sc01") != NULL) ||
+	       strncmp(modalias, "serio:", 6) == 0;
 }
 
 bool coldplug_is_disk_maker(const char *modalias)

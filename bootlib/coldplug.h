@@ -15,7 +15,9 @@ int coldplug_late(void);
 /* Whether a device is late: a controller that seldom holds a root today
  * but whose driver costs the boot (a PCI IDE controller: qemu's and old
  * hypervisors' PIIX, whose libata, SCSI core and ATAPI probe take about
- * 0.3 s of a one-CPU VM). Its driver is loaded once the device wait has
+ * 0.3 s of a one-CPU VM), or a PS/2 port (serio_raw, psmouse: no disk is
+ * there, and a keyboard's driver is loaded before any prompt as for
+ * every late device). Its driver is loaded once the device wait has
  * found nothing for a moment, before any prompt, or left to the real
  * root's udev when the root was found without it (docs/benchmarks.md). */
 bool coldplug_is_late(const char *modalias);

@@ -54,7 +54,7 @@ int evloop_start(void)
 	else
 		loaded = coldplug_devices();
 	timeline_mark("modules", "%d loaded by coldplug%s", loaded,
-		      late_pending ? ", IDE controllers left for later" : "");
+		      late_pending ? ", IDE controllers and PS/2 ports left for later" : "");
 	return uevent_fd;
 }
 
@@ -63,7 +63,7 @@ void evloop_load_late(void)
 	if (!late_pending)
 		return;
 	late_pending = false;
-	timeline_mark("late", "%d loaded for the IDE controllers", coldplug_late());
+	timeline_mark("late", "%d loaded for the IDE controllers and PS/2 ports", coldplug_late());
 }
 
 int evloop_quiet_ms(void)

@@ -12,7 +12,7 @@
 
 /* What the image was built with (`lifeboat ls`, the rescue report). */
 #define LAYOUT_BUILD_CONF "/etc/lifeboat/build.conf"
-/* Present in generic images: coldplug leaves IDE controllers for later
+/* Present in generic images: coldplug leaves IDE controllers and PS/2 ports for later
  * (bootlib/coldplug.h). */
 #define LAYOUT_GENERIC "/etc/lifeboat/generic"
 

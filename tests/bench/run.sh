@@ -11,6 +11,10 @@
 #     M=3           qemu boots of each image; medians are reported
 #     KVER=...      kernel version (default: the newest in /boot, as the boot tests)
 #     TOOLS="..."   a subset of the rows below, by id (for trial runs)
+#     ICOUNT=1      boot with qemu's -icount shift=0,sleep=on: the guest's
+#                   clock counts the instructions it ran (1 ns each) and
+#                   follows real time only while it idles, so the host's
+#                   load drops out and one boot says what five would
 # Output: the table on stdout and in build/bench/results.md; images, build
 # logs and console logs in build/bench/{img,logs}.
 #
@@ -25,11 +29,11 @@
 #                      gen_dracut-host for why the two options)
 #   tirfs              mktirfs with the package defaults (modules of the host's
 #                      root device; it is host-only by design)
-#   lifeboat-zstd, lifeboat-xz, lifeboat-lz4, lifeboat-none
-#                      lifeboat --generic with --compress zstd|xz|lz4|none (not
-#                      in the default set; lifeboat-generic is gzip). E.g.
-#                      TOOLS="lifeboat-generic lifeboat-zstd lifeboat-xz
-#                      lifeboat-lz4 lifeboat-none" N=3 M=5 tests/bench/run.sh
+#   lifeboat-gzip, lifeboat-zstd, lifeboat-xz, lifeboat-none
+#                      lifeboat --generic with --compress gzip|zstd|xz|none (not
+#                      in the default set; lifeboat-generic is lz4). E.g.
+#                      TOOLS="lifeboat-generic lifeboat-gzip lifeboat-zstd
+#                      lifeboat-xz lifeboat-none" N=3 M=5 tests/bench/run.sh
 #   lifeboat-ref       lifeboat --generic made by another build of lifeboat,
 #                      REF_BUILD=DIR (its build/ directory: DIR/lifeboat and
 #                      the init beside it), to measure a change side by side
@@ -51,6 +55,8 @@ N_SLOW=${N_SLOW:-3}
 M=${M:-3}
 KVER=${KVER:-$(newest_kernel)}
 KERNEL=/boot/vmlinuz-$KVER
+ICOUNT_ARGS=()
+[ "${ICOUNT:-0}" = 1 ] && ICOUNT_ARGS=(-icount shift=0,sleep=on)
 ALL_TOOLS="lifeboat-generic lifeboat-host itools-most itools-dep dracut-generic dracut-host tirfs"
 TOOLS=${TOOLS:-$ALL_TOOLS}
 ROOT_UUID=6b1e2d3c-4f5a-4b6c-9d7e-8f9a0b1c2d3e
@@ -62,7 +68,7 @@ MKTIRFS=$BENCH/root-tiny-initramfs-core/usr/sbin/mktirfs.local
 declare -A KIND=([lifeboat-generic]=generic [lifeboat-host]=host-only
 	[itools-most]=generic [itools-dep]=host-only [dracut-generic]=generic
 	[dracut-host]=host-only [tirfs]=host-only [lifeboat-zstd]=generic
-	[lifeboat-xz]=generic [lifeboat-lz4]=generic [lifeboat-none]=generic
+	[lifeboat-xz]=generic [lifeboat-gzip]=generic [lifeboat-none]=generic
 	[lifeboat-ref]=generic)
 declare -A LABEL=([lifeboat-generic]="lifeboat --generic"
 	[lifeboat-host]="lifeboat --host-only" [itools-most]="mkinitramfs MODULES=most"
@@ -70,7 +76,7 @@ declare -A LABEL=([lifeboat-generic]="lifeboat --generic"
 	[dracut-host]="dracut --hostonly" [tirfs]="tiny-initramfs (mktirfs)"
 	[lifeboat-zstd]="lifeboat --generic --compress zstd"
 	[lifeboat-xz]="lifeboat --generic --compress xz"
-	[lifeboat-lz4]="lifeboat --generic --compress lz4"
+	[lifeboat-gzip]="lifeboat --generic --compress gzip"
 	[lifeboat-none]="lifeboat --generic --compress none"
 	[lifeboat-ref]="lifeboat --generic, REF_BUILD")
 declare -A GEN_MED SIZE BOOT_MED UPTIME_MED RUNS BOOTS_OK
@@ -80,7 +86,7 @@ gen_lifeboat-generic() { "$BUILD/lifeboat" build --config /dev/null --generic --
 gen_lifeboat_compressed() { "$BUILD/lifeboat" build --config /dev/null --generic --kver "$KVER" --compress "$2" -o "$1"; }
 gen_lifeboat-zstd() { gen_lifeboat_compressed "$1" zstd; }
 gen_lifeboat-xz() { gen_lifeboat_compressed "$1" xz; }
-gen_lifeboat-lz4() { gen_lifeboat_compressed "$1" lz4; }
+gen_lifeboat-gzip() { gen_lifeboat_compressed "$1" gzip; }
 gen_lifeboat-none() { gen_lifeboat_compressed "$1" none; }
 gen_lifeboat-ref() { "$REF_BUILD/lifeboat" build --config /dev/null --generic --kver "$KVER" -o "$1"; }
 gen_lifeboat-host() { "$BUILD/lifeboat" build --config /dev/null --host-only --kver "$KVER" -o "$1"; }
@@ -180,7 +186,7 @@ bench_boot() {
 	for ((i = 1; i <= M; i++)); do
 		log=$BENCH/logs/$id.boot$i.log
 		# shellcheck disable=SC2046
-		boot_qemu "$log" "$KERNEL" "$img" "$APPEND" $(disk_args virtio-blk "$BENCH/root.img") -snapshot
+		boot_qemu "$log" "$KERNEL" "$img" "$APPEND" $(disk_args virtio-blk "$BENCH/root.img") -snapshot "${ICOUNT_ARGS[@]}"
 		if times=$(boot_times "$log"); then
 			echo "$times" >> "$BENCH/logs/$id.boot-times"
 		else
@@ -232,7 +238,7 @@ main() {
 		[ -s "$BENCH/img/$id.img" ] && bench_boot "$id"
 	done
 	{
-		echo "Kernel $KVER; $(nproc) cores; qemu TCG, 512 MB, virtio-blk ext4 root;" \
+		echo "Kernel $KVER; $(nproc) cores; qemu TCG${ICOUNT_ARGS:+ ${ICOUNT_ARGS[*]}}, 512 MB, virtio-blk ext4 root;" \
 			"N=$N builds (dracut --no-hostonly: $N_SLOW), M=$M boots; $(date -u +%Y-%m-%d)."
 		echo "Kernel command line: \`$GUEST_APPEND $APPEND\`."
 		echo

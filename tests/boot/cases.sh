@@ -40,7 +40,7 @@ case_label_ext4() {
 # CD-ROM) for later; the root on virtio is mounted without its drivers.
 case_uuid_ext4() {
 	boot_ok "$IMG_GENERIC" "root=UUID=$UUID_EXT4" ext4.img virtio-blk &&
-	assert_log "$CASE_DIR/console.log" "timeline [0-9.]* modules .*IDE controllers left for later" &&
+	assert_log "$CASE_DIR/console.log" "timeline [0-9.]* modules .*IDE controllers and PS/2 ports left for later" &&
 	assert_not_log "$CASE_DIR/console.log" "scsi host[0-9]*: ata_piix" &&
 	assert_not_log "$CASE_DIR/console.log" "timeline [0-9.]* late "
 }
@@ -49,8 +49,8 @@ case_uuid_ext4() {
 # nothing else came, and the root is found there.
 case_ide_root_late() {
 	boot_ok "$IMG_GENERIC" "root=UUID=$UUID_EXT4" ext4.img ide &&
-	assert_log "$CASE_DIR/console.log" "timeline [0-9.]* modules .*IDE controllers left for later" &&
-	assert_log "$CASE_DIR/console.log" "timeline [0-9.]* late [1-9][0-9]* loaded for the IDE controllers" &&
+	assert_log "$CASE_DIR/console.log" "timeline [0-9.]* modules .*IDE controllers and PS/2 ports left for later" &&
+	assert_log "$CASE_DIR/console.log" "timeline [0-9.]* late [1-9][0-9]* loaded for the IDE controllers and PS/2 ports" &&
 	assert_log "$CASE_DIR/console.log" "scsi host[0-9]*: ata_piix" &&
 	assert_log "$CASE_DIR/console.log" "rootmount /dev/sda ext4"
 }

@@ -1,5 +1,5 @@
 /* Unit tests: bootlib/coldplug: which devices a generic image leaves for
- * later (IDE controllers) and whose drivers probe before the load returns
+ * later (IDE controllers, PS/2 ports) and whose drivers probe before the load returns
  * (virtio disks), read from real modaliases. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -19,10 +19,13 @@ static const char nvme[] = "pci:v00001B36d00000010sv00001AF4sd00001100bc01sc08i0
 static const char vga[] = "pci:v00001234d00001111sv00001AF4sd00001100bc03sc00i00";
 static const char isa_bridge[] = "pci:v00008086d00007000sv00001AF4sd00001100bc06sc01i00";
 
-static void only_ide_is_late(void **state)
+static void ide_and_ps2_are_late(void **state)
 {
 	(void)state;
 	assert_true(coldplug_is_late(piix_ide));
+	/* qemu's PS/2 keyboard and aux ports. */
+	assert_true(coldplug_is_late("serio:ty06pr00id00ex00"));
+	assert_true(coldplug_is_late("serio:ty01pr00id00ex00"));
 	assert_false(coldplug_is_late(virtio_blk_pci));
 	assert_false(coldplug_is_late(ahci));
 	assert_false(coldplug_is_late(nvme));
@@ -65,7 +68,7 @@ static void no_late_devices_keeps_the_long_quiet(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(only_ide_is_late),
+		cmocka_unit_test(ide_and_ps2_are_late),
 		cmocka_unit_test(virtio_disks_probe_at_once),
 		cmocka_unit_test(no_late_devices_keeps_the_long_quiet),
 	};
