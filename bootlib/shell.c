@@ -18,11 +18,67 @@
 #include "bootlib/evloop.h"
 #include "bootlib/log.h"
 #include "bootlib/shellstate.h"
+#include "bootlib/unxz.h"
+#include "common/layout.h"
 
 static const char *const shell_paths[] = { "/bin/sh", "/usr/bin/sh", "/sbin/sh" };
 
+static int write_whole(int fd, const char *data, size_t len)
+{
+	while (len > 0) {
+		ssize_t n = write(fd, data, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		data += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* busybox from LAYOUT_BUSYBOX_XZ, once: under a name of its own first, so
+ * that the init and an SSH login unpacking at once both end well. */
+static int busybox_unpack(void)
+{
+	char tmp[] = LAYOUT_BUSYBOX ".XXXXXX";
+	void *data;
+	size_t len;
+	int fd = open(LAYOUT_BUSYBOX_XZ, O_RDONLY | O_CLOEXEC), r;
+
+	if (fd < 0)
+		return -errno;
+	r = unxz_fd(fd, &data, &len);
+	close(fd);
+	if (r < 0)
+		return r;
+	fd = mkostemp(tmp, O_CLOEXEC);
+	r = fd < 0 ? -errno : write_whole(fd, data, len);
+	free(data);
+	if (fd < 0)
+		return r;
+	if (r == 0 && fchmod(fd, 0755) < 0)
+		r = -errno;
+	if (close(fd) < 0 && r == 0)
+		r = -errno;
+	if (r == 0 && rename(tmp, LAYOUT_BUSYBOX) < 0)
+		r = -errno;
+	if (r < 0)
+		unlink(tmp);
+	return r;
+}
+
 int shell_find(char *out, size_t size)
 {
+	if (access(LAYOUT_BUSYBOX, X_OK) < 0 && access(LAYOUT_BUSYBOX_XZ, F_OK) == 0) {
+		int r = busybox_unpack();
+
+		if (r < 0)
+			log_error("cannot unpack the rescue shell %s into %s: %s; the image is "
+				  "damaged or the initramfs is full: rebuild it", LAYOUT_BUSYBOX_XZ,
+				  LAYOUT_BUSYBOX, strerror(-r));
+	}
 	for (size_t i = 0; i < sizeof(shell_paths) / sizeof(shell_paths[0]); i++)
 		if (access(shell_paths[i], X_OK) == 0) {
 			snprintf(out, size, "%s", shell_paths[i]);

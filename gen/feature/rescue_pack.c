@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/fileread.h"
 #include "common/layout.h"
 #include "gen/elf/applets.h"
 #include "gen/elf/libdeps.h"
@@ -17,9 +18,12 @@
 #include "gen/feature/feature.h"
 #include "gen/gen_report.h"
 #include "gen/host/shadow.h"
+#include "gen/kmod/modpack.h"
 
 #define SHADOW_DEFAULT "/etc/shadow"
 #define SHADOW_MAX (1 << 20)
+/* Debian's busybox-static is 2 MB. */
+#define BUSYBOX_MAX (64 << 20)
 
 const char *rescue_pack_busybox(const struct build_opts *o)
 {
@@ -70,6 +74,28 @@ static int add_applet_links(struct image *img, const struct strv *applets)
 	return r;
 }
 
+/* busybox itself, xz-compressed at LAYOUT_BUSYBOX_XZ (common/layout.h). */
+static int add_packed(struct image *img, const char *busybox)
+{
+	char *raw;
+	void *xz = NULL;
+	size_t raw_len, xz_len = 0;
+	int r = file_read_all(busybox, BUSYBOX_MAX, &raw, &raw_len);
+
+	if (r < 0) {
+		gen_error("--rescue %s: cannot read it: %s", busybox, strerror(-r));
+		return r;
+	}
+	r = modpack_xz(raw, raw_len, &xz, &xz_len);
+	if (r < 0)
+		gen_error("--rescue %s: cannot compress it for the image: %s", busybox, strerror(-r));
+	else
+		r = image_add_data(img, LAYOUT_BUSYBOX_XZ, xz, xz_len, 0644);
+	free(raw);
+	free(xz);
+	return r;
+}
+
 static int add_busybox(struct image *img, const char *busybox)
 {
 	struct strv applets = STRV_INIT;
@@ -82,7 +108,9 @@ static int add_busybox(struct image *img, const char *busybox)
 		gen_error("--rescue %s: cannot read it: %s; install busybox-static or give "
 			  "--rescue none", busybox, strerror(-r));
 	if (r >= 0)
-		r = program_add(img, busybox, RESCUE_BUSYBOX_DIR "/busybox");
+		r = program_add_libraries(img, busybox);
+	if (r >= 0)
+		r = add_packed(img, busybox);
 	if (r >= 0)
 		r = add_applet_links(img, &applets);
 	if (r >= 0)

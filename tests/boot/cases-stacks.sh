@@ -58,6 +58,9 @@ builder_tree() {
 	rm -rf "$tree" && mkdir -p "$tree"
 	(cd "$tree" && cpio -idm --quiet < "$dir/builder.cpio") || return 1
 	rm -rf "$tree/usr/lib/modules" "$tree/init"
+	# The image carries busybox xz'd, for its init to unpack on first use.
+	xz -dc "$tree/usr/lib/lifeboat/busybox.xz" > "$tree/usr/bin/busybox" &&
+		chmod 0755 "$tree/usr/bin/busybox" || return 1
 	# busybox's applet links take mke2fs's place in the image: keep the
 	# real one (its libraries came with --add-binaries).
 	install -m 0755 /usr/sbin/mke2fs "$tree/usr/sbin/mke2fs.e2fs"
