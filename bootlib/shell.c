@@ -19,6 +19,7 @@
 #include "bootlib/log.h"
 #include "bootlib/shellstate.h"
 #include "bootlib/unxz.h"
+#include "common/fileread.h"
 #include "common/layout.h"
 
 static const char *const shell_paths[] = { "/bin/sh", "/usr/bin/sh", "/sbin/sh" };
@@ -38,8 +39,34 @@ static int write_whole(int fd, const char *data, size_t len)
 	return 0;
 }
 
-/* busybox from LAYOUT_BUSYBOX_XZ, once: under a name of its own first, so
- * that the init and an SSH login unpacking at once both end well. */
+/* The applet links LAYOUT_BUSYBOX_APPLETS names; one that exists (a link
+ * made by another unpacking, a real program) stays. */
+static int busybox_links(void)
+{
+	char *list, *name, *save = NULL;
+	size_t len;
+	int dirfd, r = file_read_all(LAYOUT_BUSYBOX_APPLETS, 1 << 20, &list, &len);
+
+	if (r < 0)
+		return r;
+	dirfd = open(LAYOUT_BUSYBOX_DIR, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dirfd < 0) {
+		free(list);
+		return -errno;
+	}
+	name = strtok_r(list, "\n", &save);
+	for (; name; name = strtok_r(NULL, "\n", &save))
+		if (strchr(name, '/') == NULL && symlinkat("busybox", dirfd, name) < 0 &&
+		    errno != EEXIST)
+			r = -errno;
+	close(dirfd);
+	free(list);
+	return r;
+}
+
+/* busybox from LAYOUT_BUSYBOX_XZ, once: under a name of its own, and in
+ * place only after its links, so that a busybox found has them, and the
+ * init and an SSH login unpacking at once both end well. */
 static int busybox_unpack(void)
 {
 	char tmp[] = LAYOUT_BUSYBOX ".XXXXXX";
@@ -62,6 +89,8 @@ static int busybox_unpack(void)
 		r = -errno;
 	if (close(fd) < 0 && r == 0)
 		r = -errno;
+	if (r == 0)
+		r = busybox_links();
 	if (r == 0 && rename(tmp, LAYOUT_BUSYBOX) < 0)
 		r = -errno;
 	if (r < 0)

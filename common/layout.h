@@ -44,12 +44,15 @@
 /* The CA bundle for https:// kdump targets without their own cafile=. */
 #define LAYOUT_KDUMP_CA "/etc/lifeboat/kdump-ca.pem"
 
-/* The rescue shell's busybox: where its applet links point, and how the
- * image carries it, xz-compressed: 2 MB that the kernel would otherwise
- * unpack on every boot (25 ms of the benchmark's), for a shell most boots
- * never start. The init unpacks it on first use (bootlib/shell.c). */
-#define LAYOUT_BUSYBOX "/usr/bin/busybox"
+/* The rescue shell's busybox, and how the image carries it: xz-compressed,
+ * with the names of the applet links to make beside it, one a line. The
+ * kernel would otherwise unpack 2 MB and 300 links on every boot (25 ms of
+ * the benchmark's) for a shell most boots never start; the init makes them
+ * on first use (bootlib/shell.c). */
+#define LAYOUT_BUSYBOX_DIR "/usr/bin"
+#define LAYOUT_BUSYBOX LAYOUT_BUSYBOX_DIR "/busybox"
 #define LAYOUT_BUSYBOX_XZ "/usr/lib/lifeboat/busybox.xz"
+#define LAYOUT_BUSYBOX_APPLETS "/usr/lib/lifeboat/busybox.applets"
 
 /* --rescue-auth: root's password hash, one line, mode 0600. */
 #define LAYOUT_RESCUE_AUTH "/etc/lifeboat/rescue-auth"

@@ -55,22 +55,26 @@ static bool image_has_program(const struct image *img, const char *name)
 	return false;
 }
 
-/* One link per applet beside busybox; a program of that name already in the
- * image (mke2fs from --add-binaries, say) is left to be found instead, in
- * whichever PATH directory it is. */
-static int add_applet_links(struct image *img, const struct strv *applets)
+/* The applet links for the init to make beside busybox; a program of that
+ * name already in the image (mke2fs from --add-binaries, say) is left to be
+ * found instead, in whichever PATH directory it is. */
+static int add_applet_list(struct image *img, const struct strv *applets)
 {
-	int r = 0;
+	size_t cap = 1, len = 0;
+	char *list;
+	int r;
 
-	for (size_t i = 0; r == 0 && i < applets->len; i++) {
-		char dst[PATH_MAX];
-
-		if (strcmp(applets->items[i], "busybox") == 0 ||
-		    image_has_program(img, applets->items[i]))
-			continue;
-		snprintf(dst, sizeof(dst), "%s/%s", RESCUE_BUSYBOX_DIR, applets->items[i]);
-		r = image_add_symlink(img, dst, "busybox");
-	}
+	for (size_t i = 0; i < applets->len; i++)
+		cap += strlen(applets->items[i]) + 1;
+	list = malloc(cap);
+	if (!list)
+		return -ENOMEM;
+	for (size_t i = 0; i < applets->len; i++)
+		if (strcmp(applets->items[i], "busybox") != 0 &&
+		    !image_has_program(img, applets->items[i]))
+			len += (size_t)snprintf(list + len, cap - len, "%s\n", applets->items[i]);
+	r = image_add_data(img, LAYOUT_BUSYBOX_APPLETS, list, len, 0644);
+	free(list);
 	return r;
 }
 
@@ -91,6 +95,9 @@ static int add_packed(struct image *img, const char *busybox)
 		gen_error("--rescue %s: cannot compress it for the image: %s", busybox, strerror(-r));
 	else
 		r = image_add_data(img, LAYOUT_BUSYBOX_XZ, xz, xz_len, 0644);
+	/* Where the init unpacks it, which may hold nothing else. */
+	if (r >= 0)
+		r = image_add_dir(img, LAYOUT_BUSYBOX_DIR, 0755);
 	free(raw);
 	free(xz);
 	return r;
@@ -112,9 +119,9 @@ static int add_busybox(struct image *img, const char *busybox)
 	if (r >= 0)
 		r = add_packed(img, busybox);
 	if (r >= 0)
-		r = add_applet_links(img, &applets);
+		r = add_applet_list(img, &applets);
 	if (r >= 0)
-		gen_info("rescue: %s with %zu applets in %s", busybox, applets.len, RESCUE_BUSYBOX_DIR);
+		gen_info("rescue: %s with %zu applets in %s", busybox, applets.len, LAYOUT_BUSYBOX_DIR);
 	strv_free(&applets);
 	return r < 0 ? r : 0;
 }

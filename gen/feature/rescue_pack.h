@@ -7,8 +7,6 @@
 
 /* Where --rescue busybox takes busybox from: Debian's busybox-static. */
 #define RESCUE_BUSYBOX_HOST "/bin/busybox"
-/* Where busybox's applet links go in the image (beside LAYOUT_BUSYBOX). */
-#define RESCUE_BUSYBOX_DIR "/usr/bin"
 
 /* The busybox to pack, or NULL for none: --rescue PATH, "busybox" for
  * RESCUE_BUSYBOX_HOST, "none"; without --rescue, RESCUE_BUSYBOX_HOST when

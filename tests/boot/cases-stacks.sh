@@ -58,9 +58,14 @@ builder_tree() {
 	rm -rf "$tree" && mkdir -p "$tree"
 	(cd "$tree" && cpio -idm --quiet < "$dir/builder.cpio") || return 1
 	rm -rf "$tree/usr/lib/modules" "$tree/init"
-	# The image carries busybox xz'd, for its init to unpack on first use.
-	xz -dc "$tree/usr/lib/lifeboat/busybox.xz" > "$tree/usr/bin/busybox" &&
+	# The image carries busybox xz'd and its links as a list, for its init
+	# to make on first use.
+	mkdir -p "$tree/usr/bin" &&
+		xz -dc "$tree/usr/lib/lifeboat/busybox.xz" > "$tree/usr/bin/busybox" &&
 		chmod 0755 "$tree/usr/bin/busybox" || return 1
+	while read -r applet; do
+		[ -e "$tree/usr/bin/$applet" ] || ln -s busybox "$tree/usr/bin/$applet"
+	done < "$tree/usr/lib/lifeboat/busybox.applets"
 	# busybox's applet links take mke2fs's place in the image: keep the
 	# real one (its libraries came with --add-binaries).
 	install -m 0755 /usr/sbin/mke2fs "$tree/usr/sbin/mke2fs.e2fs"
