@@ -56,7 +56,7 @@ static void formats_list(const char *config, char *buf, size_t size)
 
 /* lz4 first: the modules are xz each already, so what the kernel unpacks
  * is mostly copied, and lz4 decodes the rest fastest. On the benchmark's VM
- * (qemu, Debian 12's 6.1 kernel) the kernel reached "Run /init" 0.17 s
+ * (qemu, Debian 12's 6.1 kernel) the kernel reached "Run /init" 0.14 s
  * sooner than with gzip and 0.13 s sooner than with zstd, for an image 4%
  * larger than gzip's (docs/benchmarks.md, "Compression"). A kernel without
  * lz4 gets the next it has; xz never (3 to 7 s to unpack there), none last.
