@@ -24,21 +24,6 @@
 
 static const char *const shell_paths[] = { "/bin/sh", "/usr/bin/sh", "/sbin/sh" };
 
-static int write_whole(int fd, const char *data, size_t len)
-{
-	while (len > 0) {
-		ssize_t n = write(fd, data, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		data += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /* The applet links LAYOUT_BUSYBOX_APPLETS names; one that exists (a link
  * made by another unpacking, a real program) stays. */
 static int busybox_links(void)
@@ -64,38 +49,13 @@ static int busybox_links(void)
 	return r;
 }
 
-/* busybox from LAYOUT_BUSYBOX_XZ, once: under a name of its own, and in
- * place only after its links, so that a busybox found has them, and the
- * init and an SSH login unpacking at once both end well. */
+/* busybox from LAYOUT_BUSYBOX_XZ, once. Its links first: a busybox in place
+ * has them, even while the init and an SSH login both unpack it. */
 static int busybox_unpack(void)
 {
-	char tmp[] = LAYOUT_BUSYBOX ".XXXXXX";
-	void *data;
-	size_t len;
-	int fd = open(LAYOUT_BUSYBOX_XZ, O_RDONLY | O_CLOEXEC), r;
+	int r = busybox_links();
 
-	if (fd < 0)
-		return -errno;
-	r = unxz_fd(fd, &data, &len);
-	close(fd);
-	if (r < 0)
-		return r;
-	fd = mkostemp(tmp, O_CLOEXEC);
-	r = fd < 0 ? -errno : write_whole(fd, data, len);
-	free(data);
-	if (fd < 0)
-		return r;
-	if (r == 0 && fchmod(fd, 0755) < 0)
-		r = -errno;
-	if (close(fd) < 0 && r == 0)
-		r = -errno;
-	if (r == 0)
-		r = busybox_links();
-	if (r == 0 && rename(tmp, LAYOUT_BUSYBOX) < 0)
-		r = -errno;
-	if (r < 0)
-		unlink(tmp);
-	return r;
+	return r < 0 ? r : unxz_file(LAYOUT_BUSYBOX_XZ, LAYOUT_BUSYBOX, 0755);
 }
 
 int shell_find(char *out, size_t size)

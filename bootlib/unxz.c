@@ -7,8 +7,11 @@
 #include "bootlib/unxz.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <lzma.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -90,5 +93,52 @@ int unxz_fd(int fd, void **out, size_t *len)
 		return -errno;
 	r = unxz_all(in, (size_t)st.st_size, out, len);
 	munmap(in, (size_t)st.st_size);
+	return r;
+}
+
+static int write_whole(int fd, const uint8_t *data, size_t len)
+{
+	while (len > 0) {
+		ssize_t n = write(fd, data, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		data += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int unxz_file(const char *src, const char *dst, mode_t mode)
+{
+	char tmp[PATH_MAX];
+	void *data;
+	size_t len;
+	int fd, r;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", dst) >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	fd = open(src, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	r = unxz_fd(fd, &data, &len);
+	close(fd);
+	if (r < 0)
+		return r;
+	fd = mkostemp(tmp, O_CLOEXEC);
+	r = fd < 0 ? -errno : write_whole(fd, data, len);
+	free(data);
+	if (fd < 0)
+		return r;
+	if (r == 0 && fchmod(fd, mode) < 0)
+		r = -errno;
+	if (close(fd) < 0 && r == 0)
+		r = -errno;
+	if (r == 0 && rename(tmp, dst) < 0)
+		r = -errno;
+	if (r < 0)
+		unlink(tmp);
 	return r;
 }

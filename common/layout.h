@@ -84,10 +84,11 @@
 #define LAYOUT_CRYPTTAB "/etc/crypttab"
 
 /* The way out at shutdown (docs/shutdown.md): lifeboat-shutdown, static,
- * in the image; the init copies it to LAYOUT_EXITRD_PROGRAM before
- * switch_root, where systemd's shutdown looks for it, and marks the boot
- * with LAYOUT_EXITRD_NEED (dracut's name for "this boot needs the way out"). */
-#define LAYOUT_SHUTDOWN "/usr/lib/lifeboat/lifeboat-shutdown"
+ * xz'd in the image (most boots do not need it); the init unpacks it to
+ * LAYOUT_EXITRD_PROGRAM before switch_root, where systemd's shutdown looks
+ * for it, and marks the boot with LAYOUT_EXITRD_NEED (dracut's name for
+ * "this boot needs the way out"). */
+#define LAYOUT_SHUTDOWN_XZ "/usr/lib/lifeboat/lifeboat-shutdown.xz"
 #define LAYOUT_EXITRD_DIR "/run/initramfs"
 #define LAYOUT_EXITRD_PROGRAM LAYOUT_EXITRD_DIR "/shutdown"
 #define LAYOUT_EXITRD_NEED LAYOUT_EXITRD_DIR "/.need_shutdown"

@@ -18,6 +18,7 @@
 
 #include "bootlib/log.h"
 #include "bootlib/shell.h"
+#include "bootlib/unxz.h"
 #include "common/layout.h"
 
 /* The mount points systemd moves /dev, /proc and /sys onto (it unmounts
@@ -118,13 +119,13 @@ int shutdown_env_leave(const char *sysroot, bool break_shell, char *why, size_t 
 		return 0;
 	r = make_dirs();
 	if (r == 0)
-		r = copy_file(LAYOUT_SHUTDOWN, LAYOUT_EXITRD_PROGRAM, 0755);
+		r = unxz_file(LAYOUT_SHUTDOWN_XZ, LAYOUT_EXITRD_PROGRAM, 0755);
 	if (r == 0 && break_shell && copy_shell() < 0)
 		log_warn("rd.break=shutdown: the image has no shell to leave for the way out");
 	if (r < 0) {
-		snprintf(why, size, "leaving the way out in %s failed (%s, copying %s): at "
+		snprintf(why, size, "leaving the way out in %s failed (%s, unpacking %s): at "
 			 "shutdown the root's stack will stay assembled; rebuild the image with "
-			 "this lifeboat", LAYOUT_EXITRD_DIR, strerror(-r), LAYOUT_SHUTDOWN);
+			 "this lifeboat", LAYOUT_EXITRD_DIR, strerror(-r), LAYOUT_SHUTDOWN_XZ);
 		unlink(LAYOUT_EXITRD_PROGRAM);
 		return r;
 	}

@@ -282,7 +282,7 @@ static int assemble(struct build_ctx *c, const char *kver, const char *moddir)
 	if (r == 0)
 		r = build_find_program("lifeboat-shutdown", way_out, sizeof(way_out));
 	if (r == 0)
-		r = program_add(c->img, way_out, LAYOUT_SHUTDOWN);
+		r = program_add_packed(c->img, way_out, LAYOUT_SHUTDOWN_XZ);
 	if (r == 0)
 		r = add_modules(c, kver, moddir, &n_modules);
 	if (r == 0)

@@ -14,5 +14,10 @@ int program_add_dlopen(struct image *img, const char *binary, const char *soname
 /* binary and its libraries: binary at dst with mode 0755, or with dst NULL
  * at its host path (its symlinks recreated). */
 int program_add(struct image *img, const char *binary, const char *dst);
+/* binary's libraries, and binary itself xz-compressed at dst (mode 0644),
+ * for the init to unpack when it is needed (bootlib/unxz.h): a program
+ * most boots never run costs the kernel's unpack nothing but its xz bytes.
+ * Errors are reported. */
+int program_add_packed(struct image *img, const char *binary, const char *dst);
 
 #endif

@@ -10,7 +10,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "common/fileread.h"
 #include "common/layout.h"
 #include "gen/elf/applets.h"
 #include "gen/elf/libdeps.h"
@@ -18,12 +17,9 @@
 #include "gen/feature/feature.h"
 #include "gen/gen_report.h"
 #include "gen/host/shadow.h"
-#include "gen/kmod/modpack.h"
 
 #define SHADOW_DEFAULT "/etc/shadow"
 #define SHADOW_MAX (1 << 20)
-/* Debian's busybox-static is 2 MB. */
-#define BUSYBOX_MAX (64 << 20)
 
 const char *rescue_pack_busybox(const struct build_opts *o)
 {
@@ -78,31 +74,6 @@ static int add_applet_list(struct image *img, const struct strv *applets)
 	return r;
 }
 
-/* busybox itself, xz-compressed at LAYOUT_BUSYBOX_XZ (common/layout.h). */
-static int add_packed(struct image *img, const char *busybox)
-{
-	char *raw;
-	void *xz = NULL;
-	size_t raw_len, xz_len = 0;
-	int r = file_read_all(busybox, BUSYBOX_MAX, &raw, &raw_len);
-
-	if (r < 0) {
-		gen_error("--rescue %s: cannot read it: %s", busybox, strerror(-r));
-		return r;
-	}
-	r = modpack_xz(raw, raw_len, &xz, &xz_len);
-	if (r < 0)
-		gen_error("--rescue %s: cannot compress it for the image: %s", busybox, strerror(-r));
-	else
-		r = image_add_data(img, LAYOUT_BUSYBOX_XZ, xz, xz_len, 0644);
-	/* Where the init unpacks it, which may hold nothing else. */
-	if (r >= 0)
-		r = image_add_dir(img, LAYOUT_BUSYBOX_DIR, 0755);
-	free(raw);
-	free(xz);
-	return r;
-}
-
 static int add_busybox(struct image *img, const char *busybox)
 {
 	struct strv applets = STRV_INIT;
@@ -115,9 +86,10 @@ static int add_busybox(struct image *img, const char *busybox)
 		gen_error("--rescue %s: cannot read it: %s; install busybox-static or give "
 			  "--rescue none", busybox, strerror(-r));
 	if (r >= 0)
-		r = program_add_libraries(img, busybox);
+		r = program_add_packed(img, busybox, LAYOUT_BUSYBOX_XZ);
+	/* Where the init unpacks it, which may hold nothing else. */
 	if (r >= 0)
-		r = add_packed(img, busybox);
+		r = image_add_dir(img, LAYOUT_BUSYBOX_DIR, 0755);
 	if (r >= 0)
 		r = add_applet_list(img, &applets);
 	if (r >= 0)
