@@ -366,9 +366,12 @@ int build_kernel(const struct build_opts *o, const struct host_facts *host)
 	if (r == 0 && o->compress_given)
 		r = kernel_rd_check(o->compress, kver, moddir, "/boot");
 	else if (r == 0)
-		decided.compress = kernel_rd_default(kver, moddir, "/boot");
+		decided.compress = kernel_rd_default(kver, moddir, "/boot", o->kdump);
 	if (r < 0)
 		return r;
+	if (o->kdump && o->compress == SINK_LZ4)
+		gen_warn("--compress lz4: the capture kernel's unpack needs 16 MiB more memory than "
+			 "with gzip; raise crashkernel= if the capture runs out of memory");
 	o = &decided;
 	gen_info("compressing the image with %s%s", sink_format_name(o->compress),
 		 o->compress_given ? "" : " (the default for this kernel)");

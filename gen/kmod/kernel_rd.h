@@ -6,6 +6,8 @@
 
 #include <stddef.h>
 
+#include <stdbool.h>
+
 #include "gen/archive/sink.h"
 
 /* The kernel's config file: MODDIR/config, MODDIR/build/.config (a tree
@@ -22,8 +24,10 @@ int kernel_config_is_y(const char *config, const char *option);
 int kernel_rd_check(enum sink_format f, const char *kver, const char *moddir,
 		    const char *bootdir);
 
-/* The default: gzip, or when the kernel's config lacks it the next it has
- * (zstd, lz4, else none); gzip when there is no config to ask. */
-enum sink_format kernel_rd_default(const char *kver, const char *moddir, const char *bootdir);
+/* The default: lz4, or when the kernel's config lacks it the next it has
+ * (gzip, zstd, else none); gzip when there is no config to ask. For a
+ * capture image (capture), gzip first: see kernel_rd.c. */
+enum sink_format kernel_rd_default(const char *kver, const char *moddir, const char *bootdir,
+				   bool capture);
 
 #endif

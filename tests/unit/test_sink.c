@@ -249,7 +249,8 @@ static void test_kernel_config_missing(void **state)
 	fixture_rmrf(dir);
 }
 
-/* The default: lz4, else the next the kernel has; gzip when nothing says. */
+/* The default: lz4, else the next the kernel has; gzip when nothing says,
+ * and first for a capture kernel. */
 static void test_kernel_default(void **state)
 {
 	char *dir = kernel_tree();
@@ -258,19 +259,23 @@ static void test_kernel_default(void **state)
 
 	(void)state;
 	tree_dirs(dir, &t);
-	assert_int_equal(kernel_rd_default("9.9", t.mods, t.boot), SINK_GZIP);
+	assert_int_equal(kernel_rd_default("9.9", t.mods, t.boot, false), SINK_GZIP);
 	snprintf(path, sizeof(path), "%s/config", t.mods);
 	config_write(path, "CONFIG_RD_GZIP=y\nCONFIG_RD_XZ=y\nCONFIG_RD_LZ4=y\nCONFIG_RD_ZSTD=y\n");
-	assert_int_equal(kernel_rd_default("9.9", t.mods, t.boot), SINK_LZ4);
+	assert_int_equal(kernel_rd_default("9.9", t.mods, t.boot, false), SINK_LZ4);
+	/* A capture kernel's small memory: gzip's decoder. */
+	assert_int_equal(kernel_rd_default("9.9", t.mods, t.boot, true), SINK_GZIP);
+	config_write(path, "# CONFIG_RD_GZIP is not set\nCONFIG_RD_LZ4=y\nCONFIG_RD_ZSTD=y\n");
+	assert_int_equal(kernel_rd_default("9.9", t.mods, t.boot, true), SINK_ZSTD);
 	config_write(path, "CONFIG_RD_GZIP=y\nCONFIG_RD_ZSTD=y\n# CONFIG_RD_LZ4 is not set\n");
-	assert_int_equal(kernel_rd_default("9.9", t.mods, t.boot), SINK_GZIP);
+	assert_int_equal(kernel_rd_default("9.9", t.mods, t.boot, false), SINK_GZIP);
 	config_write(path, "# CONFIG_RD_GZIP is not set\nCONFIG_RD_XZ=y\nCONFIG_RD_ZSTD=y\n");
-	assert_int_equal(kernel_rd_default("9.9", t.mods, t.boot), SINK_ZSTD);
+	assert_int_equal(kernel_rd_default("9.9", t.mods, t.boot, false), SINK_ZSTD);
 	/* No decompressor but xz: uncompressed unpacks faster than xz. */
 	config_write(path, "CONFIG_BLK_DEV_INITRD=y\nCONFIG_RD_XZ=y\n");
-	assert_int_equal(kernel_rd_default("9.9", t.mods, t.boot), SINK_NONE);
+	assert_int_equal(kernel_rd_default("9.9", t.mods, t.boot, false), SINK_NONE);
 	unlink(path);
-	assert_int_equal(kernel_rd_default("9.9", t.mods, t.boot), SINK_GZIP);
+	assert_int_equal(kernel_rd_default("9.9", t.mods, t.boot, false), SINK_GZIP);
 	fixture_rmrf(dir);
 }
 
