@@ -18,6 +18,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/filewrite.h"
+
 /* The largest module the init decompresses; Debian's largest is under 20 MB. */
 #define UNXZ_MAX (256u << 20)
 /* The image's modules use a 256 KiB dictionary (preset 0); a stream that
@@ -96,21 +98,6 @@ int unxz_fd(int fd, void **out, size_t *len)
 	return r;
 }
 
-static int write_whole(int fd, const uint8_t *data, size_t len)
-{
-	while (len > 0) {
-		ssize_t n = write(fd, data, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		data += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 int unxz_file(const char *src, const char *dst, mode_t mode)
 {
 	char tmp[PATH_MAX];
@@ -128,7 +115,7 @@ int unxz_file(const char *src, const char *dst, mode_t mode)
 	if (r < 0)
 		return r;
 	fd = mkostemp(tmp, O_CLOEXEC);
-	r = fd < 0 ? -errno : write_whole(fd, data, len);
+	r = fd < 0 ? -errno : fd_write_all(fd, data, len);
 	free(data);
 	if (fd < 0)
 		return r;

@@ -1,4 +1,5 @@
-/* filewrite: one value into a kernel attribute (sysfs, procfs). */
+/* filewrite: one value into a kernel attribute (sysfs, procfs), or all of
+ * a buffer to a descriptor. */
 #include "common/filewrite.h"
 
 #include <errno.h>
@@ -22,4 +23,22 @@ int file_write_value(const char *path, const char *value)
 		r = -EIO;
 	close(fd);
 	return r;
+}
+
+int fd_write_all(int fd, const void *buf, size_t len)
+{
+	const unsigned char *p = buf;
+
+	while (len > 0) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
 }

@@ -1,9 +1,15 @@
-/* filewrite: one value into a kernel attribute (sysfs, procfs). */
+/* filewrite: one value into a kernel attribute (sysfs, procfs), or all of
+ * a buffer to a descriptor. */
 #ifndef LIFEBOAT_FILEWRITE_H
 #define LIFEBOAT_FILEWRITE_H
+
+#include <stddef.h>
 
 /* Write value to the existing file path in one write(2), as the kernel's
  * attributes want it. Returns 0 or -errno. */
 int file_write_value(const char *path, const char *value);
+/* write(2) all of buf to fd, retrying on EINTR and short writes. Returns 0
+ * or -errno. */
+int fd_write_all(int fd, const void *buf, size_t len);
 
 #endif

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/filewrite.h"
 #include "gen/archive/sink_codec.h"
 
 static const struct {
@@ -39,24 +40,6 @@ const char *sink_format_kconfig(enum sink_format f)
 	return (unsigned)f < SINK_FORMAT_COUNT ? formats[f].kconfig : NULL;
 }
 
-int sink_fd_write_all(int fd, const void *buf, size_t len)
-{
-	const unsigned char *p = buf;
-
-	while (len > 0) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 int sink_open(struct sink *s, int fd, enum sink_format f)
 {
 	memset(s, 0, sizeof(*s));
@@ -77,7 +60,7 @@ int sink_write(struct sink *s, const void *buf, size_t len)
 {
 	s->offset += len;
 	if (!s->codec)
-		return sink_fd_write_all(s->fd, buf, len);
+		return fd_write_all(s->fd, buf, len);
 	return s->codec->write(s, buf, len);
 }
 

@@ -24,9 +24,6 @@ extern const struct sink_codec sink_codec_zstd;
 extern const struct sink_codec sink_codec_xz;
 extern const struct sink_codec sink_codec_lz4;
 
-/* write(2) all of buf, retrying on EINTR and short writes. */
-int sink_fd_write_all(int fd, const void *buf, size_t len);
-
 /* Codecs' compressed output goes through a buffer of this size. */
 #define SINK_OUT_SIZE 65536
 

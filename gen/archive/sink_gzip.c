@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <zlib.h>
 
+#include "common/filewrite.h"
+
 /* Level 6: on kernel modules level 9 is 9x slower for 1% less size
  * (measured on a generic image: 25.5 s vs 2.9 s, 18.7 vs 18.9 MB), and the
  * kernel inflates both equally fast. */
@@ -52,7 +54,7 @@ static int gzip_deflate(struct sink *s, int flush)
 		rc = deflate(&g->zs, flush);
 		if (rc == Z_STREAM_ERROR)
 			return -EINVAL;
-		int err = sink_fd_write_all(s->fd, g->out, sizeof(g->out) - g->zs.avail_out);
+		int err = fd_write_all(s->fd, g->out, sizeof(g->out) - g->zs.avail_out);
 		if (err < 0)
 			return err;
 	} while (g->zs.avail_out == 0 || (flush == Z_FINISH && rc != Z_STREAM_END));
@@ -91,7 +93,7 @@ static int gzip_set_stored(struct sink *s, bool stored)
 	g->zs.avail_out = sizeof(g->out);
 	if (deflateParams(&g->zs, stored ? 0 : GZIP_LEVEL, Z_DEFAULT_STRATEGY) != Z_OK)
 		return -EINVAL;
-	return sink_fd_write_all(s->fd, g->out, sizeof(g->out) - g->zs.avail_out);
+	return fd_write_all(s->fd, g->out, sizeof(g->out) - g->zs.avail_out);
 }
 
 static int gzip_finish(struct sink *s)

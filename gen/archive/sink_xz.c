@@ -8,6 +8,8 @@
 #include <lzma.h>
 #include <stdlib.h>
 
+#include "common/filewrite.h"
+
 /* Preset 6 (8 MiB dictionary) for the image's own files; stored content
  * (the gzip'd modules) gets a new block at preset 0, which is 5x faster on
  * data that does not compress (measured on a generic image: 7.8 s against
@@ -75,7 +77,7 @@ static int xz_run(struct sink *s, lzma_action action)
 		rc = lzma_code(&x->ls, action);
 		if (rc != LZMA_OK && rc != LZMA_STREAM_END)
 			return xz_error(rc);
-		int err = sink_fd_write_all(s->fd, x->out, sizeof(x->out) - x->ls.avail_out);
+		int err = fd_write_all(s->fd, x->out, sizeof(x->out) - x->ls.avail_out);
 		if (err < 0)
 			return err;
 	} while (action == LZMA_RUN ? x->ls.avail_in > 0 : rc != LZMA_STREAM_END);

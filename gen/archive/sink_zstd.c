@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <zstd.h>
 
+#include "common/filewrite.h"
+
 /* Level 9: on a generic image (22.7 MB, 19 MB of it gzip'd modules) levels
  * 9, 15 and 19 gave 19.02, 18.99 and 18.38 MB in 1.4, 5.4 and 23 s; the
  * kernel copies zstd's raw blocks either way. The kernel refuses frames
@@ -56,7 +58,7 @@ static int zstd_run(struct sink *s, ZSTD_inBuffer *ib, ZSTD_EndDirective mode)
 		left = ZSTD_compressStream2(z->cctx, &ob, ib, mode);
 		if (ZSTD_isError(left))
 			return -EINVAL;
-		int err = sink_fd_write_all(s->fd, z->out, ob.pos);
+		int err = fd_write_all(s->fd, z->out, ob.pos);
 		if (err < 0)
 			return err;
 	} while (mode == ZSTD_e_end ? left != 0 : ib->pos < ib->size);
