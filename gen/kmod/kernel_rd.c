@@ -61,21 +61,24 @@ static void formats_list(const char *config, char *buf, size_t size)
  * larger than gzip's (docs/benchmarks.md, "Compression"). A kernel without
  * lz4 gets the next it has; xz never (3 to 7 s to unpack there), none last.
  * With no config to read, gzip: every distribution kernel has it. */
-static const enum sink_format preferred[] = { SINK_LZ4, SINK_GZIP, SINK_ZSTD, SINK_NONE };
-/* A capture kernel lives in its crashkernel= reservation (128 MB in the
- * kdump tests), where the kernel's unlz4 and its two 8 MiB chunk buffers
- * ran it out of memory while unpacking; gzip's decoder needs 32 KiB. */
-static const enum sink_format preferred_capture[] = { SINK_GZIP, SINK_ZSTD, SINK_LZ4, SINK_NONE };
+/* A capture kernel (the second row) lives in its crashkernel= reservation
+ * (128 MB in the kdump tests), where the kernel's unlz4 and its two 8 MiB
+ * chunk buffers ran it out of memory while unpacking; gzip's decoder needs
+ * 32 KiB. */
+static const enum sink_format preferred[2][4] = {
+	{ SINK_LZ4, SINK_GZIP, SINK_ZSTD, SINK_NONE },
+	{ SINK_GZIP, SINK_ZSTD, SINK_LZ4, SINK_NONE },
+};
 
 enum sink_format kernel_rd_default(const char *kver, const char *moddir, const char *bootdir,
 				   bool capture)
 {
-	const enum sink_format *order = capture ? preferred_capture : preferred;
+	const enum sink_format *order = preferred[capture];
 	char config[4096];
 
 	if (kernel_config_find(kver, moddir, bootdir, config, sizeof(config)) < 0)
 		return SINK_GZIP;
-	for (size_t i = 0; i < sizeof(preferred) / sizeof(preferred[0]); i++) {
+	for (size_t i = 0; i < sizeof(preferred[0]) / sizeof(preferred[0][0]); i++) {
 		const char *opt = sink_format_kconfig(order[i]);
 
 		if (!opt || kernel_config_is_y(config, opt) == 1)
