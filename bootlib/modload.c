@@ -22,6 +22,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /* Deep enough for real dependency chains; a longer chain is a loop. */
@@ -126,6 +127,8 @@ struct load_stack {
 	 * probe (an ATA bus reset, a floppy controller) does not hold up the
 	 * uevents of other devices. The device shows up by uevent when ready. */
 	bool async_probe;
+	/* Only mark the modules loaded: a background child loaded them. */
+	bool mark_only;
 };
 
 static int module_load(struct modtab_module *m, struct load_stack *st, int *count);
@@ -209,7 +212,7 @@ static int module_load(struct modtab_module *m, struct load_stack *st, int *coun
 	st->mods[st->depth++] = m;
 	names_load(m->pre, st, count);
 	dep_err = names_load(m->deps, st, count);
-	r = module_insert(m, st->async_probe && st->depth == 1);
+	r = st->mark_only ? -EEXIST : module_insert(m, st->async_probe && st->depth == 1);
 	if (r == 0 || r == -EEXIST) {
 		m->loaded = true;
 		*count += r == 0;
@@ -245,9 +248,9 @@ static int match_load(struct modtab_module *m, void *data)
 	return 0;
 }
 
-int modload_name(const char *name)
+static int name_load(const char *name, bool mark_only)
 {
-	struct match_ctx c = { .skip_blacklisted = true };
+	struct match_ctx c = { .skip_blacklisted = true, .st.mark_only = mark_only };
 	struct modtab_module *m;
 	char *n = strdup(name);
 
@@ -268,6 +271,82 @@ int modload_name(const char *name)
 	if (c.matched == 0)
 		return -ENOENT;
 	return c.count > 0 ? c.count : c.err;
+}
+
+int modload_name(const char *name)
+{
+	return name_load(name, false);
+}
+
+static int match_any(struct modtab_module *m, void *ctx)
+{
+	(void)m;
+	(void)ctx;
+	return 1;
+}
+
+/* By name (with '-' for '_') or by alias, as name_load looks it up. */
+static bool table_knows(const char *name)
+{
+	char *n = strdup(name);
+	bool found;
+
+	if (!n)
+		return false;
+	name_normalise(n);
+	found = modtab_find(&modload_tab, n) || modtab_match(&modload_tab, name, match_any, NULL);
+	free(n);
+	return found;
+}
+
+/* The one load a child does while PID 1 goes on (modload_background). */
+static struct {
+	pid_t pid;
+	char name[128];
+} background;
+
+int modload_background(const char *name)
+{
+	if (background.pid > 0)
+		return -EBUSY;
+	if (strlen(name) >= sizeof(background.name))
+		return -ENAMETOOLONG;
+	if (!table_knows(name))
+		return -ENOENT;
+	background.pid = fork();
+	if (background.pid < 0) {
+		int r = -errno;
+
+		background.pid = 0;
+		return r;
+	}
+	if (background.pid == 0) {
+		int r = name_load(name, false);
+
+		/* The count as the exit status; 255: a module failed (said). */
+		_exit(r < 0 ? 255 : r > 254 ? 254 : r);
+	}
+	snprintf(background.name, sizeof(background.name), "%s", name);
+	return 0;
+}
+
+int modload_background_join(char *name, size_t size)
+{
+	pid_t pid = background.pid;
+	int status;
+
+	if (pid <= 0)
+		return -ECHILD;
+	background.pid = 0;
+	snprintf(name, size, "%s", background.name);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -errno;  /* reaped elsewhere: the outcome is unknown */
+	if (!WIFEXITED(status) || WEXITSTATUS(status) == 255)
+		return -EIO;
+	/* What the child loaded, PID 1's table has not seen yet. */
+	name_load(background.name, true);
+	return WEXITSTATUS(status);
 }
 
 static int modalias_load(const char *modalias, bool async_probe)

@@ -2,6 +2,8 @@
 #ifndef LIFEBOAT_MODLOAD_H
 #define LIFEBOAT_MODLOAD_H
 
+#include <stddef.h>
+
 /* The kernel command line whose MODULE.PARAM=VALUE words are passed to the
  * modules loaded (bootlib/modparams.h); modload_open sets it from
  * /proc/cmdline. */
@@ -16,6 +18,18 @@ void modload_blacklist(const char *name);
  * (rd.driver.pre=/post=). Returns the number of modules newly loaded, or
  * -ENOENT when the table does not know it, or another -errno. */
 int modload_name(const char *name);
+/* Load a module by name or alias (as modload_name) in a child while the
+ * caller goes on: on a machine with more than one CPU the kernel links
+ * it while the caller loads and probes other drivers, and on one CPU it
+ * uses the time the caller waits for devices. One at a time. Returns 0
+ * once started, -ENOENT when the table does not know the name, -EBUSY
+ * while another runs, or another -errno. */
+int modload_background(const char *name);
+/* Wait for the background load and give its name. Returns the number of
+ * modules it loaded (the table then knows them as loaded), -ECHILD when
+ * none was started, or -EIO when a module failed (said in the log; a
+ * later modload_name tries it again). */
+int modload_background_join(char *name, size_t size);
 /* Load what a device's modalias needs, its devices probed in the
  * background (the kernel's async_probe). Returns the number newly loaded. */
 int modload_modalias(const char *modalias);

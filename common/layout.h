@@ -15,6 +15,9 @@
 /* Present in generic images: coldplug leaves IDE controllers and PS/2 ports for later
  * (bootlib/coldplug.h). */
 #define LAYOUT_GENERIC "/etc/lifeboat/generic"
+/* In host-only images: the type of the build host's root filesystem, one
+ * line ("ext4"); the init loads its module while it waits for the root. */
+#define LAYOUT_ROOT_FSTYPE "/etc/lifeboat/root-fstype"
 
 /* Kernel parameters built into the image: every *.conf here is read, in
  * name order, before /proc/cmdline (whose words win). */

@@ -8,17 +8,35 @@
 
 #include "bootlib/log.h"
 #include "bootlib/modload.h"
+#include "bootlib/timeline.h"
 #include "init/mountopts.h"
 
 /* The filesystem module may be named like the type (ext4, xfs) or only be
  * reachable through its fs-TYPE alias (ext2 and ext3 are served by ext4). */
-static void load_fs_module(const char *type)
+static int fs_module(const char *type, int (*load)(const char *name))
 {
 	char alias[CMDLINE_VALUE_MAX + 4];
+	int r;
 
 	snprintf(alias, sizeof(alias), "fs-%s", type);
-	if (modload_name(alias) == -ENOENT)
-		modload_name(type);
+	r = load(alias);
+	return r == -ENOENT ? load(type) : r;
+}
+
+void mount_root_preload(const char *type)
+{
+	if (fs_module(type, modload_background) == 0)
+		timeline_mark("fsmodule", "%s loading in the background", type);
+}
+
+static void load_fs_module(const char *type)
+{
+	char name[CMDLINE_VALUE_MAX + 4];
+	int r = modload_background_join(name, sizeof(name));
+
+	if (r >= 0)
+		timeline_mark("fsmodule", "%s loaded in the background (%d modules)", name, r);
+	fs_module(type, modload_name);
 }
 
 static int try_mount(const char *src, const char *type, unsigned long flags, const char *data)

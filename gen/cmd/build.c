@@ -233,6 +233,18 @@ static int add_generic_mark(const struct build_opts *o, struct image *img)
 	return o->mode == BUILD_GENERIC ? image_add_data(img, LAYOUT_GENERIC, "", 0, 0644) : 0;
 }
 
+/* A host-only image knows its root's filesystem before the device is
+ * found: the init loads the module meanwhile (init/boot.c). */
+static int add_root_fstype(const struct build_ctx *c)
+{
+	char line[64];
+
+	if (!c->host || !c->host->stack.root_seen || !c->host->stack.root_fstype)
+		return 0;
+	snprintf(line, sizeof(line), "%s\n", c->host->stack.root_fstype);
+	return image_add_data(c->img, LAYOUT_ROOT_FSTYPE, line, strlen(line), 0644);
+}
+
 /* SOURCE_DATE_EPOCH (reproducible-builds.org) or 0. */
 static time_t image_time(void)
 {
@@ -295,6 +307,8 @@ static int assemble(struct build_ctx *c, const char *kver, const char *moddir)
 		r = add_cmdline(c->opts, c->img);
 	if (r == 0)
 		r = add_generic_mark(c->opts, c->img);
+	if (r == 0)
+		r = add_root_fstype(c);
 	if (r == 0)
 		r = add_build_conf(c, kver, n_modules);
 	c->init = NULL;

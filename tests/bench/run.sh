@@ -8,9 +8,12 @@
 # Environment:
 #     N=5           builds of each image; the median wall-clock time is reported
 #     N_SLOW=3      builds of the dracut --no-hostonly image (about a minute each)
-#     M=3           qemu boots of each image; medians are reported
+#     M=3           qemu boots of each image, in rounds of one boot each;
+#                   medians are reported
 #     KVER=...      kernel version (default: the newest in /boot, as the boot tests)
 #     TOOLS="..."   a subset of the rows below, by id (for trial runs)
+#     SMP=1         guest CPUs (with 2, a host-only image's root filesystem
+#                   module loads while the devices probe: wall clock only)
 #     ICOUNT=1      boot with qemu's -icount shift=0,sleep=on: the guest's
 #                   clock counts the instructions it ran (1 ns each) and
 #                   follows real time only while it idles, so the host's
@@ -55,8 +58,12 @@ N_SLOW=${N_SLOW:-3}
 M=${M:-3}
 KVER=${KVER:-$(newest_kernel)}
 KERNEL=/boot/vmlinuz-$KVER
+SMP=${SMP:-1}
 ICOUNT_ARGS=()
 [ "${ICOUNT:-0}" = 1 ] && ICOUNT_ARGS=(-icount shift=0,sleep=on)
+# qemu's icount runs the CPUs in turn on one thread; with SMP > 1 the
+# guest does not get past bringing up the second CPU here.
+[ "$SMP" != 1 ] && [ "${ICOUNT:-0}" = 1 ] && { echo "bench: ICOUNT=1 needs SMP=1"; exit 1; }
 ALL_TOOLS="lifeboat-generic lifeboat-host itools-most itools-dep dracut-generic dracut-host tirfs"
 TOOLS=${TOOLS:-$ALL_TOOLS}
 ROOT_UUID=6b1e2d3c-4f5a-4b6c-9d7e-8f9a0b1c2d3e
@@ -180,23 +187,43 @@ boot_times() {
 	[ -n "$run" ] && [ -n "$up" ] && echo "$run $up"
 }
 
-bench_boot() {
-	local id=$1 img=$BENCH/img/$1.img i log times
-	: > "$BENCH/logs/$id.boot-times"
-	for ((i = 1; i <= M; i++)); do
-		log=$BENCH/logs/$id.boot$i.log
-		# shellcheck disable=SC2046
-		boot_qemu "$log" "$KERNEL" "$img" "$APPEND" $(disk_args virtio-blk "$BENCH/root.img") -snapshot "${ICOUNT_ARGS[@]}"
-		if times=$(boot_times "$log"); then
-			echo "$times" >> "$BENCH/logs/$id.boot-times"
-		else
-			echo "bench: $id: boot $i did not reach the root's init (log: $log)" >&2
-		fi
-	done
+# Boot i of image id; the times go to the id's boot-times file.
+boot_once() {
+	local id=$1 i=$2 img=$BENCH/img/$1.img log times
+	log=$BENCH/logs/$id.boot$i.log
+	# shellcheck disable=SC2046
+	boot_qemu "$log" "$KERNEL" "$img" "$APPEND" $(disk_args virtio-blk "$BENCH/root.img") -snapshot \
+		-smp "$SMP" "${ICOUNT_ARGS[@]}"
+	if times=$(boot_times "$log"); then
+		echo "$times" >> "$BENCH/logs/$id.boot-times"
+	else
+		echo "bench: $id: boot $i did not reach the root's init (log: $log)" >&2
+	fi
+}
+
+boot_summary() {
+	local id=$1
 	BOOTS_OK[$id]=$(wc -l < "$BENCH/logs/$id.boot-times")
 	BOOT_MED[$id]=$(awk '{ printf "%.3f\n", $2 - $1 }' "$BENCH/logs/$id.boot-times" | median)
 	UPTIME_MED[$id]=$(awk '{ print $2 }' "$BENCH/logs/$id.boot-times" | median)
 	echo "bench: $id: boots (Run /init, uptime at root init): $(tr '\n' ';' < "$BENCH/logs/$id.boot-times") -> median ${BOOT_MED[$id]} s, uptime ${UPTIME_MED[$id]} s"
+}
+
+# Round i boots every image once: a host that slows down for a while
+# slows every row alike.
+bench_boots() {
+	local id i
+	for id in $TOOLS; do
+		[ -s "$BENCH/img/$id.img" ] && : > "$BENCH/logs/$id.boot-times"
+	done
+	for ((i = 1; i <= M; i++)); do
+		for id in $TOOLS; do
+			[ -s "$BENCH/img/$id.img" ] && boot_once "$id" "$i"
+		done
+	done
+	for id in $TOOLS; do
+		[ -s "$BENCH/img/$id.img" ] && boot_summary "$id"
+	done
 }
 
 ratio() {
@@ -234,11 +261,9 @@ main() {
 		[ "$id" = dracut-generic ] && n=$N_SLOW
 		bench_generation "$id" "$n"
 	done
-	for id in $TOOLS; do
-		[ -s "$BENCH/img/$id.img" ] && bench_boot "$id"
-	done
+	bench_boots
 	{
-		echo "Kernel $KVER; $(nproc) cores; qemu TCG${ICOUNT_ARGS:+ ${ICOUNT_ARGS[*]}}, 512 MB, virtio-blk ext4 root;" \
+		echo "Kernel $KVER; $(nproc) cores; qemu TCG${ICOUNT_ARGS:+ ${ICOUNT_ARGS[*]}}, $SMP CPU(s), 512 MB, virtio-blk ext4 root;" \
 			"N=$N builds (dracut --no-hostonly: $N_SLOW), M=$M boots; $(date -u +%Y-%m-%d)."
 		echo "Kernel command line: \`$GUEST_APPEND $APPEND\`."
 		echo

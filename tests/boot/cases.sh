@@ -38,8 +38,12 @@ case_label_ext4() {
 
 # The generic image leaves the IDE controller (qemu's PIIX, with its
 # CD-ROM) for later; the root on virtio is mounted without its drivers.
+# The filesystem's module loads in a child while e2fsck checks the root.
 case_uuid_ext4() {
 	boot_ok "$IMG_GENERIC" "root=UUID=$UUID_EXT4" ext4.img virtio-blk &&
+	assert_log_order "$CASE_DIR/console.log" "timeline [0-9.]* rootdev /dev/vda" \
+		"timeline [0-9.]* fsmodule ext4 loading in the background" &&
+	assert_log "$CASE_DIR/console.log" "timeline [0-9.]* fsmodule fs-ext4 loaded in the background ([1-9][0-9]* modules)" &&
 	assert_log "$CASE_DIR/console.log" "timeline [0-9.]* modules .*IDE controllers and PS/2 ports left for later" &&
 	assert_not_log "$CASE_DIR/console.log" "scsi host[0-9]*: ata_piix" &&
 	assert_not_log "$CASE_DIR/console.log" "timeline [0-9.]* late "
@@ -92,8 +96,12 @@ case_ahci_sata() {
 }
 
 # rw and rootflags: the flags reach the mount, fs options pass through.
+# rootfstype= names the module before the device is found: it loads in a
+# child meanwhile, as a host-only image's root filesystem does.
 case_rootflags_rw() {
-	boot_ok "$IMG_GENERIC" "root=LABEL=lbext4 rw rootflags=noatime,commit=7" ext4.img virtio-blk &&
+	boot_ok "$IMG_GENERIC" "root=LABEL=lbext4 rw rootfstype=ext4 rootflags=noatime,commit=7" ext4.img virtio-blk &&
+	assert_log_order "$CASE_DIR/console.log" "timeline [0-9.]* fsmodule ext4 loading in the background" \
+		"timeline [0-9.]* rootdev /dev/vda" &&
 	assert_log "$CASE_DIR/console.log" "rootmount /dev/vda ext4 rw,noatime" &&
 	assert_log "$CASE_DIR/console.log" "rootmount /dev/vda ext4 .*commit=7"
 }
@@ -105,8 +113,13 @@ case_init_and_args() {
 	assert_log "$CASE_DIR/console.log" "argv\[1\] single"
 }
 
+# A host-only image knows its root's filesystem: its module loads in a
+# child before the root device is found.
 case_host_only() {
-	boot_ok "$IMG_HOST" "root=UUID=$UUID_EXT4" ext4.img virtio-blk
+	boot_ok "$IMG_HOST" "root=UUID=$UUID_EXT4" ext4.img virtio-blk &&
+	assert_log_order "$CASE_DIR/console.log" "timeline [0-9.]* fsmodule ext4 loading in the background" \
+		"timeline [0-9.]* rootdev /dev/vda" &&
+	assert_log "$CASE_DIR/console.log" "timeline [0-9.]* fsmodule fs-ext4 loaded in the background ([1-9][0-9]* modules)"
 }
 
 # root= built into the image with lifeboat build --cmdline.

@@ -134,6 +134,17 @@ assert_log() {
 	grep -q -- "$pattern" "$log" || { echo "log lacks: $pattern"; return 1; }
 }
 
+# The first line matching the first pattern comes before the first line
+# matching the second.
+assert_log_order() {
+	local log=$1 first=$2 then=$3 a b
+	a=$(grep -n -m1 -- "$first" "$log" | cut -d: -f1)
+	b=$(grep -n -m1 -- "$then" "$log" | cut -d: -f1)
+	[ -n "$a" ] || { echo "log lacks: $first"; return 1; }
+	[ -n "$b" ] || { echo "log lacks: $then"; return 1; }
+	[ "$a" -lt "$b" ] || { echo "log has '$then' before '$first'"; return 1; }
+}
+
 assert_not_log() {
 	local log=$1 pattern=$2
 	! grep -q -- "$pattern" "$log" || { echo "log has, but must not: $pattern"; return 1; }

@@ -320,6 +320,43 @@ static void loader_failures_and_cycles(void **state)
 	assert_string_equal(loaded_order, "/lb /la ");
 }
 
+/* A child loads the module while the caller goes on; the caller's
+ * table then knows what it loaded and does not load it again. */
+static void loader_background(void **state)
+{
+	char name[32];
+
+	(void)state;
+	assert_int_equal(modload_background("no-such-module"), -ENOENT);
+	assert_int_equal(modload_background_join(name, sizeof(name)), -ECHILD);
+	assert_int_equal(modload_background("fs-ext4"), 0);
+	assert_int_equal(modload_background("virtio"), -EBUSY);
+	assert_int_equal(modload_background_join(name, sizeof(name)), 4);
+	assert_string_equal(name, "fs-ext4");
+	/* The child's loads happened in the child. */
+	assert_string_equal(loaded_order, "");
+	assert_int_equal(modload_name("fs-ext4"), 0);
+	assert_int_equal(modload_name("jbd2"), 0);
+	assert_string_equal(loaded_order, "");
+	assert_int_equal(modload_name("virtio"), 1);
+	assert_string_equal(loaded_order, "/v ");
+	assert_int_equal(modload_background_join(name, sizeof(name)), -ECHILD);
+}
+
+/* A failed background load leaves the module to the caller, who tries
+ * it again and gets the error itself. */
+static void loader_background_failure(void **state)
+{
+	char name[32];
+
+	(void)state;
+	fail_path = "/e4";
+	assert_int_equal(modload_background("ext4"), 0);
+	assert_int_equal(modload_background_join(name, sizeof(name)), -EIO);
+	assert_int_equal(modload_name("ext4"), -ENOEXEC);
+	assert_string_equal(loaded_order, "/c /j /e4(errors=remount-ro) /p ");
+}
+
 static void loader_missing_table_is_fine(void **state)
 {
 	(void)state;
@@ -354,6 +391,9 @@ int main(void)
 						loader_teardown),
 		cmocka_unit_test_setup_teardown(loader_blacklists, loader_setup, loader_teardown),
 		cmocka_unit_test_setup_teardown(loader_failures_and_cycles, loader_setup,
+						loader_teardown),
+		cmocka_unit_test_setup_teardown(loader_background, loader_setup, loader_teardown),
+		cmocka_unit_test_setup_teardown(loader_background_failure, loader_setup,
 						loader_teardown),
 		cmocka_unit_test(loader_missing_table_is_fine),
 	};
