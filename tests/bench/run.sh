@@ -41,6 +41,7 @@
 #                      REF_BUILD=DIR (its build/ directory: DIR/lifeboat and
 #                      the init beside it), to measure a change side by side
 #                      with the commit before it (not in the default set)
+#   lifeboat-host-ref  the same for --host-only
 # Every image boots the same VM (boot_qemu from tests/boot/lib.sh: TCG, 512 MB,
 # virtio-blk, -snapshot so each boot sees the same pristine disk) with the same
 # kernel command line:
@@ -76,7 +77,7 @@ declare -A KIND=([lifeboat-generic]=generic [lifeboat-host]=host-only
 	[itools-most]=generic [itools-dep]=host-only [dracut-generic]=generic
 	[dracut-host]=host-only [tirfs]=host-only [lifeboat-zstd]=generic
 	[lifeboat-xz]=generic [lifeboat-gzip]=generic [lifeboat-none]=generic
-	[lifeboat-ref]=generic)
+	[lifeboat-ref]=generic [lifeboat-host-ref]=host-only)
 declare -A LABEL=([lifeboat-generic]="lifeboat --generic"
 	[lifeboat-host]="lifeboat --host-only" [itools-most]="mkinitramfs MODULES=most"
 	[itools-dep]="mkinitramfs MODULES=dep" [dracut-generic]="dracut --no-hostonly"
@@ -85,7 +86,8 @@ declare -A LABEL=([lifeboat-generic]="lifeboat --generic"
 	[lifeboat-xz]="lifeboat --generic --compress xz"
 	[lifeboat-gzip]="lifeboat --generic --compress gzip"
 	[lifeboat-none]="lifeboat --generic --compress none"
-	[lifeboat-ref]="lifeboat --generic, REF_BUILD")
+	[lifeboat-ref]="lifeboat --generic, REF_BUILD"
+	[lifeboat-host-ref]="lifeboat --host-only, REF_BUILD")
 declare -A GEN_MED SIZE BOOT_MED UPTIME_MED RUNS BOOTS_OK
 
 # gen_ID OUT: make one image. Output goes to the caller's log.
@@ -96,6 +98,7 @@ gen_lifeboat-xz() { gen_lifeboat_compressed "$1" xz; }
 gen_lifeboat-gzip() { gen_lifeboat_compressed "$1" gzip; }
 gen_lifeboat-none() { gen_lifeboat_compressed "$1" none; }
 gen_lifeboat-ref() { "$REF_BUILD/lifeboat" build --config /dev/null --generic --kver "$KVER" -o "$1"; }
+gen_lifeboat-host-ref() { "$REF_BUILD/lifeboat" build --config /dev/null --host-only --kver "$KVER" -o "$1"; }
 gen_lifeboat-host() { "$BUILD/lifeboat" build --config /dev/null --host-only --kver "$KVER" -o "$1"; }
 gen_itools-most() { mkinitramfs -d "$BENCH/conf-itools-most" -o "$1" "$KVER"; }
 gen_itools-dep() { mkinitramfs -d "$BENCH/conf-itools-dep" -o "$1" "$KVER"; }
@@ -125,7 +128,7 @@ check_setup() {
 	[ -r "$KERNEL" ] || { echo "no kernel at $KERNEL"; return 1; }
 	[ -x "$TEST_INIT" ] || { echo "no $TEST_INIT: make build/test-init"; return 1; }
 	[ -x "$BUILD/lifeboat" ] || { echo "no $BUILD/lifeboat: make"; return 1; }
-	case " $TOOLS " in *" lifeboat-ref "*)
+	case " $TOOLS " in *" lifeboat-ref "* | *" lifeboat-host-ref "*)
 		[ -x "${REF_BUILD:-}/lifeboat" ] || { echo "lifeboat-ref: REF_BUILD=DIR, DIR/lifeboat built"; return 1; }
 	esac
 	# The other tools only when a row of theirs is asked for.
