@@ -266,8 +266,8 @@ static int boot_root(struct boot_args *args, const struct boot_plan *plan,
 }
 
 /* The root's filesystem module is the largest most boots load (ext4:
- * 2 MB, a third of the time from /init to the root's init in the bench
- * VM). When its type is known before the device appears (rootfstype=,
+ * 2 MB, the kernel's work on it more than half of the time from /init to
+ * the root's init in the bench VM). When its type is known before the device appears (rootfstype=,
  * or the root of the machine a host-only image was built for), a child
  * loads it while the devices are found. */
 static void preload_root_fs(const struct boot_args *args, const struct boot_plan *plan)
