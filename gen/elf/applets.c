@@ -6,16 +6,15 @@
 #include "gen/elf/applets.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
+#include "common/fileread.h"
 
 #define APPLET_NAME_MAX 32
 #define APPLETS_MIN 3      /* "[", "[[" and at least one more */
+#define APPLETS_FILE_MAX (64u << 20)
 
 static const char applet_marker[] = "[\0[[";   /* with its NUL: "[\0[[\0" */
 
@@ -83,43 +82,13 @@ int applets_parse(const void *buf, size_t len, struct strv *out)
 	return (int)best_count;
 }
 
-/* The whole file: busybox is a few MB at most. */
-static int read_whole(int fd, unsigned char **data, size_t *len)
-{
-	struct stat st;
-	size_t got = 0;
-
-	if (fstat(fd, &st) < 0)
-		return -errno;
-	*data = malloc((size_t)st.st_size + 1);
-	if (!*data)
-		return -ENOMEM;
-	while (got < (size_t)st.st_size) {
-		ssize_t n = read(fd, *data + got, (size_t)st.st_size - got);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			free(*data);
-			return n < 0 ? -errno : -EIO;
-		}
-		got += (size_t)n;
-	}
-	*len = got;
-	return 0;
-}
-
 int applets_read_file(const char *path, struct strv *out)
 {
-	unsigned char *data = NULL;
+	char *data = NULL;
 	size_t len = 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	int r;
+	/* busybox is a few MB; the bound only stops a wrong path. */
+	int r = file_read_all(path, APPLETS_FILE_MAX, &data, &len);
 
-	if (fd < 0)
-		return -errno;
-	r = read_whole(fd, &data, &len);
-	close(fd);
 	if (r < 0)
 		return r;
 	r = applets_parse(data, len, out);
