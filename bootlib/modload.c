@@ -248,20 +248,29 @@ static int match_load(struct modtab_module *m, void *data)
 	return 0;
 }
 
-static int name_load(const char *name, bool mark_only)
+/* The table's module of that name ('-' read as '_'), or NULL in *m. */
+static int find_by_name(const char *name, struct modtab_module **m)
 {
-	struct match_ctx c = { .skip_blacklisted = true, .st.mark_only = mark_only };
-	struct modtab_module *m;
 	char *n = strdup(name);
 
 	if (!n)
 		return -ENOMEM;
 	name_normalise(n);
-	m = modtab_find(&modload_tab, n);
+	*m = modtab_find(&modload_tab, n);
 	free(n);
-	if (m) {
-		int r = module_load(m, &c.st, &c.count);
+	return 0;
+}
 
+static int name_load(const char *name, bool mark_only)
+{
+	struct match_ctx c = { .skip_blacklisted = true, .st.mark_only = mark_only };
+	struct modtab_module *m;
+	int r = find_by_name(name, &m);
+
+	if (r < 0)
+		return r;
+	if (m) {
+		r = module_load(m, &c.st, &c.count);
 		return r < 0 ? r : c.count;
 	}
 	/* Not a module name: an alias such as fs-ext4 or crypto-crc32c. */
@@ -285,18 +294,13 @@ static int match_any(struct modtab_module *m, void *ctx)
 	return 1;
 }
 
-/* By name (with '-' for '_') or by alias, as name_load looks it up. */
+/* By name or by alias, as name_load looks it up. */
 static bool table_knows(const char *name)
 {
-	char *n = strdup(name);
-	bool found;
+	struct modtab_module *m;
 
-	if (!n)
-		return false;
-	name_normalise(n);
-	found = modtab_find(&modload_tab, n) || modtab_match(&modload_tab, name, match_any, NULL);
-	free(n);
-	return found;
+	return find_by_name(name, &m) == 0 &&
+	       (m || modtab_match(&modload_tab, name, match_any, NULL));
 }
 
 /* The one load a child does while PID 1 goes on (modload_background). */
