@@ -34,20 +34,20 @@ static int read_full(int fd, uint64_t off, void *buf, size_t len)
 	return 0;
 }
 
-/* Memory is read through a 4 MiB window mapped from the core (the size
+/* Memory is read through 4 MiB windows mapped from the core (the size
  * makedumpfile maps), as a read call per page costs more than the copy in
- * the capture kernel, and each move of the window is an munmap with its
- * TLB flush (1 MiB took 0.04 s more system time on a 512 MB guest's core); reads
- * that could pass the file's end use pread, which reports a short file.
- * The mapping of /proc/vmcore is of the crashed kernel's memory, not of
- * the capture's, so it does not count against the capture's memory. */
+ * the capture kernel, and each move of a window is an munmap with its TLB
+ * flush (1 MiB took 0.04 s more system time on a 512 MB guest's core);
+ * reads that could pass the file's end use pread, which reports a short
+ * file. The mapping of /proc/vmcore is of the crashed kernel's memory, not
+ * of the capture's, so it does not count against the capture's memory. */
 #define WINDOW (4u << 20)
 
-static int window_move(const struct elfcore *core, uint64_t off)
+static int window_move(const struct elfcore *core, struct core_window *w, uint64_t off)
 {
-	struct core_window *w = core->win;
+	uint64_t file_size = core->win->file_size;
 	uint64_t start = off & ~(uint64_t)(WINDOW / 2 - 1);
-	uint64_t len = w->file_size - start < WINDOW ? w->file_size - start : WINDOW;
+	uint64_t len = file_size - start < WINDOW ? file_size - start : WINDOW;
 	void *at;
 
 	if (w->at)
@@ -55,7 +55,7 @@ static int window_move(const struct elfcore *core, uint64_t off)
 	w->at = NULL;
 	at = mmap(NULL, len, PROT_READ, MAP_PRIVATE, core->fd, (off_t)start);
 	if (at == MAP_FAILED) {
-		w->failed = 1;
+		core->win->failed = 1;
 		return -errno;
 	}
 	w->at = at;
@@ -64,13 +64,15 @@ static int window_move(const struct elfcore *core, uint64_t off)
 	return 0;
 }
 
-static int read_data(const struct elfcore *core, uint64_t off, void *buf, size_t len)
+static int read_data(const struct elfcore *core, bool kernel, uint64_t off, void *buf, size_t len)
 {
-	struct core_window *w = core->win;
+	struct core_windows *ws = core->win;
+	struct core_window *w;
 
-	if (!w || w->failed || len > WINDOW / 2 || off > w->file_size || w->file_size - off < len)
+	if (!ws || ws->failed || len > WINDOW / 2 || off > ws->file_size || ws->file_size - off < len)
 		return read_full(core->fd, off, buf, len);
-	if ((!w->at || off < w->off || off + len > w->off + w->len) && window_move(core, off) < 0)
+	w = kernel ? &ws->kernel : &ws->data;
+	if ((!w->at || off < w->off || off + len > w->off + w->len) && window_move(core, w, off) < 0)
 		return read_full(core->fd, off, buf, len);
 	memcpy(buf, w->at + (off - w->off), len);
 	return 0;
@@ -85,6 +87,12 @@ static void window_open(struct elfcore *core)
 		core->win->file_size = (uint64_t)st.st_size;
 	else if (core->win)
 		core->win->failed = 1;
+}
+
+static void window_close(struct core_window *w)
+{
+	if (w->at)
+		munmap((void *)w->at, w->len);
 }
 
 static int check_ehdr(const Elf64_Ehdr *eh)
@@ -246,8 +254,10 @@ int elfcore_open(struct elfcore *core, int fd)
 
 void elfcore_close(struct elfcore *core)
 {
-	if (core->win && core->win->at)
-		munmap((void *)core->win->at, core->win->len);
+	if (core->win) {
+		window_close(&core->win->data);
+		window_close(&core->win->kernel);
+	}
 	free(core->win);
 	core->win = NULL;
 	free(core->loads);
@@ -269,15 +279,8 @@ static const struct core_load *find_load(const struct elfcore *core, uint64_t pa
 	return NULL;
 }
 
-int elfcore_read_phys(const struct elfcore *core, uint64_t paddr, void *buf, size_t len)
-{
-	const struct core_load *l = find_load(core, paddr);
-
-	return l ? elfcore_read_load(core, l, paddr, buf, len) : -ENOENT;
-}
-
-int elfcore_read_load(const struct elfcore *core, const struct core_load *l, uint64_t paddr,
-		      void *buf, size_t len)
+static int load_read(const struct elfcore *core, const struct core_load *l, uint64_t paddr, void *buf,
+		     size_t len, bool kernel)
 {
 	uint64_t rel, in_file;
 
@@ -290,7 +293,27 @@ int elfcore_read_load(const struct elfcore *core, const struct core_load *l, uin
 	if (in_file > len)
 		in_file = len;
 	memset((char *)buf + in_file, 0, len - in_file);
-	return in_file ? read_data(core, l->offset + rel, buf, (size_t)in_file) : 0;
+	return in_file ? read_data(core, kernel, l->offset + rel, buf, (size_t)in_file) : 0;
+}
+
+int elfcore_read_phys(const struct elfcore *core, uint64_t paddr, void *buf, size_t len)
+{
+	const struct core_load *l = find_load(core, paddr);
+
+	return l ? load_read(core, l, paddr, buf, len, false) : -ENOENT;
+}
+
+int elfcore_read_kernel(const struct elfcore *core, uint64_t paddr, void *buf, size_t len)
+{
+	const struct core_load *l = find_load(core, paddr);
+
+	return l ? load_read(core, l, paddr, buf, len, true) : -ENOENT;
+}
+
+int elfcore_read_load(const struct elfcore *core, const struct core_load *l, uint64_t paddr,
+		      void *buf, size_t len)
+{
+	return load_read(core, l, paddr, buf, len, false);
 }
 
 int elfcore_read_page(const struct elfcore *core, uint64_t paddr, void *buf, size_t page_size)

@@ -24,13 +24,20 @@ struct core_load {
 struct core_window {
 	const uint8_t *at;              /* NULL: none yet, or mapping failed */
 	uint64_t off, len;
+};
+
+/* Two windows: the pages being written move through one, the kernel's own
+ * structures the filter reads between them (mem_map, page tables) through
+ * the other, so neither stream moves the other's window. */
+struct core_windows {
+	struct core_window data, kernel;
 	uint64_t file_size;
 	int failed;                     /* the file cannot be mapped: pread only */
 };
 
 struct elfcore {
 	int fd;
-	struct core_window *win;        /* memory reads go through it */
+	struct core_windows *win;       /* memory reads go through them */
 	uint16_t machine;               /* e_machine: EM_X86_64, ... */
 	size_t nloads;
 	struct core_load *loads;        /* in header order */
@@ -64,6 +71,9 @@ size_t elfcore_limit_phys(struct elfcore *core, unsigned bits);
  * size read as zero. Returns 0, -ENOENT if paddr is in no range (a hole),
  * -EIO on a short read. The whole span must lie in one range. */
 int elfcore_read_phys(const struct elfcore *core, uint64_t paddr, void *buf, size_t len);
+/* The same for the crashed kernel's structures (kvmem's reads), through
+ * their own window. */
+int elfcore_read_kernel(const struct elfcore *core, uint64_t paddr, void *buf, size_t len);
 
 /* The same within the range l (one of core->loads), for ranges that
  * overlap others (the kernel text is also in the direct map). */

@@ -32,7 +32,7 @@ static int walk(struct kvmem *kv, uint64_t vaddr, uint64_t *paddr)
 	for (int level = kv->levels; level >= 1; level--) {
 		unsigned shift = 12 + 9 * (unsigned)(level - 1);
 		uint64_t entry, size = 1ULL << shift;
-		int r = elfcore_read_phys(kv->core, table + ((vaddr >> shift) & 511) * 8, &entry, 8);
+		int r = elfcore_read_kernel(kv->core, table + ((vaddr >> shift) & 511) * 8, &entry, 8);
 
 		if (r < 0)
 			return r;
@@ -40,10 +40,12 @@ static int walk(struct kvmem *kv, uint64_t vaddr, uint64_t *paddr)
 			return -EFAULT;
 		/* A large page at the PUD (1 GiB) or PMD (2 MiB) level ends the walk. */
 		if (level == 1 || ((level == 2 || level == 3) && (entry & PTE_HUGE))) {
-			kv->cache_vbase = vaddr & ~(size - 1);
-			kv->cache_pbase = entry & PTE_ADDR & ~(size - 1);
-			kv->cache_size = size;
-			*paddr = kv->cache_pbase + (vaddr - kv->cache_vbase);
+			struct kvmem_mapping *m = &kv->cache[kv->next++ % KVMEM_CACHED];
+
+			m->vbase = vaddr & ~(size - 1);
+			m->pbase = entry & PTE_ADDR & ~(size - 1);
+			m->size = size;
+			*paddr = m->pbase + (vaddr - m->vbase);
 			return 0;
 		}
 		table = entry & PTE_ADDR;
@@ -53,9 +55,13 @@ static int walk(struct kvmem *kv, uint64_t vaddr, uint64_t *paddr)
 
 int kvmem_translate(struct kvmem *kv, uint64_t vaddr, uint64_t *paddr)
 {
-	if (kv->cache_size && vaddr - kv->cache_vbase < kv->cache_size) {
-		*paddr = kv->cache_pbase + (vaddr - kv->cache_vbase);
-		return 0;
+	for (unsigned i = 0; i < KVMEM_CACHED; i++) {
+		const struct kvmem_mapping *m = &kv->cache[i];
+
+		if (m->size && vaddr - m->vbase < m->size) {
+			*paddr = m->pbase + (vaddr - m->vbase);
+			return 0;
+		}
 	}
 	return walk(kv, vaddr, paddr);
 }
@@ -72,7 +78,7 @@ int kvmem_read(struct kvmem *kv, uint64_t vaddr, void *buf, size_t len)
 		if (chunk > len)
 			chunk = len;
 		if (r == 0)
-			r = elfcore_read_phys(kv->core, paddr, p, chunk);
+			r = elfcore_read_kernel(kv->core, paddr, p, chunk);
 		if (r < 0)
 			return r;
 		p += chunk;

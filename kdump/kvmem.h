@@ -9,11 +9,21 @@
 #include "kdump/elfcore.h"
 #include "kdump/vmcoreinfo.h"
 
+/* The last mappings found: the filter's reads alternate between the
+ * direct map (mem_section) and the vmemmap (struct pages), and a walk
+ * reads a page table in each level. */
+#define KVMEM_CACHED 4
+
+struct kvmem_mapping {
+	uint64_t vbase, pbase, size;   /* size 0: unused */
+};
+
 struct kvmem {
 	const struct elfcore *core;
 	uint64_t top_pgt;      /* physical address of the top page table */
 	int levels;            /* 4 or 5 */
-	uint64_t cache_vbase, cache_pbase, cache_size;   /* the last mapping found */
+	struct kvmem_mapping cache[KVMEM_CACHED];
+	unsigned next;         /* the entry the next walk replaces */
 };
 
 /* Returns 0, or -EOPNOTSUPP when the core is not x86_64 or the note lacks

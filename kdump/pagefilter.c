@@ -58,6 +58,7 @@ int pagefilter_init(struct pagefilter *pf, const struct elfcore *core,
 	memset(pf, 0, sizeof(*pf));
 	pf->vi = vi;
 	pf->level = level;
+	pf->section_nr = UINT64_MAX;
 	/* Every size and offset used below was checked against its structure. */
 	r = vmcoreinfo_check_filter(vi, NULL, 0);
 	if (r == 0)
@@ -82,7 +83,7 @@ uint64_t pagefilter_chunk_pages(const struct pagefilter *pf)
 }
 
 /* The virtual address of section nr's first struct page, or 0. */
-static uint64_t section_mem_map(struct pagefilter *pf, uint64_t nr)
+static uint64_t section_lookup(struct pagefilter *pf, uint64_t nr)
 {
 	const struct vmcoreinfo *vi = pf->vi;
 	uint64_t per_root = (uint64_t)(vi->page_size / vi->size_mem_section);
@@ -99,6 +100,17 @@ static uint64_t section_mem_map(struct pagefilter *pf, uint64_t nr)
 		return 0;
 	/* The stored value is mem_map minus the section's first pfn, in pages. */
 	return (map & ~SECTION_MAP_FLAGS) + nr * pf->pages_per_section * (uint64_t)vi->size_page;
+}
+
+/* The same, looked up once for the chunks of a section: the lookup reads
+ * the kernel's data away from mem_map, which would move kvmem's window. */
+static uint64_t section_mem_map(struct pagefilter *pf, uint64_t nr)
+{
+	if (pf->section_nr != nr) {
+		pf->section_map = section_lookup(pf, nr);
+		pf->section_nr = nr;
+	}
+	return pf->section_map;
 }
 
 static void page_fields_get(const struct vmcoreinfo *vi, const uint8_t *sp, struct page_fields *p)

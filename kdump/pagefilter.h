@@ -35,6 +35,8 @@ struct pagefilter {
 	uint64_t pages_per_section;
 	uint64_t chunk;            /* pages decided at a time, within a section */
 	uint8_t *pages;            /* one chunk's struct pages */
+	uint64_t section_nr;       /* the last section looked up (UINT64_MAX: none) */
+	uint64_t section_map;      /* and its first struct page's address, or 0 */
 };
 
 /* Returns 0; -EOPNOTSUPP when the note lacks what filtering needs, -EINVAL

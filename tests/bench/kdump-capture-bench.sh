@@ -1,11 +1,12 @@
 #!/bin/sh
-# kdump-capture-bench.sh RUNS KDUMP_SAVE [copy]: runs inside the capture
+# [COPY=1] [REF=KDUMP_SAVE_REF] kdump-capture-bench.sh RUNS KDUMP_SAVE: runs inside the capture
 # kernel, in the capture image's shell (tests/bench/kdump.sh packs it as
 # /bench.sh and types the command). On the same /proc/vmcore, RUNS times
 # in turn: lifeboat's writer (KDUMP_SAVE, the capture's kdump/ code in a
 # small driver) with zlib pages and with LZO pages, on every CPU the
-# capture kernel has, makedumpfile -c -d 31 and makedumpfile -l -d 31 (and
-# with "copy", a plain copy), each writing to the
+# capture kernel has, makedumpfile -c -d 31 and makedumpfile -l -d 31 (with
+# REF, another commit's writer with LZO pages; with COPY=1, a plain copy),
+# each writing to the
 # ext4 disk labelled kdbench and synced before the clock stops. GNU time
 # (/usr/bin/time, added to the image) measures: busybox 1.35's time reports
 # the peak RSS four times too large (it takes ru_maxrss, already in KiB, for
@@ -13,7 +14,6 @@
 # line per run, then BENCH-DONE.
 runs=$1
 save=$2
-copy=${3:-}
 bb=busybox
 echo "BENCH-CPUS $($bb nproc)"
 
@@ -43,7 +43,8 @@ while [ "$i" -le "$runs" ]; do
 	measure makedumpfile-c "$i" makedumpfile -c -d 31 /proc/vmcore /mnt/bench/out || exit 1
 	measure lifeboat-lzo "$i" "$save" /proc/vmcore /mnt/bench/out 31 lzo || exit 1
 	measure makedumpfile-l "$i" makedumpfile -l -d 31 /proc/vmcore /mnt/bench/out || exit 1
-	[ -z "$copy" ] || measure copy "$i" $bb cp /proc/vmcore /mnt/bench/out || exit 1
+	[ -z "${REF:-}" ] || measure lifeboat-ref-lzo "$i" "$REF" /proc/vmcore /mnt/bench/out 31 lzo || exit 1
+	[ -z "${COPY:-}" ] || measure copy "$i" $bb cp /proc/vmcore /mnt/bench/out || exit 1
 	i=$((i + 1))
 done
 $bb umount /mnt/bench

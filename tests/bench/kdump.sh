@@ -12,8 +12,9 @@
 # with ratios to makedumpfile. Needs: qemu, makedumpfile, busybox, time.
 # Usage: tests/bench/kdump.sh   (RUNS=N per boot, BOOTS=N crash and capture
 # boots, the medians over all; CPUS=N: the guest's CPUs and the capture
-# kernel's nr_cpus=, default 1; COPY=1 adds a plain copy; WORK=DIR,
-# KVER=VERSION)
+# kernel's nr_cpus=, default 1; COPY=1 adds a plain copy; REF_SRC=DIR, a
+# checkout of another commit, adds its writer with LZO pages as
+# lifeboat-ref-lzo; WORK=DIR, KVER=VERSION)
 set -eu
 cd "$(dirname "$0")/../.."
 TOP=$PWD
@@ -22,12 +23,21 @@ RUNS=${RUNS:-3}
 BOOTS=${BOOTS:-1}
 CPUS=${CPUS:-1}
 COPY=${COPY:-}
+REF_SRC=${REF_SRC:-}
 mkdir -p "$work"
-cc -std=gnu11 -O2 -D_GNU_SOURCE -I. -o "$work/kdump-save" tests/bench/kdump-save.c \
-	kdump/elfcore.c kdump/vmcoreinfo.c kdump/kvmem.c kdump/pagefilter.c kdump/dumpsink.c \
-	kdump/diskdump.c kdump/elfdump.c kdump/pagecomp.c kdump/pagecomp_lzo.c kdump/pagepool.c \
-	kdump/vmcoreinfo_check.c \
-	common/kdumpconf.c common/kdumptarget.c -lz -pthread
+# build_save SRC OUT: the writer's driver from the kdump/ code of SRC.
+build_save() {
+	(cd "$1" && cc -std=gnu11 -O2 -D_GNU_SOURCE -I. -o "$2" tests/bench/kdump-save.c \
+		kdump/elfcore.c kdump/vmcoreinfo.c kdump/kvmem.c kdump/pagefilter.c kdump/dumpsink.c \
+		kdump/diskdump.c kdump/elfdump.c kdump/pagecomp.c kdump/pagecomp_lzo.c kdump/pagepool.c \
+		kdump/vmcoreinfo_check.c common/kdumpconf.c common/kdumptarget.c -lz -pthread)
+}
+build_save "$TOP" "$work/kdump-save"
+binaries=/usr/bin/makedumpfile,/usr/bin/time,$work/kdump-save
+if [ -n "$REF_SRC" ]; then
+	build_save "$REF_SRC" "$work/kdump-save-ref"
+	binaries=$binaries,$work/kdump-save-ref
+fi
 
 source tests/boot/lib.sh
 source tests/boot/cases-kdump.sh
@@ -43,7 +53,7 @@ mkdir -p "$CASE_DIR/empty"
 "$BUILD/lifeboat" build --config /dev/null --host-only --kver "$KVER" \
 	--add-modules virtio_pci,virtio_blk,ext4 --rescue busybox --kdump \
 	--kdump-target LABEL=kdbench --kdump-options action=shell,compress=lzo \
-	--add-binaries "/usr/bin/makedumpfile,/usr/bin/time,$work/kdump-save" \
+	--add-binaries "$binaries" \
 	--add-files "$TOP/tests/bench/kdump-capture-bench.sh:/bench.sh" -o "$work/capture.img" 2>>"$work/build.log"
 kdump_root_tree "$CASE_DIR/root" "$work/capture.img" bench "nr_cpus=$CPUS"
 mkfs_image ext4 "$CASE_DIR/root.img" 96 "$CASE_DIR/root" kdroot 7d0e4b1a-0c2f-4a5e-9b1d-6f3e2a1c0b11
@@ -58,7 +68,7 @@ capture_boot() {
 		-drive "file=$CASE_DIR/root.img,format=raw,if=virtio" \
 		-drive "file=$CASE_DIR/bench.img,format=raw,if=virtio" -smp "$CPUS"
 	expect "kdump: starting a shell" 600 >&2 || rc=1
-	[ $rc -ne 0 ] || { sleep 2; type_line "sh /bench.sh $RUNS $work/kdump-save ${COPY:+copy}; busybox poweroff -f"; }
+	[ $rc -ne 0 ] || { sleep 2; type_line "COPY=$COPY REF=${REF_SRC:+$work/kdump-save-ref} sh /bench.sh $RUNS $work/kdump-save; busybox poweroff -f"; }
 	[ $rc -ne 0 ] || expect "BENCH-DONE|BENCH-FAIL" 1200 >&2 || rc=1
 	rescue_stop $rc || true   # its wait reports the killed console readers
 	mv "$CASE_DIR/console.log" "$CASE_DIR/console-$1.log"
@@ -86,11 +96,12 @@ awk '
 	}
 	{ name[NR] = $2; val[NR, 1] = $4; val[NR, 2] = $5; val[NR, 3] = $6 }
 	END {
-		n = split("makedumpfile-c makedumpfile-l lifeboat-zlib lifeboat-lzo copy", tools, " ")
+		n = split("makedumpfile-c makedumpfile-l lifeboat-zlib lifeboat-lzo lifeboat-ref-lzo copy", tools, " ")
 		label["makedumpfile-c"] = "makedumpfile -c -d 31"
 		label["makedumpfile-l"] = "makedumpfile -l -d 31"
 		label["lifeboat-zlib"] = "lifeboat -d 31, zlib"
 		label["lifeboat-lzo"] = "lifeboat -d 31, lzo"
+		label["lifeboat-ref-lzo"] = "REF_SRC'"'"'s lifeboat -d 31, lzo"
 		label["copy"] = "plain copy (busybox cp)"
 		lt = median("makedumpfile-l", 1); cs = median("makedumpfile-c", 3)
 		print "| tool | wall time (median) | output | peak RSS | time vs -l | size vs -c |"

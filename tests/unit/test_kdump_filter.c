@@ -1,7 +1,7 @@
 /* test_kdump_filter: the dump levels on a synthetic kernel: a core whose
  * memory holds x86_64 page tables (a 2 MiB kernel mapping, a 4 KiB vmemmap
  * mapping), a mem_section and struct pages of known kinds. Checks the page
- * table walk, the section lookup, each level's exclusions and that the
+ * table walk and its cache, the section lookup and its cache, each level's exclusions and that the
  * writer's second bitmap is exactly the filter's result. */
 #include <errno.h>
 #include <setjmp.h>
@@ -140,6 +140,69 @@ static void levels(void **state)
 	synth_close(&s, &core);
 }
 
+/* Change the core under an open elfcore: its windows map the file, so
+ * they see the new bytes. */
+static void core_poke64(const struct synth *s, const struct elfcore *core, uint64_t paddr, uint64_t v)
+{
+	assert_int_equal(pwrite(core->fd, &v, 8, (off_t)(s->mem_at + paddr)), 8);
+}
+
+/* The last KVMEM_CACHED mappings are kept, and the oldest goes first: a
+ * translation cleared from the page table still resolves while cached. */
+static void translations_cached(void **state)
+{
+	struct synth s;
+	struct elfcore core;
+	struct vmcoreinfo vi;
+	struct kvmem kv;
+	uint64_t pa;
+
+	(void)state;
+	synth_open(&s, &core, &vi);
+	for (uint64_t i = 1; i <= KVMEM_CACHED; i++)    /* vmemmap pages 1.. -> pages 16.. */
+		core_poke64(&s, &core, 0x4000 + ((VMEMMAP >> 12) & 511) * 8 + i * 8, (0xf + i) << 12 | P | RW);
+	assert_int_equal(kvmem_init(&kv, &core, &vi), 0);
+	assert_int_equal(kvmem_translate(&kv, VMEMMAP + 0x10, &pa), 0);
+	assert_true(pa == 0xa010);
+	core_poke64(&s, &core, 0x4000 + ((VMEMMAP >> 12) & 511) * 8, 0);
+	for (uint64_t i = 1; i < KVMEM_CACHED; i++) {
+		assert_int_equal(kvmem_translate(&kv, VMEMMAP + i * 0x1000 + 8, &pa), 0);
+		assert_true(pa == ((0xf + i) << 12) + 8);
+		assert_int_equal(kvmem_translate(&kv, VMEMMAP + 0x20, &pa), 0);   /* cached */
+		assert_true(pa == 0xa020);
+	}
+	assert_int_equal(kvmem_translate(&kv, VMEMMAP + KVMEM_CACHED * 0x1000, &pa), 0);
+	assert_int_equal(kvmem_translate(&kv, VMEMMAP, &pa), -EFAULT);            /* replaced */
+	synth_close(&s, &core);
+}
+
+/* Each section is looked up once for its chunks, and never taken for
+ * another: section 1 absent, then present with the same struct pages. */
+static void sections_looked_up(void **state)
+{
+	struct synth s;
+	struct elfcore core;
+	struct vmcoreinfo vi;
+	struct pagefilter pf;
+	uint8_t bits[PAGES / 8];
+
+	(void)state;
+	synth_open(&s, &core, &vi);
+	for (int present = 0; present <= 1; present++) {
+		if (present)
+			core_poke64(&s, &core, 0x8010, (VMEMMAP - PAGES * 64) | 0x1 | 0x2);
+		assert_int_equal(pagefilter_init(&pf, &core, &vi, 31), 0);
+		for (int round = 0; round < 2; round++) {
+			memset(bits, 0xff, sizeof(bits));
+			assert_true(pagefilter_apply(&pf, 0, PAGES, bits) == 10);
+			memset(bits, 0xff, sizeof(bits));
+			assert_true(pagefilter_apply(&pf, PAGES, PAGES, bits) == (present ? 10 : 0));
+		}
+		pagefilter_free(&pf);
+	}
+	synth_close(&s, &core);
+}
+
 /* The writer's second bitmap is the filter's result at that level. */
 static void writer_uses_filter(void **state)
 {
@@ -241,6 +304,8 @@ int main(void)
 		cmocka_unit_test(page_walk),
 		cmocka_unit_test(page_walk_5level),
 		cmocka_unit_test(levels),
+		cmocka_unit_test(translations_cached),
+		cmocka_unit_test(sections_looked_up),
 		cmocka_unit_test(writer_uses_filter),
 		cmocka_unit_test(hostile_sizes_refused),
 	};

@@ -133,6 +133,40 @@ static void core_reads(void **state)
 	elfcore_close(&core);
 }
 
+/* Reads of the pages and of the kernel's structures go through their own
+ * windows: alternating between two places 8 MiB apart moves neither. */
+static void core_two_windows(void **state)
+{
+	static const struct fixture_load big = { 0x100000, 12u << 20, 12u << 20 };
+	struct elfcore core;
+	uint8_t page[4096];
+	size_t size;
+	uint8_t *buf = fixture_core(&big, 1, info_text, 1, &size);
+	int fd = fixture_memfd(buf, size);
+	uint64_t data_off = 0, kernel_off = 0;
+
+	(void)state;
+	free(buf);
+	assert_true(fd >= 0);
+	assert_int_equal(elfcore_open(&core, fd), 0);
+	for (uint64_t i = 0; i < 4; i++) {
+		uint64_t pa = 0x100000 + i * 4096, ka = pa + (8u << 20);
+
+		assert_int_equal(elfcore_read_phys(&core, pa, page, sizeof(page)), 0);
+		assert_int_equal(page[100], fixture_byte(pa + 100));
+		assert_int_equal(elfcore_read_kernel(&core, ka, page, sizeof(page)), 0);
+		assert_int_equal(page[100], fixture_byte(ka + 100));
+		if (i == 0) {
+			data_off = core.win->data.off;
+			kernel_off = core.win->kernel.off;
+		}
+		assert_true(core.win->data.off == data_off && core.win->kernel.off == kernel_off);
+	}
+	assert_true(data_off != kernel_off);
+	close(fd);
+	elfcore_close(&core);
+}
+
 /* Marking frames range by range gives what asking frame by frame gives,
  * at any chunk's start and length, with a range of size 0 off a frame's
  * edge and one on it. */
@@ -307,6 +341,7 @@ int main(void)
 		cmocka_unit_test(vmcoreinfo_needs_pagesize),
 		cmocka_unit_test(core_headers_and_notes),
 		cmocka_unit_test(core_reads),
+		cmocka_unit_test(core_two_windows),
 		cmocka_unit_test(core_pfn_mark),
 		cmocka_unit_test(core_truncated),
 		cmocka_unit_test(core_refused),
