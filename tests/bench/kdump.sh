@@ -14,7 +14,9 @@
 # boots, the medians over all; CPUS=N: the guest's CPUs and the capture
 # kernel's nr_cpus=, default 1; COPY=1 adds a plain copy; REF_SRC=DIR, a
 # checkout of another commit, adds its writer with LZO pages as
-# lifeboat-ref-lzo; WORK=DIR, KVER=VERSION)
+# lifeboat-ref-lzo; ICOUNT=1 (with CPUS=1): qemu's -icount shift=0,sleep=on,
+# so the guest's clock counts its instructions and a busy host does not
+# move it; WORK=DIR, KVER=VERSION)
 set -eu
 cd "$(dirname "$0")/../.."
 TOP=$PWD
@@ -24,6 +26,11 @@ BOOTS=${BOOTS:-1}
 CPUS=${CPUS:-1}
 COPY=${COPY:-}
 REF_SRC=${REF_SRC:-}
+ICOUNT_ARGS=()
+if [ "${ICOUNT:-0}" = 1 ]; then
+	[ "$CPUS" = 1 ] || { echo "kdump.sh: ICOUNT=1 needs CPUS=1 (qemu's icount hangs bringing up a second CPU)" >&2; exit 1; }
+	ICOUNT_ARGS=(-icount shift=0,sleep=on)
+fi
 mkdir -p "$work"
 # build_save SRC OUT: the writer's driver from the kdump/ code of SRC.
 build_save() {
@@ -66,7 +73,7 @@ capture_boot() {
 	mkfs_image ext4 "$CASE_DIR/bench.img" 1500 "$CASE_DIR/empty" kdbench 7d0e4b1a-0c2f-4a5e-9b1d-6f3e2a1c0b12
 	rescue_start "$work/generic.img" "root=LABEL=kdroot crashkernel=$KDUMP_CRASHKERNEL" \
 		-drive "file=$CASE_DIR/root.img,format=raw,if=virtio" \
-		-drive "file=$CASE_DIR/bench.img,format=raw,if=virtio" -smp "$CPUS"
+		-drive "file=$CASE_DIR/bench.img,format=raw,if=virtio" -smp "$CPUS" "${ICOUNT_ARGS[@]}"
 	expect "kdump: starting a shell" 600 >&2 || rc=1
 	[ $rc -ne 0 ] || { sleep 2; type_line "COPY=$COPY REF=${REF_SRC:+$work/kdump-save-ref} sh /bench.sh $RUNS $work/kdump-save; busybox poweroff -f"; }
 	[ $rc -ne 0 ] || expect "BENCH-DONE|BENCH-FAIL" 1200 >&2 || rc=1
@@ -80,7 +87,7 @@ capture_boot() {
 	grep -a "^BENCH [a-z]" "$CASE_DIR/console-$1.log" | tr -d '\r' >>"$CASE_DIR/runs"
 }
 
-echo "Capture kernel $KVER, $(nproc) host cores, $CPUS guest CPU(s); $BOOTS boot(s) of $RUNS runs each"
+echo "Capture kernel $KVER, $(nproc) host cores, $CPUS guest CPU(s)${ICOUNT_ARGS:+, ${ICOUNT_ARGS[*]}}; $BOOTS boot(s) of $RUNS runs each"
 for ((b = 1; b <= BOOTS; b++)); do
 	capture_boot "$b"
 done
