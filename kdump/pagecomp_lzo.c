@@ -1,4 +1,4 @@
-/* pagecomp_lzo: LZO pages (lzo1x-1, what makedumpfile -l writes), with
+/* pagecomp_lzo: LZO pages (lzo1x-1 with a 4096-entry dictionary), with
  * liblzo2 opened at run time (dlopen): only capture images built with
  * compress=lzo carry it, and the init links no compression library for
  * it. */
@@ -11,6 +11,16 @@
 #include <stdlib.h>
 
 #include <lzo/lzo1x.h>
+
+/* makedumpfile -l writes lzo1x_1_compress's pages, whose 16384-entry
+ * dictionary is cleared for every page: half the instructions of a page
+ * (callgrind), and costlier still under emulation. A page is 4096 bytes,
+ * so the 4096-entry variant finds nearly the same matches (0.4% more
+ * bytes on a 512 MB guest's core) in 57% fewer instructions. Any lzo1x
+ * compressor's output is what lzo1x_decompress_safe, makedumpfile's and
+ * crash's reader, reads. */
+#define LZO_COMPRESS_FN "lzo1x_1_12_compress"
+#define LZO_WORK_MEM LZO1X_1_12_MEM_COMPRESS
 
 typedef int (*lzo_init_fn)(unsigned, int, int, int, int, int, int, int, int, int);
 typedef int (*lzo_compress_fn)(const lzo_bytep src, lzo_uint src_len, lzo_bytep dst,
@@ -35,9 +45,9 @@ static void lzo_load(void)
 	}
 	/* POSIX guarantees data and function pointers convert (dlsym). */
 	*(void **)&init = dlsym(lib, "__lzo_init_v2");
-	*(void **)&lzo.compress = dlsym(lib, "lzo1x_1_compress");
+	*(void **)&lzo.compress = dlsym(lib, LZO_COMPRESS_FN);
 	if (!init || !lzo.compress) {
-		snprintf(lzo.why, sizeof(lzo.why), "%s lacks lzo1x_1_compress", KDUMP_LIBLZO);
+		snprintf(lzo.why, sizeof(lzo.why), "%s lacks %s", KDUMP_LIBLZO, LZO_COMPRESS_FN);
 		lzo.compress = NULL;
 		return;
 	}
@@ -55,7 +65,7 @@ static size_t lzo_bound(size_t len)
 	return len + len / 16 + 64 + 3;
 }
 
-/* The state is lzo1x-1's work memory. */
+/* The state is the compressor's work memory (its dictionary). */
 static int lzo_new(void **state, char *why, size_t why_size)
 {
 	pthread_once(&lzo.once, lzo_load);
@@ -63,7 +73,7 @@ static int lzo_new(void **state, char *why, size_t why_size)
 		snprintf(why, why_size, "%s", lzo.why);
 		return -ENOENT;
 	}
-	*state = malloc(LZO1X_1_MEM_COMPRESS);
+	*state = malloc(LZO_WORK_MEM);
 	return *state ? 0 : -ENOMEM;
 }
 
