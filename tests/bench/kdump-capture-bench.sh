@@ -1,17 +1,17 @@
 #!/bin/sh
-# [COPY=1] [REF=KDUMP_SAVE_REF] kdump-capture-bench.sh RUNS KDUMP_SAVE: runs inside the capture
-# kernel, in the capture image's shell (tests/bench/kdump.sh packs it as
-# /bench.sh and types the command). On the same /proc/vmcore, RUNS times
-# in turn: lifeboat's writer (KDUMP_SAVE, the capture's kdump/ code in a
-# small driver) with zlib pages and with LZO pages, on every CPU the
-# capture kernel has, makedumpfile -c -d 31 and makedumpfile -l -d 31 (with
-# REF, another commit's writer with LZO pages; with COPY=1, a plain copy),
-# each writing to the
-# ext4 disk labelled kdbench and synced before the clock stops. GNU time
-# (/usr/bin/time, added to the image) measures: busybox 1.35's time reports
-# the peak RSS four times too large (it takes ru_maxrss, already in KiB, for
-# a count of pages). Prints one "BENCH tool run wall_s maxrss_kib bytes"
-# line per run, then BENCH-DONE.
+# [COPY=1] [REF=KDUMP_SAVE_REF] kdump-capture-bench.sh RUNS KDUMP_SAVE:
+# runs inside the capture kernel, in the capture image's shell
+# (tests/bench/kdump.sh packs it as /bench.sh and types the command). On
+# the same /proc/vmcore, RUNS times in turn: lifeboat's writer (KDUMP_SAVE,
+# the capture's kdump/ code in a small driver) with zlib pages and with LZO
+# pages, on every CPU the capture kernel has, makedumpfile -c -d 31 and
+# makedumpfile -l -d 31 (with REF, another commit's writer with LZO pages;
+# with COPY=1, a plain copy), each writing to the ext4 disk labelled
+# kdbench and synced before the clock stops. GNU time (/usr/bin/time,
+# added to the image) measures: busybox 1.35's time reports the peak RSS
+# four times too large (it takes ru_maxrss, already in KiB, for a count of
+# pages). Prints one "BENCH tool run wall_s maxrss_kib bytes" line per run,
+# then BENCH-DONE.
 runs=$1
 save=$2
 bb=busybox
