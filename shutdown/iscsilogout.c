@@ -65,33 +65,6 @@ static void add_conn(const char *dir, const char *name, void *ctx)
 		s->cids[s->n_conns++] = (uint32_t)strtoul(name + strlen(prefix), NULL, 10);
 }
 
-static void add_disk(const char *dir, const char *name, void *ctx)
-{
-	struct iscsilogout_session *s = ctx;
-
-	(void)dir;
-	if (s->n_disks < ISCSILOGOUT_DISK_MAX && strlen(name) < sizeof(s->disks[0]))
-		strcpy(s->disks[s->n_disks++], name);
-}
-
-/* device/targetH:C:T/H:C:T:L/block/NAME */
-static void scan_lun(const char *dir, const char *name, void *ctx)
-{
-	char path[640];
-
-	if (strchr(name, ':') && snprintf(path, sizeof(path), "%s/%s/block", dir, name) <
-	    (int)sizeof(path))
-		each_entry(path, "", add_disk, ctx);
-}
-
-static void scan_target(const char *dir, const char *name, void *ctx)
-{
-	char path[512];
-
-	if (snprintf(path, sizeof(path), "%s/%s", dir, name) < (int)sizeof(path))
-		each_entry(path, "", scan_lun, ctx);
-}
-
 static void scan_session(const char *sys, uint32_t sid, struct iscsilogout_session *s)
 {
 	char dir[256], sub[320], addr[64], port[16];
@@ -102,8 +75,6 @@ static void scan_session(const char *sys, uint32_t sid, struct iscsilogout_sessi
 	read_attr(dir, "targetname", s->target, sizeof(s->target));
 	snprintf(sub, sizeof(sub), "%s/class/iscsi_connection", sys);
 	each_entry(sub, "connection", add_conn, s);
-	snprintf(sub, sizeof(sub), "%s/device", dir);
-	each_entry(sub, "target", scan_target, s);
 	snprintf(dir, sizeof(dir), "%s/class/iscsi_connection/connection%" PRIu32 ":%" PRIu32,
 		 sys, sid, s->n_conns ? s->cids[0] : 0);
 	read_attr(dir, "persistent_address", addr, sizeof(addr));
@@ -154,22 +125,66 @@ int iscsilogout_transport_handle(const char *sys, uint64_t *handle)
 	return end != text && *end == '\0' ? 0 : -EINVAL;
 }
 
+/* The walk of one session's disks: the first busy one is kept. */
+struct busy_walk {
+	bool (*busy)(const char *disk);
+	char *name;
+	size_t size;
+	bool found;
+};
+
+static void check_disk(const char *dir, const char *name, void *ctx)
+{
+	struct busy_walk *w = ctx;
+
+	(void)dir;
+	if (!w->found && w->busy(name)) {
+		snprintf(w->name, w->size, "%s", name);
+		w->found = true;
+	}
+}
+
+/* device/targetH:C:T/H:C:T:L/block/NAME */
+static void walk_lun(const char *dir, const char *name, void *ctx)
+{
+	char path[640];
+
+	if (strchr(name, ':') && snprintf(path, sizeof(path), "%s/%s/block", dir, name) <
+	    (int)sizeof(path))
+		each_entry(path, "", check_disk, ctx);
+}
+
+static void walk_target(const char *dir, const char *name, void *ctx)
+{
+	char path[512];
+
+	if (snprintf(path, sizeof(path), "%s/%s", dir, name) < (int)sizeof(path))
+		each_entry(path, "", walk_lun, ctx);
+}
+
+int iscsilogout_busy_disk(const char *sys, uint32_t sid, bool (*busy)(const char *disk),
+			  char *name, size_t size)
+{
+	struct busy_walk w = { busy, name, size, false };
+	char dir[256];
+
+	snprintf(dir, sizeof(dir), "%s/class/iscsi_session/session%" PRIu32 "/device", sys, sid);
+	each_entry(dir, "target", walk_target, &w);
+	return w.found;
+}
+
 /* A disk mounted (even detached) or held by a dm or md device cannot be
  * opened exclusively; its session must stay, or writes would be lost. */
-static const char *disk_in_use(const struct iscsilogout_session *s)
+static bool disk_busy(const char *disk)
 {
-	for (size_t i = 0; i < s->n_disks; i++) {
-		char path[64];
-		int fd;
+	char path[300];
+	int fd;
 
-		snprintf(path, sizeof(path), "/dev/%s", s->disks[i]);
-		fd = open(path, O_RDONLY | O_EXCL | O_CLOEXEC | O_NONBLOCK);
-		if (fd >= 0)
-			close(fd);
-		else if (errno == EBUSY)
-			return s->disks[i];
-	}
-	return NULL;
+	snprintf(path, sizeof(path), "/dev/%s", disk);
+	fd = open(path, O_RDONLY | O_EXCL | O_CLOEXEC | O_NONBLOCK);
+	if (fd >= 0)
+		close(fd);
+	return fd < 0 && errno == EBUSY;
 }
 
 static int nl_open(void)
@@ -328,10 +343,10 @@ static int destroy(struct ending *e)
 static int session_end(int fd, uint64_t handle, const struct iscsilogout_session *s)
 {
 	struct ending e = { fd, handle, s, { .sid = s->sid } };
-	const char *busy = disk_in_use(s);
+	char busy[256];
 	bool closed;
 
-	if (busy) {
+	if (iscsilogout_busy_disk("/sys", s->sid, disk_busy, busy, sizeof(busy))) {
 		log_warn("the iSCSI session %" PRIu32 " (target %s at %s) is not logged out: its "
 			 "disk %s is still in use (mounted or held; see the messages above); it "
 			 "ends with the power-off", s->sid, s->target, s->portal, busy);

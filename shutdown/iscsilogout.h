@@ -11,12 +11,12 @@
 #ifndef LIFEBOAT_SHUTDOWN_ISCSILOGOUT_H
 #define LIFEBOAT_SHUTDOWN_ISCSILOGOUT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #define ISCSILOGOUT_SESSION_MAX 16
 #define ISCSILOGOUT_CONN_MAX 4
-#define ISCSILOGOUT_DISK_MAX 8
 
 struct iscsilogout_session {
 	uint32_t sid;                       /* session<sid> */
@@ -24,8 +24,6 @@ struct iscsilogout_session {
 	char portal[80];                    /* ADDRESS:PORT of its first connection */
 	size_t n_conns;
 	uint32_t cids[ISCSILOGOUT_CONN_MAX];  /* connection<sid>:<cid> */
-	size_t n_disks;
-	char disks[ISCSILOGOUT_DISK_MAX][32]; /* its block devices: sda */
 };
 
 struct iscsilogout_set {
@@ -33,10 +31,16 @@ struct iscsilogout_set {
 	struct iscsilogout_session sessions[ISCSILOGOUT_SESSION_MAX];
 };
 
-/* Read the sessions, their connections and disks from sysfs (sys is
- * "/sys"). No iSCSI class (no session ever made) is an empty set.
+/* Read the sessions and their connections from sysfs (sys is "/sys"). No iSCSI class (no session ever made) is an empty set.
  * Returns 0 or -errno. */
 int iscsilogout_scan(const char *sys, struct iscsilogout_set *out);
+
+/* Whether a disk of session sid is in use: every block device under the
+ * session in sysfs (device/targetH:C:T/H:C:T:L/block/NAME), read when the
+ * logout is decided, whatever their number, is asked busy(NAME). Returns
+ * 1 with the first busy one's name in name, or 0 when none is busy. */
+int iscsilogout_busy_disk(const char *sys, uint32_t sid, bool (*busy)(const char *disk),
+			  char *name, size_t size);
 
 /* The tcp transport's handle from sysfs, into *handle. 0 or -errno. */
 int iscsilogout_transport_handle(const char *sys, uint64_t *handle);

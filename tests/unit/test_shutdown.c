@@ -323,18 +323,60 @@ static void iscsi_sessions(void **state)
 	assert_string_equal(s->portal, "198.51.100.1:3260");
 	assert_int_equal(s->n_conns, 1);
 	assert_int_equal(s->cids[0], 0);
-	assert_int_equal(s->n_disks, 1);
-	assert_string_equal(s->disks[0], "sda");
 	s = session(&set, 12);
 	assert_non_null(s);
 	assert_int_equal(s->n_conns, 0);
-	assert_int_equal(s->n_disks, 0);
 	assert_string_equal(s->target, "?");
 	assert_int_equal(iscsilogout_transport_handle(sys_dir, &handle), 0);
 	assert_true(handle == 18446744072645361472ULL);
 	put("class/iscsi_transport/tcp/handle", "12ab\n");
 	assert_int_equal(iscsilogout_transport_handle(sys_dir, &handle), -EINVAL);
 	assert_int_equal(iscsilogout_scan("/nonexistent-sys", &set), -ENOENT);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", sys_dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+/* The disks the busy check is asked about, and the one that is busy. */
+static char asked[16][32];
+static size_t n_asked;
+static const char *busy_name;
+
+static bool fake_busy(const char *disk)
+{
+	if (n_asked < 16)
+		snprintf(asked[n_asked++], sizeof(asked[0]), "%s", disk);
+	return busy_name && strcmp(disk, busy_name) == 0;
+}
+
+/* A session of 12 LUNs whose last one is still in use (audit N6: only 8
+ * disks were looked at before a logout): each is asked, whatever their
+ * number, and the busy one is found, so the session stays. */
+static void iscsi_busy_among_many(void **state)
+{
+	char rel[160], name[32], cmd[128];
+
+	(void)state;
+	snprintf(sys_dir, sizeof(sys_dir), "/tmp/lifeboat-iscsi-XXXXXX");
+	assert_non_null(mkdtemp(sys_dir));
+	for (int lun = 0; lun < 12; lun++) {
+		snprintf(rel, sizeof(rel), "class/iscsi_session/session3/device/target2:0:0/"
+			 "2:0:0:%d/block/sd%c", lun, 'a' + lun);
+		dirs(rel);
+	}
+	dirs("class/iscsi_session/session4/device/target3:0:0/3:0:0:0/block/sdz");
+	busy_name = "sdl";
+	n_asked = 0;
+	assert_int_equal(iscsilogout_busy_disk(sys_dir, 3, fake_busy, name, sizeof(name)), 1);
+	assert_string_equal(name, "sdl");
+	busy_name = NULL;
+	n_asked = 0;
+	assert_int_equal(iscsilogout_busy_disk(sys_dir, 3, fake_busy, name, sizeof(name)), 0);
+	assert_int_equal(n_asked, 12);
+	for (size_t i = 0; i < n_asked; i++)
+		assert_string_not_equal(asked[i], "sdz");  /* session 4's */
+	n_asked = 0;
+	assert_int_equal(iscsilogout_busy_disk(sys_dir, 9, fake_busy, name, sizeof(name)), 0);
+	assert_int_equal(n_asked, 0);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", sys_dir);
 	assert_int_equal(system(cmd), 0);
 }
@@ -424,6 +466,7 @@ int main(void)
 		cmocka_unit_test(unmount_order),
 		cmocka_unit_test(stack_order),
 		cmocka_unit_test(iscsi_sessions),
+		cmocka_unit_test(iscsi_busy_among_many),
 		cmocka_unit_test(leave_decision),
 		cmocka_unit_test(steps_all_run),
 		cmocka_unit_test(bounded),
