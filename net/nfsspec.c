@@ -68,6 +68,42 @@ static int parse_url(const char *text, struct nfs_spec *out)
 	return r;
 }
 
+/* Whether the user's options hold word, alone or as word=... or word.N
+ * (v4.1): such an option replaces the default it stands for. */
+static bool options_have(const char *opts, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (const char *p = opts; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+		if (strncmp(p, word, n) == 0 && (p[n] == '\0' || p[n] == ',' || p[n] == '=' ||
+						 p[n] == '.'))
+			return true;
+	return false;
+}
+
+/* A default option, and the user's words that replace it (NULL-ended). */
+struct nfs_default {
+	const char *words[6];
+};
+
+enum { OPT_VERS, OPT_ADDR, OPT_CLIENTADDR, OPT_PROTO, OPT_NOLOCK, OPTS_N };
+
+static const struct nfs_default nfs_defaults[OPTS_N] = {
+	[OPT_VERS] = { { "vers", "nfsvers", "v2", "v3", "v4", NULL } },
+	[OPT_ADDR] = { { "addr", NULL } },
+	[OPT_CLIENTADDR] = { { "clientaddr", NULL } },
+	[OPT_PROTO] = { { "proto", "tcp", "udp", "rdma", NULL } },
+	[OPT_NOLOCK] = { { "lock", "nolock", NULL } },
+};
+
+static bool default_replaced(const char *opts, int which)
+{
+	for (const char *const *w = nfs_defaults[which].words; *w; w++)
+		if (options_have(opts, *w))
+			return true;
+	return false;
+}
+
 /* vers=4, vers=4.1, nfsvers=4.2 among the options make it an NFSv4 mount. */
 static bool options_ask_v4(const char *opts)
 {
@@ -107,7 +143,7 @@ static int parse_location(const char *text, const char *opt_seps, struct nfs_spe
 		return -EINVAL;
 	if (options_ask_v4(out->options))
 		out->v4 = true;
-	out->v4_minor = strstr(out->options, "vers=") ? -1 : 2;
+	out->v4_minor = default_replaced(out->options, OPT_VERS) ? -1 : 2;
 	return 0;
 }
 
@@ -167,25 +203,44 @@ void nfs_spec_server_text(const struct nfs_spec *spec, bool brackets, char *out,
 	snprintf(out, size, brackets && spec->family == AF_INET6 ? "[%s]" : "%s", text);
 }
 
+/* Append ",text" (no comma first) to data at *len; false when it is full. */
+static bool data_add(char *data, size_t size, size_t *len, const char *text)
+{
+	int n = snprintf(data + *len, size - *len, "%s%s", *len ? "," : "", text);
+
+	if (n < 0 || (size_t)n >= size - *len)
+		return false;
+	*len += (size_t)n;
+	return true;
+}
+
 int nfs_spec_mount_data(const struct nfs_spec *spec, const char *me,
 			char *data, size_t data_size, char *path, size_t path_size)
 {
-	const char *proto = spec->family == AF_INET6 ? "tcp6" : "tcp";
-	char server[INET6_ADDRSTRLEN + 2];
-	int len;
+	char server[INET6_ADDRSTRLEN + 2], text[OPTS_N][INET6_ADDRSTRLEN + 16];
+	size_t len = 0;
+	bool ok = data_size > 0;
 
 	nfs_spec_server_text(spec, false, server, sizeof(server));
 	if (spec->v4 && spec->v4_minor >= 0)
-		len = snprintf(data, data_size, "vers=4.%d,addr=%s,clientaddr=%s,proto=%s%s%s",
-			       spec->v4_minor, server, me, proto, spec->options[0] ? "," : "",
-			       spec->options);
-	else if (spec->v4)
-		len = snprintf(data, data_size, "vers=4,addr=%s,clientaddr=%s,proto=%s%s%s",
-			       server, me, proto, spec->options[0] ? "," : "", spec->options);
+		snprintf(text[OPT_VERS], sizeof(text[0]), "vers=4.%d", spec->v4_minor);
 	else
-		len = snprintf(data, data_size, "vers=3,addr=%s,proto=%s,nolock%s%s",
-			       server, proto, spec->options[0] ? "," : "", spec->options);
-	if (len < 0 || (size_t)len >= data_size)
+		snprintf(text[OPT_VERS], sizeof(text[0]), "vers=%d", spec->v4 ? 4 : 3);
+	snprintf(text[OPT_ADDR], sizeof(text[0]), "addr=%s", server);
+	/* NFSv4 callbacks come to clientaddr; v3 has no statd here, so no locks. */
+	snprintf(text[OPT_CLIENTADDR], sizeof(text[0]), "%s%s", spec->v4 ? "clientaddr=" : "",
+		 spec->v4 ? me : "");
+	snprintf(text[OPT_PROTO], sizeof(text[0]), "proto=%s",
+		 spec->family == AF_INET6 ? "tcp6" : "tcp");
+	snprintf(text[OPT_NOLOCK], sizeof(text[0]), "%s", spec->v4 ? "" : "nolock");
+	if (ok)
+		data[0] = '\0';
+	for (int i = 0; i < OPTS_N && ok; i++)
+		if (text[i][0] && !default_replaced(spec->options, i))
+			ok = data_add(data, data_size, &len, text[i]);
+	if (ok && spec->options[0])
+		ok = data_add(data, data_size, &len, spec->options);
+	if (!ok)
 		return -ENAMETOOLONG;
 	return expand_path(spec->path, me, path, path_size);
 }

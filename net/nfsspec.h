@@ -40,7 +40,9 @@ void nfs_spec_server_text(const struct nfs_spec *spec, bool brackets, char *out,
 /* The kernel's text mount options for spec, from the server's and client's
  * addresses (client as text, IPv4 or IPv6): vers= (3, or 4.MINOR), addr=,
  * proto=tcp (tcp6 for IPv6), nolock (v3: there is no statd), clientaddr=
- * (v4), then the user's options, which win. Writes the path with %s
+ * (v4), then the user's options. A default the user's options name
+ * (vers=, nfsvers=, v3, addr=, clientaddr=, proto=, tcp, udp, lock, nolock)
+ * is left out: the user's wins, and the line says each once. Writes the path with %s
  * replaced by the client address into path. Returns 0 or -ENAMETOOLONG. */
 int nfs_spec_mount_data(const struct nfs_spec *spec, const char *client,
 			char *data, size_t data_size, char *path, size_t path_size);

@@ -177,7 +177,7 @@ static void nfs_mount_options(void **state)
 	assert_string_equal(path, "/tftpboot/198.51.100.11");
 	assert_int_equal(nfs_spec_parse("nfs4:198.51.100.1:/r:vers=4.1", &s), 0);
 	assert_int_equal(nfs_spec_mount_data(&s, me, data, sizeof(data), path, sizeof(path)), 0);
-	assert_string_equal(data, "vers=4,addr=198.51.100.1,clientaddr=198.51.100.11,proto=tcp,vers=4.1");
+	assert_string_equal(data, "addr=198.51.100.1,clientaddr=198.51.100.11,proto=tcp,vers=4.1");
 	assert_int_equal(nfs_spec_mount_data(&s, me, data, 20, path, sizeof(path)), -ENAMETOOLONG);
 	/* No version named: NFSv4.2 first, then what the mount steps down to. */
 	assert_int_equal(nfs_spec_parse("nfs4:198.51.100.1:/r", &s), 0);
@@ -187,6 +187,32 @@ static void nfs_mount_options(void **state)
 	s.v4_minor = 0;
 	assert_int_equal(nfs_spec_mount_data(&s, me, data, sizeof(data), path, sizeof(path)), 0);
 	assert_string_equal(data, "vers=4.0,addr=198.51.100.1,clientaddr=198.51.100.11,proto=tcp");
+}
+
+/* The user's options replace the defaults they name: each says once. */
+static void nfs_mount_options_once(void **state)
+{
+	struct nfs_spec s;
+	const char *me = "198.51.100.11";
+	char data[256], path[256];
+
+	(void)state;
+	assert_int_equal(nfs_spec_parse("198.51.100.1:/srv/root:vers=3,nolock", &s), 0);
+	assert_int_equal(nfs_spec_mount_data(&s, me, data, sizeof(data), path, sizeof(path)), 0);
+	assert_string_equal(data, "addr=198.51.100.1,proto=tcp,vers=3,nolock");
+	assert_int_equal(nfs_spec_parse("198.51.100.1:/r:nfsvers=3,lock,udp", &s), 0);
+	assert_int_equal(nfs_spec_mount_data(&s, me, data, sizeof(data), path, sizeof(path)), 0);
+	assert_string_equal(data, "addr=198.51.100.1,nfsvers=3,lock,udp");
+	assert_int_equal(nfs_spec_parse("nfs4:198.51.100.1:/r:v4.1,proto=tcp,clientaddr=1.2.3.4", &s),
+			 0);
+	/* The user's version is not stepped down from. */
+	assert_int_equal(s.v4_minor, -1);
+	assert_int_equal(nfs_spec_mount_data(&s, me, data, sizeof(data), path, sizeof(path)), 0);
+	assert_string_equal(data, "addr=198.51.100.1,v4.1,proto=tcp,clientaddr=1.2.3.4");
+	/* A word that only begins like a default's is not it. */
+	assert_int_equal(nfs_spec_parse("198.51.100.1:/r:lookupcache=none,version", &s), 0);
+	assert_int_equal(nfs_spec_mount_data(&s, me, data, sizeof(data), path, sizeof(path)), 0);
+	assert_string_equal(data, "vers=3,addr=198.51.100.1,proto=tcp,nolock,lookupcache=none,version");
 }
 
 /* ---- DHCP ---- */
@@ -595,6 +621,7 @@ int main(void)
 		cmocka_unit_test(nfs_kernel_nfsroot),
 		cmocka_unit_test(nfs_root_detection),
 		cmocka_unit_test(nfs_mount_options),
+		cmocka_unit_test(nfs_mount_options_once),
 		cmocka_unit_test(dhcp_ack_parsed),
 		cmocka_unit_test(dhcp_not_ours_dropped),
 		cmocka_unit_test(dhcp_corrupt_dropped),
