@@ -8,6 +8,9 @@
 
 #include "gen/config.h"
 #include "gen/gen_report.h"
+#include "gen/kmod/kernel_rd.h"
+#include "gen/uki/uki_cmdline.h"
+#include "gen/uki/uki_sign.h"
 
 typedef int (*opt_fn)(struct build_opts *o, const char *value, size_t offset);
 
@@ -161,7 +164,7 @@ static const struct opt_def opt_defs[] = {
 	{ "omit-modules",  0,   true,  add_list,      F(omit_modules),  "M,...: modules never to add" },
 	{ "add-files",     0,   true,  add_list,      F(add_files),     "SRC[:DST],...: files to add" },
 	{ "add-binaries",  0,   true,  add_list,      F(add_binaries),  "PATH,...: programs to add with their libraries" },
-	{ "compress",      0,   true,  set_compress,  0,                "gzip|zstd|xz|lz4|none (default gzip, if the kernel has it)" },
+	{ "compress",      0,   true,  set_compress,  0,                "gzip|zstd|xz|lz4|none" },
 	{ "microcode",     0,   true,  set_microcode, 0,                "auto|all|none: early x86 microcode (auto: this CPU's if host-only)" },
 	{ "cmdline",       0,   true,  set_string,    F(cmdline),       "'...': kernel parameters built into the image" },
 	{ "firmware-dirs", 0,   true,  set_string,    F(firmware_dirs), "DIR:...: where firmware is looked up" },
@@ -191,6 +194,7 @@ static const struct opt_def opt_defs[] = {
 	{ "kernel-image",  0,   true,  set_string,    F(kernel_image),  "FILE: the kernel for --uki (default /boot/vmlinuz-VERSION)" },
 	{ "sign-key",      0,   true,  set_string,    F(sign_key),      "FILE: sign the --uki image with sbsign for Secure Boot (with --sign-cert)" },
 	{ "sign-cert",     0,   true,  set_string,    F(sign_cert),     "FILE: the certificate (PEM) for --sign-key" },
+	{ "uki-loader-cmdline", 0, false, set_flag,   F(uki_loader_cmdline), "no .cmdline: the boot loader's options are the command line, also of a signed image under Secure Boot (lifeboat(8))" },
 };
 
 #define N_OPTS (sizeof(opt_defs) / sizeof(opt_defs[0]))
@@ -256,18 +260,26 @@ static int config_setting(const char *key, const char *value, const char *file,
 	return build_opts_set(ctx, key, value, origin);
 }
 
-/* Signing needs both files, and is for unified kernel images only. */
-static int uki_opts_check(const struct build_opts *o)
+/* Signing needs both files, and is for unified kernel images only; the
+ * image's command line is decided here, before anything is built, since a
+ * signed image must not be left without one (gen/uki/uki_cmdline.h). */
+static int uki_opts_check(struct build_opts *o)
 {
 	if (!o->sign_key != !o->sign_cert) {
 		gen_error("--sign-key and --sign-cert go together: give both to sign, neither not to");
 		return -EINVAL;
 	}
-	if (!o->uki && (o->sign_key || o->uki_stub || o->kernel_image)) {
-		gen_error("--sign-key, --uki-stub and --kernel-image are for unified kernel images: add --uki");
+	if (!o->uki && (o->sign_key || o->uki_stub || o->kernel_image || o->uki_loader_cmdline)) {
+		gen_error("--sign-key, --uki-stub, --kernel-image and --uki-loader-cmdline are for "
+			  "unified kernel images: add --uki");
 		return -EINVAL;
 	}
-	return 0;
+	if (!o->uki)
+		return 0;
+	if (o->sign_key && uki_sign_check(o->sign_key) < 0)
+		return -EINVAL;
+	return uki_cmdline_decide(o->cmdline, uki_cmdline_files, o->sign_key != NULL,
+				  o->uki_loader_cmdline, &o->uki_cmdline);
 }
 
 /* Find --config before anything else: it decides what is read first. */
@@ -356,6 +368,20 @@ int build_opts_parse(struct build_opts *o, int argc, char **argv)
 	return r == 0 ? uki_opts_check(o) : r;
 }
 
+/* The default compression as gen/kmod/kernel_rd.c decides it, from its table. */
+static void compress_default_print(void)
+{
+	for (int capture = 0; capture <= 1; capture++) {
+		enum sink_format order[SINK_FORMAT_COUNT];
+		size_t n = kernel_rd_order(capture, order, SINK_FORMAT_COUNT);
+
+		printf(capture ? "; --kdump: " : " (default: the first the kernel unpacks of ");
+		for (size_t i = 0; i < n; i++)
+			printf("%s%s", i ? ", " : "", sink_format_name(order[i]));
+	}
+	putchar(')');
+}
+
 void build_opts_usage(void)
 {
 	printf("usage: lifeboat build -o IMAGE [options]\n\n");
@@ -366,7 +392,10 @@ void build_opts_usage(void)
 			snprintf(flag, sizeof(flag), "-%c, --%s", opt_defs[i].short_name, opt_defs[i].name);
 		else
 			snprintf(flag, sizeof(flag), "    --%s", opt_defs[i].name);
-		printf("  %-22s %s\n", flag, opt_defs[i].help);
+		printf("  %-22s %s", flag, opt_defs[i].help);
+		if (opt_defs[i].apply == set_compress)
+			compress_default_print();
+		putchar('\n');
 	}
 	printf("\nSettings are read from %s and %s/*.conf (key = value, the option's\n"
 	       "long name as key); the command line wins. Exit status: 0 success, 1 the build\n"
@@ -394,6 +423,7 @@ void build_opts_free(struct build_opts *o)
 	free(o->kernel_image);
 	free(o->sign_key);
 	free(o->sign_cert);
+	free(o->uki_cmdline);
 	free(o->ssh_authorized_keys);
 	free(o->ssh_host_key);
 	free(o->keymap);

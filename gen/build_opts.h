@@ -56,6 +56,8 @@ struct build_opts {
 	char *kernel_image;         /* NULL: /boot/vmlinuz-VERSION */
 	char *sign_key;             /* --sign-key/--sign-cert: signed with sbsign */
 	char *sign_cert;
+	bool uki_loader_cmdline;    /* --uki-loader-cmdline: no .cmdline, the loader's options */
+	char *uki_cmdline;          /* decided by the parse (gen/uki/uki_cmdline.h); NULL: none */
 };
 
 void build_opts_init(struct build_opts *o);

@@ -333,7 +333,7 @@ static int write_output(const struct build_opts *o, struct image *img, const cha
 {
 	char initrd[4096], kernel[4096];
 	struct uki_inputs in = { .stub = o->uki_stub, .kernel = o->kernel_image, .initrd = initrd,
-				 .cmdline = o->cmdline, .sign_key = o->sign_key, .sign_cert = o->sign_cert };
+				 .cmdline = o->uki_cmdline, .sign_key = o->sign_key, .sign_cert = o->sign_cert };
 	int r;
 
 	if (!o->uki)

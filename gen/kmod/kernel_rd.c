@@ -70,6 +70,16 @@ static const enum sink_format preferred[2][4] = {
 	{ SINK_GZIP, SINK_ZSTD, SINK_LZ4, SINK_NONE },
 };
 
+#define ORDER_LEN (sizeof(preferred[0]) / sizeof(preferred[0][0]))
+
+size_t kernel_rd_order(bool capture, enum sink_format *order, size_t size)
+{
+	size_t n = ORDER_LEN < size ? ORDER_LEN : size;
+
+	memcpy(order, preferred[capture], n * sizeof(*order));
+	return n;
+}
+
 enum sink_format kernel_rd_default(const char *kver, const char *moddir, const char *bootdir,
 				   bool capture)
 {
@@ -78,7 +88,7 @@ enum sink_format kernel_rd_default(const char *kver, const char *moddir, const c
 
 	if (kernel_config_find(kver, moddir, bootdir, config, sizeof(config)) < 0)
 		return SINK_GZIP;
-	for (size_t i = 0; i < sizeof(preferred[0]) / sizeof(preferred[0][0]); i++) {
+	for (size_t i = 0; i < ORDER_LEN; i++) {
 		const char *opt = sink_format_kconfig(order[i]);
 
 		if (!opt || kernel_config_is_y(config, opt) == 1)

@@ -27,6 +27,10 @@ int kernel_rd_check(enum sink_format f, const char *kver, const char *moddir,
 /* The default: lz4, or when the kernel's config lacks it the next it has
  * (gzip, zstd, else none); gzip when there is no config to ask. For a
  * capture image (capture), gzip first: see kernel_rd.c. */
+/* The order kernel_rd_default tries, into order (at most size): for
+ * lifeboat build --help. Returns how many. */
+size_t kernel_rd_order(bool capture, enum sink_format *order, size_t size);
+
 enum sink_format kernel_rd_default(const char *kver, const char *moddir, const char *bootdir,
 				   bool capture);
 

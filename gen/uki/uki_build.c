@@ -7,13 +7,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "common/fileread.h"
 #include "gen/gen_report.h"
 #include "gen/uki/uki.h"
+#include "gen/uki/uki_sign.h"
 
 #define UKI_PART_MAX (1ul << 30)
 
@@ -46,31 +45,14 @@ static const char *first_existing(const char *const *paths)
 	return NULL;
 }
 
-/* The command line: as given, or the file kernel-install reads; one line. */
-static int cmdline_part(const char *given, struct part_file *p)
+/* The command line uki_cmdline_decide chose (none: no section). */
+static int cmdline_part(const char *line, struct part_file *p)
 {
-	static const char *const files[] = { "/etc/kernel/cmdline", "/usr/lib/kernel/cmdline", NULL };
-	const char *file;
-	int r;
-
-	if (given) {
-		p->data = strdup(given);
-		p->len = p->data ? strlen(given) : 0;
-		return p->data ? 0 : -ENOMEM;
-	}
-	file = first_existing(files);
-	if (!file) {
-		gen_warn("no --cmdline and no /etc/kernel/cmdline: the unified kernel image has no "
-			 "command line, and under Secure Boot the stub ignores the boot loader's");
+	if (!line)
 		return 0;
-	}
-	r = part_read("the kernel command line", file, p);
-	while (r == 0 && p->len && (p->data[p->len - 1] == '\n' || p->data[p->len - 1] == ' '))
-		p->data[--p->len] = '\0';
-	for (size_t i = 0; i < p->len; i++)
-		if (p->data[i] == '\n')
-			p->data[i] = ' ';
-	return r;
+	p->data = strdup(line);
+	p->len = p->data ? strlen(line) : 0;
+	return p->data ? 0 : -ENOMEM;
 }
 
 static int parts_read(const struct uki_inputs *in, struct part_file parts[PART_COUNT])
@@ -110,38 +92,6 @@ static int file_save(const char *path, const uint8_t *data, size_t len)
 	return r;
 }
 
-/* In the child: sbsign --key KEY --cert CERT --output OUT IN; its own
- * messages go to stderr. */
-static void __attribute__((noreturn)) sbsign_exec(const struct uki_inputs *in,
-						  const char *unsigned_path, const char *out)
-{
-	const char *argv[] = { "sbsign", "--key", in->sign_key, "--cert", in->sign_cert,
-			       "--output", out, unsigned_path, NULL };
-
-	execvp(argv[0], (char *const *)argv);
-	_exit(127);
-}
-
-static int sign(const struct uki_inputs *in, const char *unsigned_path, const char *out)
-{
-	int status;
-	pid_t pid = fork();
-
-	if (pid < 0)
-		return -errno;
-	if (pid == 0)
-		sbsign_exec(in, unsigned_path, out);
-	if (waitpid(pid, &status, 0) < 0)
-		return -errno;
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
-		return chmod(out, 0600) < 0 ? -errno : 0;
-	gen_error("sbsign could not sign %s with key %s and certificate %s (%s); check that "
-		  "sbsigntool is installed and that the key matches the certificate", out,
-		  in->sign_key, in->sign_cert,
-		  WIFEXITED(status) && WEXITSTATUS(status) == 127 ? "sbsign not found" : "it failed");
-	return -EIO;
-}
-
 /* The assembled image at a temporary name, signed to a second one when
  * asked, then renamed over out: out is never half-written. */
 static int uki_save(const struct uki_inputs *in, const uint8_t *img, size_t len, const char *out)
@@ -159,7 +109,7 @@ static int uki_save(const struct uki_inputs *in, const uint8_t *img, size_t len,
 		return r;
 	}
 	if (in->sign_key)
-		r = sign(in, tmp, signed_tmp);
+		r = uki_sign(in->sign_key, in->sign_cert, tmp, signed_tmp);
 	if (r == 0 && rename(in->sign_key ? signed_tmp : tmp, out) < 0) {
 		r = -errno;
 		gen_error("cannot rename the unified kernel image into %s: %s", out, strerror(-r));

@@ -12,7 +12,7 @@ struct uki_inputs {
 	const char *stub;        /* NULL: UKI_STUB_DEFAULT */
 	const char *kernel;      /* the kernel image (vmlinuz) */
 	const char *initrd;      /* the lifeboat image */
-	const char *cmdline;     /* NULL: /etc/kernel/cmdline, else /usr/lib/kernel/cmdline, else none */
+	const char *cmdline;     /* as uki_cmdline_decide chose it; NULL: no .cmdline section */
 	const char *os_release;  /* NULL: /etc/os-release, else /usr/lib/os-release */
 	const char *sign_key;    /* both or neither: sbsign --key --cert */
 	const char *sign_cert;

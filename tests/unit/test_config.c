@@ -109,10 +109,15 @@ static int parse_fresh(char **argv, struct build_opts *o)
 	return build_opts_parse(o, argc, argv);
 }
 
-/* --sign-key and --sign-cert go together, and only with --uki. */
+/* --sign-key and --sign-cert go together, and only with --uki; a signed
+ * image has a command line of its own unless --uki-loader-cmdline. */
 static void uki_signing_options(void **state)
 {
-	char *both[] = { "build", "--config", "/dev/null", "--uki", "--sign-key", "k", "--sign-cert", "c", "-o", "x", NULL };
+	char *both[] = { "build", "--config", "/dev/null", "--uki", "--cmdline", "root=LABEL=r ro", "--sign-key", "k", "--sign-cert", "c", "-o", "x", NULL };
+	char *empty_cmdline[] = { "build", "--config", "/dev/null", "--uki", "--cmdline", " ", "--sign-key", "k", "--sign-cert", "c", "-o", "x", NULL };
+	char *loader[] = { "build", "--config", "/dev/null", "--uki", "--uki-loader-cmdline", "--sign-key", "k", "--sign-cert", "c", "-o", "x", NULL };
+	char *loader_and_cmdline[] = { "build", "--config", "/dev/null", "--uki", "--uki-loader-cmdline", "--cmdline", "ro", "-o", "x", NULL };
+	char *loader_no_uki[] = { "build", "--config", "/dev/null", "--uki-loader-cmdline", "-o", "x", NULL };
 	char *key_only[] = { "build", "--config", "/dev/null", "--uki", "--sign-key", "k", "-o", "x", NULL };
 	char *no_uki[] = { "build", "--config", "/dev/null", "--sign-key", "k", "--sign-cert", "c", "-o", "x", NULL };
 	char *stub_no_uki[] = { "build", "--config", "/dev/null", "--uki-stub", "s", "-o", "x", NULL };
@@ -123,6 +128,17 @@ static void uki_signing_options(void **state)
 	assert_true(o.uki);
 	assert_string_equal(o.sign_key, "k");
 	assert_string_equal(o.sign_cert, "c");
+	assert_string_equal(o.uki_cmdline, "root=LABEL=r ro");
+	build_opts_free(&o);
+	assert_int_equal(parse_fresh(empty_cmdline, &o), -EINVAL);
+	build_opts_free(&o);
+	assert_int_equal(parse_fresh(loader, &o), 0);
+	assert_true(o.uki_loader_cmdline);
+	assert_null(o.uki_cmdline);
+	build_opts_free(&o);
+	assert_int_equal(parse_fresh(loader_and_cmdline, &o), -EINVAL);
+	build_opts_free(&o);
+	assert_int_equal(parse_fresh(loader_no_uki, &o), -EINVAL);
 	build_opts_free(&o);
 	assert_int_equal(parse_fresh(key_only, &o), -EINVAL);
 	build_opts_free(&o);
