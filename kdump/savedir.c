@@ -1,44 +1,15 @@
-/* savedir: save the dump into a directory, with atomic names. */
+/* savedir: save the dump into a directory of its own, with atomic names. */
 #include "kdump/savedir.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "bootlib/log.h"
-
-static int mkdir_p(const char *path)
-{
-	char buf[1024];
-
-	if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf))
-		return -ENAMETOOLONG;
-	for (char *p = buf + 1; *p; p++)
-		if (*p == '/') {
-			*p = '\0';
-			if (mkdir(buf, 0700) < 0 && errno != EEXIST)
-				return -errno;
-			*p = '/';
-		}
-	return mkdir(buf, 0700) < 0 && errno != EEXIST ? -errno : 0;
-}
-
-static int sync_dir(const char *dir)
-{
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	int r = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (fsync(fd) < 0)
-		r = -errno;
-	close(fd);
-	return r;
-}
+#include "kdump/dumpdir.h"
 
 enum save_kind { SAVE_KDUMP, SAVE_ELF, SAVE_DMESG };
 
@@ -61,15 +32,15 @@ static int write_content(struct capture *cap, int fd, enum save_kind kind)
 	return -EINVAL;
 }
 
-/* DIR/NAME.incomplete, written, synced, renamed to DIR/NAME. */
-static int save_file(struct capture *cap, const char *dir, const char *name, enum save_kind kind)
+/* NAME.incomplete in the dump's directory dir, made here (O_EXCL, never
+ * through a symlink), written, synced, renamed to NAME. */
+static int save_file(struct capture *cap, int dir, const char *name, enum save_kind kind)
 {
-	char tmp[1200], final[1200];
+	char tmp[64];
 	int fd, r;
 
-	snprintf(tmp, sizeof(tmp), "%s/%s.incomplete", dir, name);
-	snprintf(final, sizeof(final), "%s/%s", dir, name);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	snprintf(tmp, sizeof(tmp), "%s.incomplete", name);
+	fd = openat(dir, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return -errno;
 	r = write_content(cap, fd, kind);
@@ -77,15 +48,15 @@ static int save_file(struct capture *cap, const char *dir, const char *name, enu
 		r = -errno;
 	if (close(fd) < 0 && r == 0)
 		r = -errno;
-	if (r == 0 && rename(tmp, final) < 0)
+	if (r == 0 && renameat(dir, tmp, dir, name) < 0)
 		r = -errno;
 	/* A partial dump is worth nothing and takes the room a retry needs. */
 	if (r < 0)
-		unlink(tmp);
+		unlinkat(dir, tmp, 0);
 	return r;
 }
 
-static int room_check(struct capture *cap, const char *dir, const char *where)
+static int room_check(struct capture *cap, int dir, const char *where)
 {
 	struct statvfs st;
 	uint64_t need = 0, have;
@@ -95,7 +66,7 @@ static int room_check(struct capture *cap, const char *dir, const char *where)
 	if (cap->conf.formats & FORMAT_ELF)
 		need += cap->elf_bound;
 	need += cap->dmesg_len;
-	if (statvfs(dir, &st) < 0)
+	if (fstatvfs(dir, &st) < 0)
 		return -errno;
 	have = (uint64_t)st.f_bavail * st.f_frsize;
 	if (have >= need)
@@ -106,38 +77,71 @@ static int room_check(struct capture *cap, const char *dir, const char *where)
 	return -ENOSPC;
 }
 
-int savedir_save(struct capture *cap, const char *mnt, const char *subdir, const char *where)
+/* The one message for a dump directory that could not be made. */
+static void report_dir(const struct dumpdir *d, int r, const char *subdir, const char *name,
+		       const char *where)
+{
+	const char *dir = d->refused[0] ? d->refused : "/";
+
+	if (r == -EPERM)
+		log_error("kdump: %s on %s could be changed by another user (owner uid %u, mode "
+			  "%04o), who would get the crashed kernel's memory; the dump is not saved "
+			  "there: make it root's and not writable by group or others, or give it the "
+			  "sticky bit (chmod 1777)", dir, where, (unsigned)d->refused_uid,
+			  (unsigned)d->refused_mode);
+	else if (r == -ELOOP || r == -ENOTDIR)
+		log_error("kdump: %s on %s is a symlink or no directory; the dump is not saved "
+			  "through it: make it a directory of root's", dir, where);
+	else if (r == -EEXIST)
+		log_error("kdump: %s/%s and its %d suffixed names on %s already exist; the dump "
+			  "is not saved into a directory it did not make: remove them", subdir,
+			  name, DUMPDIR_TRIES - 1, where);
+	else
+		log_error("kdump: making the dump's directory in %s on %s failed: %s", subdir[0] ?
+			  subdir : "/", where, strerror(-r));
+}
+
+static int save_files(struct capture *cap, const struct dumpdir *d, const char *subdir,
+		      const char *where)
 {
 	static const struct { enum kdump_format format; const char *name; enum save_kind kind; } files[] = {
 		{ FORMAT_KDUMP, "vmcore", SAVE_KDUMP },
 		{ FORMAT_ELF, "vmcore.elf", SAVE_ELF },
 	};
-	char dir[1024], path[1200];
-	int r = snprintf(dir, sizeof(dir), "%s%s", mnt, subdir) >= (int)sizeof(dir) ? -ENAMETOOLONG : 0;
+	int r = 0;
 
-	if (r == 0)
-		r = mkdir_p(dir);
-
-	if (r == 0)
-		r = room_check(cap, dir, where);
-	if (r == -ENOSPC)
-		return r;
-	if (r == 0 && snprintf(path, sizeof(path), "%s/%s", dir, cap->name) >= (int)sizeof(path))
-		r = -ENAMETOOLONG;
-	if (r == 0)
-		r = mkdir_p(path);
 	for (size_t i = 0; r == 0 && i < sizeof(files) / sizeof(files[0]); i++)
 		if (cap->conf.formats & files[i].format)
-			r = save_file(cap, path, files[i].name, files[i].kind);
-	if (r == 0 && cap->dmesg && save_file(cap, path, "vmcore-dmesg.txt", SAVE_DMESG) < 0)
+			r = save_file(cap, d->fd, files[i].name, files[i].kind);
+	if (r == 0 && cap->dmesg && save_file(cap, d->fd, "vmcore-dmesg.txt", SAVE_DMESG) < 0)
 		log_warn("kdump: writing %s/%s/vmcore-dmesg.txt on %s failed; the dump itself is "
-			 "saved (makedumpfile --dump-dmesg reads the log from it)", subdir, cap->name, where);
+			 "saved (makedumpfile --dump-dmesg reads the log from it)", subdir, d->name, where);
+	if (r == 0 && fsync(d->fd) < 0)
+		r = -errno;
+	return r;
+}
+
+int savedir_save(struct capture *cap, const char *mnt, const char *subdir, const char *where)
+{
+	struct dumpdir d;
+	int r = dumpdir_make(&d, mnt, subdir, cap->name);
+
+	if (r < 0) {
+		report_dir(&d, r, subdir, cap->name, where);
+		return r;
+	}
+	r = room_check(cap, d.fd, where);
 	if (r == 0)
-		r = sync_dir(path);
-	if (r == 0)
-		log_info("kdump: saved %s/%s/vmcore on %s", subdir, cap->name, where);
-	else if (r != -ENOSPC)
-		log_error("kdump: saving the dump into %s on %s failed: %s; no partial vmcore "
-			  "was left there", subdir, where, strerror(-r));
+		r = save_files(cap, &d, subdir, where);
+	if (r == 0) {
+		log_info("kdump: saved %s/%s/vmcore on %s", subdir, d.name, where);
+		snprintf(cap->name, sizeof(cap->name), "%s", d.name);
+	} else if (r != -ENOSPC) {
+		log_error("kdump: saving the dump into %s/%s on %s failed: %s; no partial vmcore "
+			  "was left there", subdir, d.name, where, strerror(-r));
+	}
+	if (r < 0)
+		dumpdir_remove(&d);
+	dumpdir_close(&d);
 	return r;
 }
