@@ -40,6 +40,7 @@
 
 #include "bootlib/log.h"
 #include "common/fileread.h"
+#include "shutdown/finish.h"
 #include "shutdown/handover.h"
 #include "shutdown/lastreport.h"
 #include "shutdown/sequence.h"
@@ -107,19 +108,25 @@ static void break_shell(void)
 		waitpid(pid, NULL, 0);
 }
 
+static int sync_all(void)
+{
+	sync();
+	return 0;
+}
+
+static int reboot_call(int cmd)
+{
+	return reboot(cmd) < 0 ? -errno : 0;
+}
+
 /* Returns only when reboot(2) failed and this is not PID 1 (a script
  * called it: the script goes on, and its init may still end the system). */
 static void finish(const struct shutdown_args *args, const char *summary)
 {
-	sync();
-	log_info("the way out is done, %s; %s", summary, args->verb);
-	if (args->reboot_cmd == RB_KEXEC) {
-		reboot(RB_KEXEC);
-		log_warn("kexec failed (%s: is a kernel loaded with kexec -l?); rebooting",
-			 strerror(errno));
-	}
-	reboot(args->reboot_cmd == RB_KEXEC ? RB_AUTOBOOT : args->reboot_cmd);
-	log_error("reboot(2) failed: %s; power the machine off by hand", strerror(errno));
+	static const struct finish_ops ops = { sync_all, reboot_call };
+	int r = finish_run(args, summary, &ops, FINISH_SYNC_MS);
+
+	log_error("reboot(2) failed: %s; power the machine off by hand", strerror(-r));
 	while (getpid() == 1)
 		pause();
 }

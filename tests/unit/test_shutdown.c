@@ -19,6 +19,7 @@
 #include "bootlib/clock.h"
 #include "bootlib/stage.h"
 #include "shutdown/bounded.h"
+#include "shutdown/finish.h"
 #include "shutdown/iscsilogout.h"
 #include "shutdown/leave.h"
 #include "common/mountinfo.h"
@@ -457,6 +458,49 @@ static void bounded(void **state)
 	assert_true(clock_now_ms() - start < 3000);
 }
 
+/* A sync stuck in the kernel (an NFS server gone): it never returns. */
+static int sync_stuck(void)
+{
+	for (;;)
+		pause();
+	return 0;
+}
+
+static int reboots[4], n_reboots;
+
+static int reboot_refused(int cmd)
+{
+	if (n_reboots < 4)
+		reboots[n_reboots++] = cmd;
+	return -EPERM;
+}
+
+/* Audit S2: the last sync is bounded. A stuck one is left after the limit
+ * and reboot(2) is still called as the verb asks (a failed kexec falls back
+ * to a reboot); the alarm ends the test, failed, if finish_run waits. */
+static void finish_sync_stuck(void **state)
+{
+	const struct finish_ops ops = { sync_stuck, reboot_refused };
+	struct shutdown_args args;
+	uint64_t start = clock_now_ms();
+
+	(void)state;
+	alarm(20);
+	assert_int_equal(parse("poweroff", NULL, &args), 0);
+	n_reboots = 0;
+	assert_int_equal(finish_run(&args, "all clean", &ops, 300), -EPERM);
+	assert_true(clock_now_ms() - start < 5000);
+	assert_int_equal(n_reboots, 1);
+	assert_int_equal(reboots[0], (int)RB_POWER_OFF);
+	assert_int_equal(parse("kexec", NULL, &args), 0);
+	n_reboots = 0;
+	assert_int_equal(finish_run(&args, "all clean", &ops, 300), -EPERM);
+	assert_int_equal(n_reboots, 2);
+	assert_int_equal(reboots[0], (int)RB_KEXEC);
+	assert_int_equal(reboots[1], (int)RB_AUTOBOOT);
+	alarm(0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -470,6 +514,7 @@ int main(void)
 		cmocka_unit_test(leave_decision),
 		cmocka_unit_test(steps_all_run),
 		cmocka_unit_test(bounded),
+		cmocka_unit_test(finish_sync_stuck),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
