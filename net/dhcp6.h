@@ -17,10 +17,23 @@ enum dhcp6_state {
 	DHCP6_WAIT_DAD,          /* the address is added, DAD runs on it */
 };
 
+/* What the client asks of the system: dhcp6_io_system's calls at boot, fakes
+ * in the unit tests and the fuzz target, which drive the state machine
+ * without touching the machine's interfaces. Each returns 0 (or an fd) or
+ * -errno. */
+struct dhcp6_io {
+	int (*udp_open)(const struct link_info *link);
+	int (*send)(int fd, const void *buf, size_t len, const struct sockaddr_in6 *to);
+	int (*add_address)(int index, const struct in6_addr *addr, int prefix);
+	int (*addr_dump)(int nl_fd);
+};
+extern const struct dhcp6_io dhcp6_io_system;
+
 /* One interface's conversation: an rtnetlink socket for its addresses, a
  * UDP socket on port 546 once the link-local address is usable, a timer. */
 struct dhcp6_client {
 	int nl_fd, udp_fd;
+	const struct dhcp6_io *io;
 	const struct link_info *link;
 	enum dhcp6_state state;
 	struct backoff rnd;
@@ -33,11 +46,19 @@ struct dhcp6_client {
 	bool done;
 };
 
-/* Turn on accept_ra (the routes come from the router's advertisements:
- * DHCPv6 has no router option), and wait for the link-local address. */
+/* The client's state before any I/O: no sockets, waiting for the
+ * link-local address; io does what it asks of the system. */
+void dhcp6_client_init(struct dhcp6_client *c, const struct link_info *link,
+		       const struct dhcp6_io *io);
+/* dhcp6_client_init with the system's calls; turn on accept_ra (the routes
+ * come from the router's advertisements: DHCPv6 has no router option), and
+ * wait for the link-local address. */
 int dhcp6_client_start(struct dhcp6_client *c, const struct link_info *link);
 /* fd number which (0: rtnetlink, 1: UDP) is readable: 1 once the leased
- * address has passed DAD, 0 to go on, -errno (-EADDRINUSE: DAD failed). */
+ * address has passed DAD, 0 to go on, -errno when a socket fails. A server's
+ * address that cannot be used (not a unicast address, refused by the
+ * kernel) is dropped and the client solicits again; one that fails DAD is
+ * declined (RFC 8415 18.2.8) and the client solicits again. */
 int dhcp6_client_input(struct dhcp6_client *c, int which);
 /* Retransmit (a REQUEST unanswered ten times solicits again). 0 or -errno. */
 int dhcp6_client_timer(struct dhcp6_client *c);

@@ -97,7 +97,7 @@ int dhcp6_build(const struct dhcp6_request *req, uint8_t *buf, size_t size)
 	put_be(buf + 1, req->xid & 0xffffff, 3);
 	if ((p = put_opt(&b, OPT_CLIENTID, DUID_LL_LEN)))
 		duid_ll(req->mac, p);
-	if (req->type == DHCP6_REQUEST && (p = put_opt(&b, OPT_SERVERID, req->server_duid_len)))
+	if (req->type != DHCP6_SOLICIT && (p = put_opt(&b, OPT_SERVERID, req->server_duid_len)))
 		memcpy(p, req->server_duid, req->server_duid_len);
 	if ((p = put_opt(&b, OPT_ELAPSED, 2)))
 		put_be(p, req->elapsed_cs, 2);

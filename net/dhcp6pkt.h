@@ -11,6 +11,7 @@
 
 enum dhcp6_msg {
 	DHCP6_SOLICIT = 1, DHCP6_ADVERTISE = 2, DHCP6_REQUEST = 3, DHCP6_REPLY = 7,
+	DHCP6_DECLINE = 9,
 };
 
 #define DHCP6_PORT_CLIENT 546
@@ -35,16 +36,17 @@ struct dhcp6_lease {
 	char boot_url[DHCP_STR_MAX];  /* option 59 */
 };
 
-/* What the client puts into a SOLICIT or REQUEST. */
+/* What the client puts into a SOLICIT, REQUEST or DECLINE. */
 struct dhcp6_request {
 	enum dhcp6_msg type;
 	uint32_t xid;                 /* 24 bits */
 	uint8_t mac[6];               /* the client DUID is DUID-LL of it */
 	uint32_t iaid;
 	uint16_t elapsed_cs;          /* hundredths of a second, option 8 */
-	const uint8_t *server_duid;   /* REQUEST: the ADVERTISE's server */
+	const uint8_t *server_duid;   /* REQUEST, DECLINE: the ADVERTISE's server */
 	size_t server_duid_len;
-	const struct in6_addr *addr;  /* REQUEST: the address advertised, or NULL */
+	const struct in6_addr *addr;  /* REQUEST: the address advertised, DECLINE: the
+				       * one refused; or NULL */
 };
 
 /* Build the UDP payload into buf. Returns its length, or -ENOSPC. */
