@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bootlib/modparams.h"
 #include "bootlib/stage.h"
 #include "common/cmdwords.h"
 
@@ -361,8 +362,12 @@ int cmdline_parse(const char *line, struct boot_args *args)
 		const struct param *p = param_find(w, name_len);
 		int pr;
 
-		if (!p)
+		if (!p) {
+			pr = modparams_is_word(w) ? strv_push(&args->drivers.params, w) : 0;
+			if (pr < 0 && first_err == 0)
+				first_err = pr;
 			continue;
+		}
 		pr = p->fn(args, eq ? eq + 1 : NULL, p->offset);
 		if (pr < 0 && first_err == 0) {
 			first_err = pr;
@@ -391,6 +396,7 @@ void cmdline_args_free(struct boot_args *args)
 	strv_free(&args->drivers.pre);
 	strv_free(&args->drivers.post);
 	strv_free(&args->drivers.blacklist);
+	strv_free(&args->drivers.params);
 	strv_free(&args->stack_params);
 	strv_free(&args->net.netdevs);
 }

@@ -94,11 +94,14 @@ struct iscsi_args {
  * fsck.mode=force check a filesystem that says it is clean too. */
 enum fsck_mode { FSCK_MODE_SKIP, FSCK_MODE_AUTO, FSCK_MODE_FORCE };
 
-/* rd.driver.pre=, rd.driver.post=, rd.driver.blacklist= (init/). */
+/* rd.driver.pre=, rd.driver.post=, rd.driver.blacklist= (init/), and the
+ * modules' MODULE.PARAM=VALUE words in the order given, for the module
+ * loader (bootlib/modparams.h). */
 struct driver_args {
 	struct strv pre;
 	struct strv post;
 	struct strv blacklist;
+	struct strv params;
 };
 
 /* The console's keyboard layout (bootlib/vconsole.h): the name of a keymap

@@ -31,8 +31,8 @@
 #define MODLOAD_TABLE_MAX (16u << 20)
 
 static struct modtab modload_tab;
-/* /proc/cmdline, read by modload_open: the modules' parameters on it. */
-static char *modload_cmdline;
+/* The command line's MODULE.PARAM=VALUE words (modload_set_params). */
+static struct strv modload_params = STRV_INIT;
 static struct strv modload_blacklisted = STRV_INIT;
 
 /* The image stores modules xz-compressed (gen/kmod/modpack.h): decompress
@@ -64,22 +64,22 @@ static int modload_kernel(const char *path, const char *options)
 
 int (*modload_load_fn)(const char *path, const char *options) = modload_kernel;
 
-void modload_set_cmdline(const char *text)
+int modload_set_params(const struct strv *words)
 {
-	free(modload_cmdline);
-	modload_cmdline = text ? strdup(text) : NULL;
+	strv_free(&modload_params);
+	for (size_t i = 0; words && i < words->len; i++)
+		if (strv_push(&modload_params, words->items[i]) < 0)
+			return -ENOMEM;
+	return 0;
 }
 
 int modload_open(const char *path)
 {
-	size_t len = 0, bad_line, cmdline_len;
-	char *text = NULL, *cmdline = NULL;
+	size_t len = 0, bad_line;
+	char *text = NULL;
 	int r = file_read_all(path, MODLOAD_TABLE_MAX, &text, &len);
 
 	modtab_free(&modload_tab);
-	if (file_read_all("/proc/cmdline", 64 * 1024, &cmdline, &cmdline_len) == 0)
-		modload_set_cmdline(cmdline);
-	free(cmdline);
 	if (r == -ENOENT)
 		return 0;   /* no table: every driver is built into the kernel */
 	if (r < 0)
@@ -181,8 +181,7 @@ static int options_join(char **out, const char *const *parts, size_t n)
 static int module_insert(const struct modtab_module *m, bool async_probe)
 {
 	char *from_cmdline = NULL, *options = NULL;
-	int r = modparams_from_cmdline(modload_cmdline ? modload_cmdline : "", m->name,
-				       &from_cmdline);
+	int r = modparams_for(&modload_params, m->name, &from_cmdline);
 	const char *parts[3];
 
 	if (r < 0)
@@ -375,5 +374,5 @@ void modload_close(void)
 {
 	modtab_free(&modload_tab);
 	strv_free(&modload_blacklisted);
-	modload_set_cmdline(NULL);
+	strv_free(&modload_params);
 }

@@ -4,10 +4,13 @@
 
 #include <stddef.h>
 
-/* The kernel command line whose MODULE.PARAM=VALUE words are passed to the
- * modules loaded (bootlib/modparams.h); modload_open sets it from
- * /proc/cmdline. */
-void modload_set_cmdline(const char *text);
+#include "common/strv.h"
+
+/* The MODULE.PARAM=VALUE words of the command line the init parsed (the
+ * image's /etc/cmdline.d, then the kernel's: struct driver_args), kept
+ * (copied) to be passed to the modules loaded (bootlib/modparams.h).
+ * Returns 0 or -ENOMEM. */
+int modload_set_params(const struct strv *words);
 
 /* Read the table at path (MODTAB_PATH). A missing table is fine: an image
  * without modules, for a kernel with everything built in. */

@@ -1,5 +1,5 @@
-/* modparams: MODULE.PARAM=VALUE words of the kernel command line, for the
- * module loader (bootlib/modload.c). */
+/* modparams: MODULE.PARAM=VALUE words of the command line, for the module
+ * loader (bootlib/modload.c). */
 #include "bootlib/modparams.h"
 
 #include <errno.h>
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/cmdwords.h"
+#include "common/redact.h"
 
 /* Does the word's text start with "module." ('-' and '_' alike)? */
 static bool names_module(const char *text, size_t len, const char *module)
@@ -48,20 +48,33 @@ static int append(char **out, size_t *used, const char *param, size_t len)
 	return 0;
 }
 
-int modparams_from_cmdline(const char *cmdline, const char *module, char **out)
+bool modparams_is_word(const char *word)
 {
-	static struct cmdword w;   /* 4 KiB: not on PID 1's stack */
-	const char *pos = cmdline;
+	size_t name_len = strcspn(word, "=");
+	const char *dot = memchr(word, '.', name_len);
+	size_t start, len;
+
+	if (!dot || dot == word || dot + 1 == word + name_len)
+		return false;
+	if (dot - word == 2 && strncmp(word, "rd", 2) == 0)
+		return false;
+	return !redact_word_secret(word, &start, &len);
+}
+
+int modparams_for(const struct strv *words, const char *module, char **out)
+{
 	size_t used = 0, n = strlen(module);
 
 	*out = calloc(1, 1);
 	if (!*out)
 		return -ENOMEM;
-	while (pos && cmdwords_next(&pos, &w)) {
-		/* A cut word would hand the module a wrong value: left out. */
-		if (w.cut || !names_module(w.text, w.len, module))
+	for (size_t i = 0; i < words->len; i++) {
+		const char *w = words->items[i];
+		size_t len = strlen(w);
+
+		if (!names_module(w, len, module))
 			continue;
-		if (append(out, &used, w.text + n + 1, w.len - n - 1) < 0) {
+		if (append(out, &used, w + n + 1, len - n - 1) < 0) {
 			free(*out);
 			*out = NULL;
 			return -ENOMEM;

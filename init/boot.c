@@ -74,6 +74,9 @@ static void setup_drivers(const struct driver_args *drivers)
 	if (r < 0)
 		log_error("reading the module table %s failed (%s); no driver will be "
 			  "loaded: rebuild the image", MODTAB_PATH, strerror(-r));
+	if (modload_set_params(&drivers->params) < 0)
+		log_warn("out of memory: the modules' MODULE.PARAM= words of the command "
+			 "line are not passed to them");
 	for (size_t i = 0; i < drivers->blacklist.len; i++)
 		modload_blacklist(drivers->blacklist.items[i]);
 	load_driver_list(&drivers->pre, "rd.driver.pre");

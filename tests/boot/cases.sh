@@ -122,9 +122,12 @@ case_host_only() {
 	assert_log "$CASE_DIR/console.log" "timeline [0-9.]* fsmodule fs-ext4 loaded in the background ([1-9][0-9]* modules)"
 }
 
-# root= built into the image with lifeboat build --cmdline.
+# root= built into the image with lifeboat build --cmdline, and a module's
+# parameter (virtio_blk.num_request_queues=1) that reaches the module.
 case_embedded_cmdline() {
-	boot_ok "$IMG_CMDLINE" "" ext4.img virtio-blk
+	boot_ok "$IMG_CMDLINE" "lifeboat.test.show=/sys/module/virtio_blk/parameters/num_request_queues" \
+		ext4.img virtio-blk &&
+	assert_log "$CASE_DIR/console.log" "LIFEBOAT-TEST: show 1"
 }
 
 # A root that never appears, with rd.shell=0: a clear message naming what was

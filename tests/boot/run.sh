@@ -41,7 +41,8 @@ prepare() {
 	"$BUILD/lifeboat" build --config /dev/null --generic --kver "$KVER" -o "$IMG_GENERIC" || return 1
 	"$BUILD/lifeboat" build --config /dev/null --host-only --kver "$KVER" -o "$IMG_HOST" || return 1
 	"$BUILD/lifeboat" build --config /dev/null --generic --kver "$KVER" \
-		--cmdline "root=LABEL=lbext4 rd.timeout=60" -o "$IMG_CMDLINE" || return 1
+		--cmdline "root=LABEL=lbext4 rd.timeout=60 virtio_blk.num_request_queues=1" \
+		-o "$IMG_CMDLINE" || return 1
 	make_root_tree "$tree"
 	mkfs_image ext4 "$DISKS/ext4.img" 32 "$tree" lbext4 "$UUID_EXT4" &&
 	mkfs_image xfs "$DISKS/xfs.img" 320 "$tree" lbxfs "$UUID_XFS" &&

@@ -133,7 +133,7 @@ static void print_listening(void)
 
 int main(int argc, char **argv)
 {
-	char verb[32];
+	char verb[32], show_path[256];
 
 	printf("LIFEBOAT-TEST: root reached\n");
 	for (int i = 0; i < argc; i++)
@@ -152,6 +152,10 @@ int main(int argc, char **argv)
 	if (access("/proc/mdstat", F_OK) == 0)
 		print_file("mdstat", "/proc/mdstat");
 	cmdline_read();
+	/* lifeboat.test.show=PATH: a fact of the booted system a case asserts
+	 * (a module's parameter under /sys/module). */
+	if (param("lifeboat.test.show", show_path, sizeof(show_path))[0])
+		print_file("show", show_path);
 	print_listening();
 	secret_scan();
 	printf("LIFEBOAT-TEST: end\n");

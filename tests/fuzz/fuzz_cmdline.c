@@ -30,15 +30,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	mountopts_parse(args.root.flags, &flags, mdata, sizeof(mdata));
 	mountopts_parse(line, &flags, mdata, sizeof(mdata));
-	cmdline_args_free(&args);
 	{
 		char *opts = NULL;
 
 		/* Every option handed on is one of the line's, so no longer. */
-		if (modparams_from_cmdline(line, "ramoops", &opts) == 0 && strlen(opts) > 3 * size + 2)
+		if (modparams_for(&args.drivers.params, "ramoops", &opts) == 0 &&
+		    strlen(opts) > 3 * size + 2)
 			abort();
 		free(opts);
 	}
+	cmdline_args_free(&args);
 	free(line);
 	return 0;
 }

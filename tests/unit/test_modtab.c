@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bootlib/cmdline.h"
 #include "bootlib/modload.h"
 #include "common/modtab.h"
 #include "gen/kmod/modtab_write.h"
@@ -240,6 +241,17 @@ static const char loader_table[] =
 	"a\tpci:v000010DE*\tnouveau\n"
 	"b\tnouveau\n";
 
+/* The MODULE.PARAM words the init's parse of line keeps, handed to the loader. */
+static void set_params(const char *line)
+{
+	static struct boot_args args;
+
+	cmdline_args_init(&args);
+	assert_int_equal(cmdline_parse(line, &args), 0);
+	assert_int_equal(modload_set_params(&args.drivers.params), 0);
+	cmdline_args_free(&args);
+}
+
 static int loader_setup(void **state)
 {
 	char path[] = "/tmp/modtab-test-XXXXXX";
@@ -253,7 +265,7 @@ static int loader_setup(void **state)
 	assert_int_equal(modload_open(path), 0);
 	unlink(path);
 	/* Not the host's: a command line of the test's own. */
-	modload_set_cmdline("root=/dev/vda virtio-ring.x=1");
+	set_params("root=/dev/vda virtio-ring.x=1");
 	modload_load_fn = fake_load;
 	loaded_order[0] = '\0';
 	fail_path = exists_path = NULL;
@@ -282,7 +294,7 @@ static void loader_softdeps_and_options(void **state)
 {
 	(void)state;
 	/* The command line's parameters follow the table's (modprobe's order). */
-	modload_set_cmdline("ext4.a=1 \"ext4.b=x y\" ext4 ext4x.c=2 post.d");
+	set_params("ext4.a=1 \"ext4.b=x y\" ext4 ext4x.c=2 post.d");
 	assert_int_equal(modload_name("fs-ext4"), 4);
 	assert_string_equal(loaded_order, "/c /j /e4(errors=remount-ro a=1 b=\"x y\") /p(d) ");
 	assert_int_equal(modload_name("no-such-module"), -ENOENT);
