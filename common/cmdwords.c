@@ -1,7 +1,7 @@
 /* cmdwords: split the kernel command line into words as the kernel does. */
 #include "common/cmdwords.h"
 
-static bool is_blank(char c)
+bool cmdword_blank(char c)
 {
 	return c == ' ' || c == '\t' || c == '\n';
 }
@@ -11,12 +11,12 @@ bool cmdwords_next(const char **pos, struct cmdword *w)
 	const char *p = *pos;
 	bool quoted = false;
 
-	while (is_blank(*p))
+	while (cmdword_blank(*p))
 		p++;
 	w->raw = p;
 	w->len = 0;
 	w->cut = false;
-	for (; *p && (quoted || !is_blank(*p)); p++) {
+	for (; *p && (quoted || !cmdword_blank(*p)); p++) {
 		if (*p == '"')
 			quoted = !quoted;
 		else if (w->len + 1 < sizeof(w->text))

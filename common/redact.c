@@ -68,37 +68,113 @@ static void sink_put(struct sink *s, const char *p, size_t n)
 		s->out[s->pos++] = p[i];
 }
 
-/* The raw word with the bytes of its secret replaced by "*". A quote among
- * them is kept when they hold an odd number, so the rest of the line splits
- * as before. A cut word loses all after the secret's start: the parser
- * never saw that part, and it may be more of the secret. */
-static void word_redacted(struct sink *s, const struct cmdword *w, size_t start, size_t len)
+/* The raw word with each run of its secret bytes (mask, over its text)
+ * replaced by "*". A quote among them is kept when they hold an odd number,
+ * so the rest of the line splits as before. A cut word loses all after a
+ * secret's start: the parser never saw that part, and it may be more of the
+ * secret. */
+static void word_put_redacted(struct sink *s, const struct cmdword *w, const bool *mask)
 {
-	size_t r0 = cmdword_raw_offset(w, start);
-	size_t r1 = w->cut || start + len >= w->len ? w->raw_len :
-		    cmdword_raw_offset(w, start + len - 1) + 1;
-	size_t quotes = 0;
+	size_t done = 0;
 
-	for (size_t i = r0; i < r1; i++)
-		quotes += w->raw[i] == '"';
-	sink_put(s, w->raw, r0);
-	sink_put(s, "*\"", quotes % 2 ? 2 : 1);
-	sink_put(s, w->raw + r1, w->raw_len - r1);
+	for (size_t a = 0; a < w->len && done < w->raw_len; a++) {
+		size_t b = a, r0, r1, quotes = 0;
+
+		if (!mask[a])
+			continue;
+		while (b < w->len && mask[b])
+			b++;
+		r0 = cmdword_raw_offset(w, a);
+		r1 = w->cut || b >= w->len ? w->raw_len : cmdword_raw_offset(w, b - 1) + 1;
+		for (size_t i = r0; i < r1; i++)
+			quotes += w->raw[i] == '"';
+		sink_put(s, w->raw + done, r0 - done);
+		sink_put(s, "*\"", quotes % 2 ? 2 : 1);
+		done = r1;
+		a = b;
+	}
+	sink_put(s, w->raw + done, w->raw_len - done);
 }
 
-bool redact_cmdline(const char *cmdline, char *out, size_t size)
+/* Where the value of the sub-word ending at end runs to: over the following
+ * sub-words that hold no '='. The kernel lists the words it hands to init
+ * without '=' before those with one, so after a NAME=VALUE such a word is
+ * the rest of a value that held a blank. */
+static size_t value_end(const char *text, size_t len, size_t end)
+{
+	for (size_t i = end; i < len; ) {
+		size_t next;
+
+		while (i < len && cmdword_blank(text[i]))
+			i++;
+		next = i;
+		while (next < len && !cmdword_blank(text[next]))
+			next++;
+		if (i == len || memchr(text + i, '=', next - i))
+			break;
+		end = i = next;
+	}
+	return end;
+}
+
+/* Log text only: a word's text split again at its blanks. The kernel logs
+ * the parameters it passes to init as one quoted list ("Unknown kernel
+ * command line parameters \"A B C\""), which is one word named by its
+ * first parameter; each parameter of it is a secret as by itself. */
+static bool subwords_mask(const struct cmdword *w, bool *mask)
+{
+	char value[CMDWORD_MAX];
+	bool found = false;
+
+	memcpy(value, w->text, w->len + 1);
+	for (size_t i = 0, end; i < w->len; i = end) {
+		size_t start, len, stop;
+
+		while (i < w->len && cmdword_blank(w->text[i]))
+			i++;
+		for (end = i; end < w->len && !cmdword_blank(w->text[end]); end++)
+			;
+		if (!memchr(w->text + i, '=', end - i))
+			continue;
+		stop = value_end(w->text, w->len, end);
+		value[stop] = '\0';
+		if (redact_word_secret(value + i, &start, &len)) {
+			memset(mask + i + start, true, len);
+			found = true;
+		}
+		value[stop] = w->text[stop];
+		end = stop;
+	}
+	explicit_bzero(value, w->len + 1);
+	return found;
+}
+
+/* The secret bytes of w's text into mask; whether there are any. */
+static bool word_mask(const struct cmdword *w, bool *mask, bool resplit)
+{
+	size_t start, len;
+	bool found = redact_word_secret(w->text, &start, &len);
+
+	memset(mask, false, w->len);
+	if (found)
+		memset(mask + start, true, len);
+	if (resplit)
+		found |= subwords_mask(w, mask);
+	return found;
+}
+
+static bool line_redacted(const char *line, char *out, size_t size, bool resplit)
 {
 	struct sink s = { out, 0, size };
 	struct cmdword w;
-	const char *p = cmdline, *done = cmdline;
+	bool mask[CMDWORD_MAX];
+	const char *p = line, *done = line;
 	bool found = false;
 
 	while (cmdwords_next(&p, &w)) {
-		size_t start, len;
-
 		sink_put(&s, done, (size_t)(w.raw - done));
-		if (redact_word_secret(w.text, &start, &len)) {
-			word_redacted(&s, &w, start, len);
+		if (word_mask(&w, mask, resplit)) {
+			word_put_redacted(&s, &w, mask);
 			found = true;
 		} else {
 			sink_put(&s, w.raw, w.raw_len);
@@ -109,6 +185,11 @@ bool redact_cmdline(const char *cmdline, char *out, size_t size)
 	if (size)
 		out[s.pos] = '\0';
 	return found;
+}
+
+bool redact_cmdline(const char *cmdline, char *out, size_t size)
+{
+	return line_redacted(cmdline, out, size, false);
 }
 
 bool redact_has_secrets(const char *cmdline)
@@ -171,7 +252,7 @@ char *redact_lines(const char *text, size_t len, size_t *out_len, bool *found)
 			n++;
 		memcpy(line, text + i, n);
 		line[n] = '\0';
-		*found |= redact_cmdline(line, out + pos, n + 1);
+		*found |= line_redacted(line, out + pos, n + 1, true);
 		pos += strlen(out + pos);
 		if (i + n < len)
 			out[pos++] = text[i + n];

@@ -6,6 +6,7 @@
  *  - what the parser makes of the redacted line is what it made of the
  *    original but for the secrets, which read as "*" (or are gone);
  *  - the text never grows, and redact_has_secrets agrees;
+ *  - as log lines, redacting the output again changes nothing;
  *  - as a root path (DHCP's root-path), net/rfc4173.c reads the stripped
  *    text as the same target without CHAP, and the redacted one with none.
  * Any difference aborts. */
@@ -142,15 +143,50 @@ static void root_path_check(const char *text, size_t size)
 	free(out);
 }
 
-/* Several lines (and NULs) at once, as the rescue report and ls use it: each
- * line as redact_cmdline does it. */
+/* Every blank-separated piece of every word of the redacted log text (what
+ * a quoted list of parameters holds) that is a secret by itself is "*". */
+static void pieces_check(const char *out, size_t len)
+{
+	static struct cmdword w;
+	char *copy = malloc(len + 1);
+
+	CHECK(copy);
+	for (size_t i = 0; i < len; i++)
+		copy[i] = out[i] == '\n' ? '\0' : out[i];
+	copy[len] = '\0';
+	/* Line by line: a newline or a NUL ends one. */
+	for (size_t i = 0; i <= len; i += strlen(copy + i) + 1) {
+		const char *p = copy + i;
+
+		while (cmdwords_next(&p, &w)) {
+			char *save = NULL;
+
+			for (char *piece = strtok_r(w.text, " \t", &save); piece;
+			     piece = strtok_r(NULL, " \t", &save)) {
+				size_t start, slen;
+
+				if (redact_word_secret(piece, &start, &slen))
+					CHECK(slen == 1 && piece[start] == '*');
+			}
+		}
+	}
+	free(copy);
+}
+
+/* Several lines (and NULs) at once, as the rescue report and ls use it:
+ * never longer, and nothing left to redact (every secret, also one inside a
+ * quoted list of parameters, is "*" already: a second pass is the same). */
 static void lines_check(const uint8_t *data, size_t size)
 {
-	size_t len;
+	size_t len, len2;
 	bool found;
-	char *out = redact_lines((const char *)data, size, &len, &found);
+	char *out = redact_lines((const char *)data, size, &len, &found), *again;
 
 	CHECK(out && len <= size);
+	again = redact_lines(out, len, &len2, &found);
+	CHECK(again && len2 == len && memcmp(again, out, len) == 0);
+	pieces_check(out, len);
+	free(again);
 	free(out);
 }
 

@@ -145,6 +145,41 @@ static void log_lines(void **state)
 	free(out);
 }
 
+static void expect_log(const char *line, const char *want)
+{
+	size_t len;
+	bool found;
+	char *out = redact_lines(line, strlen(line), &len, &found);
+
+	assert_non_null(out);
+	assert_true(found);
+	assert_string_equal(out, want);
+	free(out);
+}
+
+/* The kernel's list of what it passes to init is one quoted word named by
+ * its first parameter (GRUB's BOOT_IMAGE=): each parameter in it is
+ * redacted as by itself, a value with a blank (listed unquoted) whole. A
+ * value that ends the list loses the quote's neighbour too (the word is
+ * `VALUE",`): more is redacted, never less. */
+static void log_unknown_parameters(void **state)
+{
+	(void)state;
+	expect_log("<5>[    0.052311] Unknown kernel command line parameters \"BOOT_IMAGE=/vmlinuz "
+		   "netroot=iscsi:alice:s3cret@192.0.2.1::3260::iqn.2001-04.com.example:t1\", will "
+		   "be passed to user space.",
+		   "<5>[    0.052311] Unknown kernel command line parameters \"BOOT_IMAGE=/vmlinuz "
+		   "netroot=iscsi:*@192.0.2.1::3260::iqn.2001-04.com.example:t1\", will "
+		   "be passed to user space.");
+	expect_log("p \"single BOOT_IMAGE=/v rd.iscsi.password=Pw 1 x rd.iscsi.username=u "
+		   "root=iscsi:u:a b@h::::t rd.iscsi.in.password=Pw-2\", will",
+		   "p \"single BOOT_IMAGE=/v rd.iscsi.password=* rd.iscsi.username=u "
+		   "root=iscsi:*@h::::t rd.iscsi.in.password=*\" will");
+	/* Named by a secret itself: the whole word's secret and the next one's. */
+	expect_log("\"netroot=iscsi:u:p@h::::t rd.iscsi.password=Pw-3\"",
+		   "\"netroot=iscsi:*@h::::t rd.iscsi.password=*\"");
+}
+
 /* The parser reads the redacted line as the original but for the secrets. */
 static void parser_agrees(void **state)
 {
@@ -241,6 +276,7 @@ int main(void)
 		cmocka_unit_test(cut_to_size),
 		cmocka_unit_test(root_paths),
 		cmocka_unit_test(log_lines),
+		cmocka_unit_test(log_unknown_parameters),
 		cmocka_unit_test(parser_agrees),
 		cmocka_unit_test(secrets_forgotten),
 		cmocka_unit_test(environment_cleaned),
