@@ -12,6 +12,7 @@
 #include "bootlib/devwait.h"
 #include "bootlib/log.h"
 #include "bootlib/modload.h"
+#include "bootlib/procsweep.h"
 #include "bootlib/stage.h"
 #include "bootlib/sysroot.h"
 #include "bootlib/timeline.h"
@@ -261,8 +262,12 @@ static int boot_root(struct boot_args *args, const struct boot_plan *plan,
 	if (shutdown_env_leave(SYSROOT, args->rescue.break_stages & STAGE_BIT(STAGE_SHUTDOWN),
 			       why, WHY_MAX) < 0)
 		log_warn("%s", why);
-	/* Nothing of the initramfs may listen once the real root runs. */
+	/* Nothing of the initramfs may listen once the real root runs, nor
+	 * run on: the SSH server, then whatever its sessions or a rescue
+	 * shell left (bootlib/procsweep.c). */
 	remote_stop();
+	if (procsweep_all(why, WHY_MAX) < 0)
+		log_warn("%s", why);
 	timeline_mark("exec", "%s", init);
 	argv[0] = (char *)init;
 	return switch_root(SYSROOT, init, argv, why, WHY_MAX);

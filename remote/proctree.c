@@ -2,66 +2,18 @@
  *
  * The SSH server forks a process per connection, and each a session in a
  * session of its own: signalling the server's process group misses them.
- * Their parent links in /proc find them all. */
+ * Their parent links in /proc find them all, but not what left its parent
+ * (setsid and a double fork): bootlib/procsweep.c ends those before
+ * switch_root. */
 #include "remote/proctree.h"
 
-#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <stdbool.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
+
+#include "bootlib/procstat.h"
 
 #define PROCTREE_SCAN_MAX 4096
-
-int proctree_stat_ppid(const char *text, pid_t *ppid)
-{
-	const char *close = strrchr(text, ')');
-	char *end;
-	long v;
-
-	if (!close || close[1] != ' ' || !close[2] || close[3] != ' ')
-		return -EINVAL;
-	if (!isdigit((unsigned char)close[4]))
-		return -EINVAL;
-	errno = 0;
-	v = strtol(close + 4, &end, 10);
-	if (errno || (*end != ' ' && *end != '\0' && *end != '\n') || v < 0 || v > 1 << 22)
-		return -EINVAL;
-	*ppid = (pid_t)v;
-	return 0;
-}
-
-static int read_ppid(const char *pid, pid_t *ppid)
-{
-	char path[64], text[512];
-	int fd;
-	ssize_t n;
-
-	snprintf(path, sizeof(path), "/proc/%s/stat", pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, text, sizeof(text) - 1);
-	close(fd);
-	if (n <= 0)
-		return -EIO;
-	text[n] = '\0';
-	return proctree_stat_ppid(text, ppid);
-}
-
-static bool all_digits(const char *s)
-{
-	if (!*s)
-		return false;
-	for (; *s; s++)
-		if (!isdigit((unsigned char)*s))
-			return false;
-	return true;
-}
 
 struct proc_link {
 	pid_t pid, ppid;
@@ -72,13 +24,14 @@ static int scan(struct proc_link *links, size_t max)
 {
 	DIR *dir = opendir("/proc");
 	struct dirent *de;
+	struct procstat st;
 	size_t n = 0;
 
 	if (!dir)
 		return -errno;
 	while (n < max && (de = readdir(dir)))
-		if (all_digits(de->d_name) && read_ppid(de->d_name, &links[n].ppid) == 0)
-			links[n++].pid = (pid_t)atoi(de->d_name);
+		if (procstat_is_pid_name(de->d_name) && procstat_read("/proc", de->d_name, &st) == 0)
+			links[n++] = (struct proc_link){ .pid = st.pid, .ppid = st.ppid };
 	closedir(dir);
 	return (int)n;
 }

@@ -5,10 +5,6 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-/* The parent from the text of /proc/PID/stat ("12 (name) S 1 ..."). The
- * name may hold spaces and parentheses: the fields start after its last
- * ')'. Returns 0 or -EINVAL. */
-int proctree_stat_ppid(const char *text, pid_t *ppid);
 /* Every descendant of root (children, their children, ...) into out, at
  * most max. Returns how many, or -errno when /proc cannot be read. */
 int proctree_descendants(pid_t root, pid_t *out, size_t max);

@@ -107,15 +107,19 @@ int remote_start(const struct remote_args *args, const struct rescue_args *rescu
 	return 0;
 }
 
-/* Whether any of pids still exists (a zombie is reaped on the way). */
+/* Whether any of pids still exists (a zombie is reaped on the way). Only
+ * these: the init may have a child of its own (bootlib/modload.h's
+ * background load) that it waits for later. */
 static bool any_left(const pid_t *pids, int n)
 {
-	while (waitpid(-1, NULL, WNOHANG) > 0)
-		;
-	for (int i = 0; i < n; i++)
+	bool left = false;
+
+	for (int i = 0; i < n; i++) {
+		waitpid(pids[i], NULL, WNOHANG);
 		if (kill(pids[i], 0) == 0)
-			return true;
-	return false;
+			left = true;
+	}
+	return left;
 }
 
 void remote_stop(void)
@@ -135,8 +139,7 @@ void remote_stop(void)
 	pids[n++] = server_pid;
 	for (int i = 0; i < n; i++)
 		kill(pids[i], SIGKILL);
-	/* The sessions become the init's children as their parents die: the
-	 * init has no other child at this point, so reaping any is safe. */
+	/* The sessions become the init's children as their parents die. */
 	for (int step = 0; step < REAP_STEPS && any_left(pids, n); step++)
 		usleep(10 * 1000);
 	server_pid = 0;

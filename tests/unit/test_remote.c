@@ -1,8 +1,9 @@
 /* Unit tests: remote/ and the bootlib pieces a login over SSH uses: what a
  * login gets from its command, the sessions found under the server in
- * /proc, the gate's published facts, rd.ssh.port=, and a passphrase
- * prompt answered by a guest through remote/unlock.c's relay (a real
- * unix socket, a real pseudo-terminal as the console). */
+ * /proc (each read by bootlib/procstat.c: test_procsweep.c), the gate's
+ * published facts, rd.ssh.port=, and a passphrase prompt answered by a
+ * guest through remote/unlock.c's relay (a real unix socket, a real
+ * pseudo-terminal as the console). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -57,25 +58,6 @@ static void login_arguments(void **state)
 	assert_string_equal(cmd, "echo hi");
 	assert_int_equal(login_args(2, other, &cmd), -EINVAL);
 	assert_int_equal(login_args(2, two, &cmd), -EINVAL);
-}
-
-/* A process may name itself anything: "(", ")" and blanks included. */
-static void stat_parent(void **state)
-{
-	pid_t ppid = 0;
-
-	(void)state;
-	assert_int_equal(proctree_stat_ppid("12 (dropbear) S 1 12 12 0", &ppid), 0);
-	assert_int_equal(ppid, 1);
-	assert_int_equal(proctree_stat_ppid("40 (a) b) (c) R 33 40 40", &ppid), 0);
-	assert_int_equal(ppid, 33);
-	assert_int_equal(proctree_stat_ppid("40 (x y) S 7\n", &ppid), 0);
-	assert_int_equal(ppid, 7);
-	assert_int_equal(proctree_stat_ppid("40 (x) S", &ppid), -EINVAL);
-	assert_int_equal(proctree_stat_ppid("40 x S 7", &ppid), -EINVAL);
-	assert_int_equal(proctree_stat_ppid("40 (x) S -7", &ppid), -EINVAL);
-	assert_int_equal(proctree_stat_ppid("40 (x) S 7z", &ppid), -EINVAL);
-	assert_int_equal(proctree_stat_ppid("", &ppid), -EINVAL);
 }
 
 /* A child in a session of its own with a grandchild: both found. */
@@ -272,7 +254,6 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(unlock_commands),
 		cmocka_unit_test(login_arguments),
-		cmocka_unit_test(stat_parent),
 		cmocka_unit_test(descendants_found),
 		cmocka_unit_test(state_round_trip),
 		cmocka_unit_test(state_malformed),
