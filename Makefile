@@ -5,6 +5,7 @@
 #   make            build both
 #   make test       unit tests (plain and ASan/UBSan), cppcheck, qemu boot tests
 #   make unit       unit tests only
+#   make check      the edit-run loop: unit tests, layers, cppcheck (minutes, no qemu)
 #   make fuzz       every fuzz target for FUZZ_SECONDS each (clang, libFuzzer)
 #   make demo       install what is missing, build, boot an image in qemu
 #   make install    PREFIX=/usr DESTDIR=...
@@ -107,6 +108,10 @@ unit-build: $(UNIT_BINS) all
 unit: unit-build
 	tests/run-unit.sh $(BUILD)/tests
 
+# What an edit needs before the boot cases: no qemu, a few minutes.
+check: unit
+	$(MAKE) -s check-layers cppcheck
+
 # The guest-side helper of the boot tests: a static /sbin/init for test roots.
 $(BUILD)/test-init: tests/boot/test-init.c tests/boot/guest-report.h tests/boot/guest-cmdline.h \
 		tests/boot/guest-handback.h
@@ -188,6 +193,6 @@ clean:
 
 include dist/install.mk
 
-.PHONY: all check-layers unit unit-build test fuzz fuzz-build asan-unit cppcheck deps demo bench install uninstall deb clean
+.PHONY: all check check-layers unit unit-build test fuzz fuzz-build asan-unit cppcheck deps demo bench install uninstall deb clean
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

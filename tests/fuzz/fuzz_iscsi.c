@@ -38,9 +38,13 @@ static int ibft_tree(void)
 
 	if (ibft_dir[0])
 		return 0;
-	snprintf(ibft_dir, sizeof(ibft_dir), "/tmp/fuzz-ibft-XXXXXX");
-	if (!mkdtemp(ibft_dir))
-		return -1;
+	/* tmpfs where there is one: the tree is written 8 files a run. */
+	snprintf(ibft_dir, sizeof(ibft_dir), "/dev/shm/fuzz-ibft-XXXXXX");
+	if (!mkdtemp(ibft_dir)) {
+		snprintf(ibft_dir, sizeof(ibft_dir), "/tmp/fuzz-ibft-XXXXXX");
+		if (!mkdtemp(ibft_dir))
+			return -1;
+	}
 	atexit(ibft_tree_remove);
 	snprintf(path, sizeof(path), "%s/initiator", ibft_dir);
 	mkdir(path, 0700);
