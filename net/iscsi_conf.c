@@ -23,8 +23,14 @@ bool iscsi_conf_wanted(const struct net_request *a)
 	if (strncmp(a->net->netroot, "iscsi", 5) == 0 || rfc4173_is_iscsi(a->root->root) ||
 	    a->iscsi->target_name[0] || a->iscsi->firmware)
 		return true;
-	return strcmp(a->net->netroot, "dhcp") == 0 && !iscsi_conf_root_is_lun(a->root->root) &&
-	       devspec_parse(a->root->root, &spec) == 0;
+	if (strcmp(a->net->netroot, "dhcp") != 0)
+		return false;
+	/* dracut's words for an iSCSI root by DHCP: root=/dev/root is the disk
+	 * the network root gives, which only a block root has (an NFS root by
+	 * DHCP is root=dhcp, or netroot=dhcp alone). */
+	if (strcmp(a->root->root, "/dev/root") == 0 || strcmp(a->root->root, "iscsi") == 0)
+		return true;
+	return !iscsi_conf_root_is_lun(a->root->root) && devspec_parse(a->root->root, &spec) == 0;
 }
 
 bool iscsi_conf_from_dhcp(const struct net_request *a)
@@ -128,10 +134,14 @@ int iscsi_conf_target(const struct net_request *a, const char *root_path,
 	else if (root_path && rfc4173_is_iscsi(root_path))
 		r = target_from_path("DHCP's root-path (option 17)", root_path, t, why, n);
 	else {
+		bool other = root_path && root_path[0];
+
 		snprintf(why, n, "no iSCSI target is named: give netroot=iscsi:SERVER::::TARGET-NAME "
 			 "or rd.iscsi.target.name= and rd.iscsi.target.ip=, or set the DHCP "
-			 "server's root-path to iscsi:...%s", root_path && root_path[0] ?
-			 " (it gives a root-path that is not iscsi:)" : "");
+			 "server's root-path to iscsi:...%s%s", other ?
+			 " (it gives a root-path that is not iscsi:)" : "",
+			 other && strcmp(a->root->root, "/dev/root") == 0 ?
+			 "; for an NFS root by DHCP, write root=dhcp instead of root=/dev/root" : "");
 		return -ENOENT;
 	}
 	if (r < 0)

@@ -20,8 +20,9 @@
 
 /* Whether the command line puts the root on an iSCSI LUN: netroot=iscsi...,
  * root=iscsi:..., rd.iscsi.target.name=, rd.iscsi.firmware, or
- * netroot=dhcp with a root= that names a filesystem (UUID=, LABEL=, /dev/...):
- * a disk that comes over the network is an iSCSI LUN, whose location is DHCP's root-path. */
+ * netroot=dhcp with a root= that names a filesystem (UUID=, LABEL=, /dev/...)
+ * or the LUN's disk (root=/dev/root, dracut's; root=iscsi): a disk that
+ * comes over the network is an iSCSI LUN, whose location is DHCP's root-path. */
 bool iscsi_conf_wanted(const struct net_request *a);
 /* Whether the target comes from DHCP's root-path (rather than the command
  * line or the firmware). */

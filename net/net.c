@@ -80,6 +80,23 @@ static void server_default(const struct ip_conf *ipc, const struct net_state *st
 		spec->family = AF_INET;
 }
 
+/* DHCP names an iSCSI target, but the command line asks for an NFS root:
+ * the words that would make it an iSCSI one, only those not given yet.
+ * The root path is not repeated: it may hold a CHAP secret. */
+static void iscsi_from_nfs_why(const struct net_request *a, const struct net_state *st,
+			       char *why, size_t n)
+{
+	bool has_netroot = strcmp(a->net->netroot, "dhcp") == 0;
+	char root_word[CMDLINE_VALUE_MAX + 32] = "";
+
+	if (a->root->root[0])
+		snprintf(root_word, sizeof(root_word), " instead of root=%s", a->root->root);
+	snprintf(why, n, "DHCP's root-path on %s names an iSCSI target, but the command line "
+		 "asks for an NFS root; %s root=/dev/root (the LUN's disk) or a root= naming "
+		 "the filesystem on the LUN (root=LABEL=...)%s (docs/iscsi.md)", st->link.name,
+		 has_netroot ? "give" : "add netroot=dhcp and give", root_word);
+}
+
 /* The root's location, once the network says what DHCP gave. Without a
  * server named, the one ip= names, then DHCP's next server, then the
  * DHCP server itself are used, as the kernel and dracut do. */
@@ -104,10 +121,7 @@ static int spec_resolve(const struct net_request *a, const struct ip_conf *ipc,
 		return -ENOENT;
 	}
 	if (src == FROM_DHCP && rfc4173_is_iscsi(text)) {
-		/* Not repeated: an iSCSI root path may hold a CHAP secret. */
-		snprintf(why, n, "DHCP's root-path on %s names an iSCSI target, but the command "
-			 "line asks for no iSCSI root; add netroot=dhcp and a root= naming the "
-			 "filesystem on the LUN (root=LABEL=...; docs/iscsi.md)", st->link.name);
+		iscsi_from_nfs_why(a, st, why, n);
 		return -EMEDIUMTYPE;
 	}
 	r = src == FROM_NFSROOT ? nfs_spec_parse_nfsroot(text, spec) : nfs_spec_parse(text, spec);

@@ -150,6 +150,14 @@ static void conf_wanted(void **state)
 	assert_false(iscsi_conf_wanted(RQ(a)));
 	args_from(&a, "netroot=dhcp");
 	assert_false(iscsi_conf_wanted(RQ(a)));
+	/* dracut's iSCSI root by DHCP: the LUN's disk is the root. */
+	args_from(&a, "root=/dev/root netroot=dhcp ip=lan0:dhcp rd.iscsi.initiator=iqn.x");
+	assert_true(iscsi_conf_wanted(RQ(a)));
+	assert_true(iscsi_conf_from_dhcp(RQ(a)));
+	args_from(&a, "root=iscsi netroot=dhcp");
+	assert_true(iscsi_conf_wanted(RQ(a)));
+	args_from(&a, "root=/dev/root");
+	assert_false(iscsi_conf_wanted(RQ(a)));
 	args_from(&a, "root=nfs:10.0.0.1:/x");
 	assert_false(iscsi_conf_wanted(RQ(a)));
 	assert_true(iscsi_conf_root_is_lun(""));
@@ -181,6 +189,13 @@ static void conf_target_sources(void **state)
 	assert_string_equal(t.name, "iqn.c");
 	assert_int_equal(iscsi_conf_target(RQ(a), "10.0.0.3:/nfs", &t, why, sizeof(why)), -ENOENT);
 	assert_non_null(strstr(why, "not iscsi:"));
+	assert_null(strstr(why, "root=/dev/root"));
+	/* root=/dev/root with an NFS root-path: the word that was meant. */
+	args_from(&a, "root=/dev/root netroot=dhcp");
+	assert_int_equal(iscsi_conf_target(RQ(a), "iscsi:10.0.0.3:::1:iqn.c", &t, why, sizeof(why)), 0);
+	assert_string_equal(t.name, "iqn.c");
+	assert_int_equal(iscsi_conf_target(RQ(a), "10.0.0.3:/nfs", &t, why, sizeof(why)), -ENOENT);
+	assert_non_null(strstr(why, "write root=dhcp instead of root=/dev/root"));
 	args_from(&a, "rd.iscsi.target.name=iqn.d rd.iscsi.target.port=0");
 	assert_int_equal(iscsi_conf_target(RQ(a), NULL, &t, why, sizeof(why)), -EINVAL);
 	assert_non_null(strstr(why, "rd.iscsi.target.port=0"));
