@@ -7,15 +7,23 @@ folder: "FOLDER may use: FOLDER..."), then fails on:
     (an include going up, or across components the layering does not allow);
   - an #include "..." that does not name its folder (every include is
     written from the top of the tree, "net/dhcp.h");
+  - an #include <...> of one of the tree's own headers, and a path through
+    ".." or "." (they would slip past the two rules above);
   - a cycle between top folders in the includes actually written;
-  - a file base name used twice anywhere in the tree.
-Usage: check-layers.py [TREE]   (prints what is wrong; exit 1 when anything is)
+  - a file base name used twice anywhere in the tree;
+  - with --objects DIR (the build's object tree, DIR/FOLDER/...o): an object
+    that uses a symbol another folder's object defines where its line does
+    not list that folder. This is what the linker reads: a function declared
+    by hand, with no include at all, is caught here.
+Usage: check-layers.py [--objects DIR] [TREE]   (prints what is wrong; exit 1 when anything is)
 """
 import os
 import re
+import subprocess
 import sys
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+ANGLE_INCLUDE = re.compile(r'^\s*#\s*include\s+<([^>]+)>', re.M)
 
 
 def read_rules(tree):
@@ -39,8 +47,72 @@ def sources(tree):
                 yield os.path.relpath(os.path.join(d, f), tree)
 
 
+def include_errors(tree, rules, path, top, text, edges):
+    """What is wrong with one file's includes; adds its folder edges."""
+    errors = []
+    for inc in ANGLE_INCLUDE.findall(text):
+        if inc.split('/')[0] in rules and os.path.exists(os.path.join(tree, inc)):
+            errors.append(f'{path}: #include <{inc}> is one of the tree\'s own headers: '
+                          f'write it "{inc}", so its folder is checked')
+    for inc in INCLUDE.findall(text):
+        target = inc.split('/')[0]
+        if ('/' not in inc or os.path.normpath(inc) != inc
+                or not os.path.exists(os.path.join(tree, inc))):
+            errors.append(f'{path}: #include "{inc}" does not name a file from the top of the tree')
+            continue
+        if target not in rules[top]:
+            errors.append(f'{path}: #include "{inc}": {top}/ may not use {target}/')
+        if target != top:
+            edges.setdefault(top, set()).add(target)
+    return errors
+
+
+def object_symbols(objdir, tree):
+    """{object path: (defined globals, undefined symbols)} from nm, for the
+    objects whose source is in the tree (not those of removed files)."""
+    objs = {}
+    for d, _, files in os.walk(objdir):
+        for f in files:
+            obj = os.path.relpath(os.path.join(d, f), objdir)
+            if f.endswith('.o') and os.path.exists(os.path.join(tree, obj[:-2] + '.c')):
+                objs[obj] = (set(), set())
+    if not objs:
+        sys.exit(f'check-layers: no objects under {objdir}: build first (make)')
+    out = subprocess.run(['nm', '-A', '-g'] + sorted(os.path.join(objdir, o) for o in objs),
+                         capture_output=True, text=True, check=True).stdout
+    for line in out.splitlines():
+        m = re.match(r'(.*\.o):\s*(?:[0-9a-f]+)?\s+([A-Za-z])\s+(\S+)$', line)
+        if m:
+            defined, undefined = objs[os.path.relpath(m.group(1), objdir)]
+            (undefined if m.group(2) == 'U' else defined).add(m.group(3))
+    return objs
+
+
+def link_errors(objdir, tree, rules):
+    """Uses of another folder's symbols that its line does not allow."""
+    objs = object_symbols(objdir, tree)
+    where = {}
+    for obj, (defined, _) in objs.items():
+        for sym in defined:
+            where.setdefault(sym, obj.split('/')[0])
+    errors = []
+    for obj, (_, undefined) in sorted(objs.items()):
+        top = obj.split('/')[0]
+        if top not in rules:
+            continue
+        for sym in sorted(undefined):
+            target = where.get(sym)
+            if target and target not in rules[top]:
+                errors.append(f'{obj} uses {sym} of {target}/: {top}/ may not use {target}/')
+    return errors, len(objs)
+
+
 def main():
-    tree = sys.argv[1] if len(sys.argv) > 1 else '.'
+    args = sys.argv[1:]
+    objdir = None
+    if args[:1] == ['--objects']:
+        objdir, args = args[1], args[2:]
+    tree = args[0] if args else '.'
     rules = read_rules(tree)
     errors, edges, names = [], {}, {}
     for path in sorted(sources(tree)):
@@ -50,27 +122,25 @@ def main():
             errors.append(f'{path}: folder {top}/ has no line in docs/architecture.md\'s layers table')
             continue
         text = open(os.path.join(tree, path), errors='replace').read()
-        for inc in INCLUDE.findall(text):
-            target = inc.split('/')[0]
-            if '/' not in inc or not os.path.exists(os.path.join(tree, inc)):
-                errors.append(f'{path}: #include "{inc}" does not name a file from the top of the tree')
-                continue
-            if target not in rules[top]:
-                errors.append(f'{path}: #include "{inc}": {top}/ may not use {target}/')
-            if target != top:
-                edges.setdefault(top, set()).add(target)
+        errors += include_errors(tree, rules, path, top, text, edges)
     for base, paths in sorted(names.items()):
         if len(paths) > 1:
             errors.append(f'base name {base} used {len(paths)} times: {" ".join(paths)}')
     cycle = find_cycle(edges)
     if cycle:
         errors.append('include cycle between folders: ' + ' -> '.join(cycle))
+    nobjs = 0
+    if objdir:
+        link, nobjs = link_errors(objdir, tree, rules)
+        errors += link
     for e in errors:
         print('check-layers: ' + e)
     if errors:
         print(f'check-layers: {len(errors)} problem(s); the rules are in docs/architecture.md')
         return 1
-    print(f'check-layers: {len(list(sources(tree)))} files, {sum(map(len, edges.values()))} folder edges, no problem')
+    linked = f', {nobjs} objects\' symbols' if objdir else ''
+    print(f'check-layers: {len(list(sources(tree)))} files, {sum(map(len, edges.values()))} '
+          f'folder edges{linked}, no problem')
     return 0
 
 

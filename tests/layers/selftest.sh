@@ -14,9 +14,9 @@ fresh() {   # a copy of the sources and the rules, without build/ and .git
 	(cd "$top" && tar --exclude=./build --exclude=./.git -cf - .) | tar -C "$scratch/t" -xf -
 }
 
-expect() {   # expect NAME WORDS: check-layers fails on the copy and says WORDS
+expect() {   # expect NAME WORDS [ARGS]: check-layers ARGS fails on the copy and says WORDS
 	local out
-	if out=$("$check" "$scratch/t" 2>&1); then
+	if out=$("$check" "${@:3}" "$scratch/t" 2>&1); then
 		echo "FAIL $1: check-layers passed"; failed=$((failed + 1))
 	elif ! grep -qF -- "$2" <<<"$out"; then
 		echo "FAIL $1: no '$2' in: $out"; failed=$((failed + 1))
@@ -56,6 +56,22 @@ fresh   # rules that allow a cycle, and includes that make one
 sed -i 's/^bootlib  *may use:.*/& net/' "$scratch/t/docs/architecture.md"
 echo '#include "net/dhcp.h"' >> "$scratch/t/bootlib/log.c"
 expect cycle 'include cycle between folders'
+
+fresh   # a header of the tree's own included with angle brackets
+echo '#include <init/plan.h>' >> "$scratch/t/net/dhcp.c"
+expect angle '#include <init/plan.h> is one of the tree'"'"'s own headers'
+
+fresh   # a path through ".." that would name init/ as net/
+echo '#include "net/../init/plan.h"' >> "$scratch/t/net/dhcp.c"
+expect dotdot '#include "net/../init/plan.h" does not name a file'
+
+fresh   # a function of init/ declared by hand in net/: no include, only the linker sees it
+mkdir -p "$scratch/obj/init" "$scratch/obj/net"
+echo 'int init_callee(void) { return 1; }' > "$scratch/t/init/lt_callee.c"
+printf 'int init_callee(void);\nint net_caller(void) { return init_callee(); }\n' > "$scratch/t/net/lt_caller.c"
+cc -c -o "$scratch/obj/init/lt_callee.o" "$scratch/t/init/lt_callee.c" &&
+cc -c -o "$scratch/obj/net/lt_caller.o" "$scratch/t/net/lt_caller.c"
+expect link 'net/lt_caller.o uses init_callee of init/: net/ may not use init/' --objects "$scratch/obj"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
