@@ -25,10 +25,11 @@ void capture_trust_core(struct capture *cap)
 	if (cap->core.loads_skipped)
 		log_warn("kdump: %s: %zu PT_LOAD range(s) of its ELF header are corrupt (the first: "
 			 "physical 0x%llx, 0x%llx bytes, file offset 0x%llx: past the file's end, more "
-			 "file than memory, or beyond %u-bit physical addresses); that memory is left "
-			 "out of the dump, the rest is saved", VMCORE, cap->core.loads_skipped,
+			 "file than memory, beyond %u-bit physical addresses, or reaching beyond %u "
+			 "times the memory the core holds); that memory is left out of the dump, the "
+			 "rest is saved", VMCORE, cap->core.loads_skipped,
 			 (unsigned long long)l->paddr, (unsigned long long)l->memsz,
-			 (unsigned long long)l->offset, cap->core.phys_bits);
+			 (unsigned long long)l->offset, cap->core.phys_bits, ELFCORE_SPARSE_RATIO);
 	if (cap->have_vi && (level & ~(unsigned)DL_ZERO) &&
 	    vmcoreinfo_check_filter(&cap->vi, why, sizeof(why)) == -EINVAL)
 		log_warn("kdump: %s: %s; no page is left out by its kind (dump level %u saves as "

@@ -158,13 +158,25 @@ static uint64_t chunk_pages(const struct writer *w)
 	return w->use_filter ? pagefilter_chunk_pages(&w->filter) : 1ULL << 15;
 }
 
+/* The first chunk from start (a multiple of step) on with a page frame of
+ * the core: the gaps between ranges cost nothing, however large. Their
+ * bits are zero and not written: a hole of the file, or no record of the
+ * flattened stream (whose reader leaves the same hole). */
+static uint64_t chunk_next(const struct writer *w, uint64_t start, uint64_t step)
+{
+	uint64_t pfn = elfcore_next_pfn(w->core, start, w->lay.block);
+
+	return pfn >= w->lay.max_mapnr ? w->lay.max_mapnr : pfn / step * step;
+}
+
 /* Pass 1: the first bitmap, and how many pages the filter keeps. */
 static int pass_count(struct writer *w, uint64_t *kept)
 {
 	uint64_t step = chunk_pages(w);
 
 	*kept = 0;
-	for (uint64_t start = 0; start < w->lay.max_mapnr; start += step) {
+	for (uint64_t start = chunk_next(w, 0, step); start < w->lay.max_mapnr;
+	     start = chunk_next(w, start + step, step)) {
 		uint64_t count = w->lay.max_mapnr - start < step ? w->lay.max_mapnr - start : step;
 		int r;
 
@@ -284,7 +296,8 @@ static int pass_write(struct writer *w)
 	uint64_t step = chunk_pages(w);
 	int r = 0;
 
-	for (uint64_t start = 0; r == 0 && start < w->lay.max_mapnr; start += step) {
+	for (uint64_t start = chunk_next(w, 0, step); r == 0 && start < w->lay.max_mapnr;
+	     start = chunk_next(w, start + step, step)) {
 		uint64_t count = w->lay.max_mapnr - start < step ? w->lay.max_mapnr - start : step;
 
 		chunk_bits(w, start, count);

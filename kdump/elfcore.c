@@ -176,6 +176,50 @@ static void add_load(struct elfcore *core, const Elf64_Phdr *ph, uint64_t file_s
 		core->max_paddr = l.paddr + l.memsz;
 }
 
+static uint64_t load_end(const struct core_load *l)
+{
+	return l->paddr + l->memsz;
+}
+
+/* The highest address a core holding held bytes may reach: the work and
+ * the bitmaps grow with it, the dump's worth with held. */
+static uint64_t sparse_limit(uint64_t held)
+{
+	uint64_t floor = 1ULL << ELFCORE_SPARSE_FLOOR_BITS;
+
+	if (held > (1ULL << ELFCORE_PHYS_BITS) / ELFCORE_SPARSE_RATIO)
+		return 1ULL << ELFCORE_PHYS_BITS;
+	return held * ELFCORE_SPARSE_RATIO > floor ? held * ELFCORE_SPARSE_RATIO : floor;
+}
+
+/* Leave out the highest range while the core reaches beyond sparse_limit
+ * of what its ranges hold: a range far above all the memory there is is a
+ * corrupt header, not memory. */
+static void trim_sparse(struct elfcore *core)
+{
+	for (;;) {
+		uint64_t held = 0;
+		size_t top = 0;
+
+		for (size_t i = 0; i < core->nloads; i++) {
+			if (held < 1ULL << ELFCORE_PHYS_BITS)   /* no overflow: each is <= 2^52 */
+				held += core->loads[i].memsz;
+			if (load_end(&core->loads[i]) > load_end(&core->loads[top]))
+				top = i;
+		}
+		if (core->max_paddr <= sparse_limit(held))
+			return;
+		load_skip(core, &core->loads[top]);
+		memmove(&core->loads[top], &core->loads[top + 1],
+			(core->nloads - top - 1) * sizeof(core->loads[0]));
+		core->nloads--;
+		core->max_paddr = 0;
+		for (size_t i = 0; i < core->nloads; i++)
+			if (load_end(&core->loads[i]) > core->max_paddr)
+				core->max_paddr = load_end(&core->loads[i]);
+	}
+}
+
 size_t elfcore_limit_phys(struct elfcore *core, unsigned bits)
 {
 	size_t kept = 0, skipped = 0;
@@ -197,6 +241,7 @@ size_t elfcore_limit_phys(struct elfcore *core, unsigned bits)
 			core->max_paddr = l->paddr + l->memsz;
 	}
 	core->nloads = kept;
+	trim_sparse(core);
 	return skipped;
 }
 
@@ -223,6 +268,7 @@ static int read_phdrs(struct elfcore *core, const Elf64_Ehdr *eh)
 		else if (ph[i].p_type == PT_LOAD)
 			add_load(core, &ph[i], file_size);
 	}
+	trim_sparse(core);
 	free(ph);
 	return r;
 }
@@ -356,22 +402,43 @@ int elfcore_pfn_valid(const struct elfcore *core, uint64_t pfn, uint64_t page_si
 	return 0;
 }
 
+/* The frames [*lo, *hi) the range touches; an empty range touches the one
+ * it lies inside, unless it sits on a frame's edge. */
+static void load_frames(const struct core_load *l, uint64_t page_size, uint64_t *lo, uint64_t *hi)
+{
+	*lo = l->paddr / page_size;
+	if (l->memsz)
+		*hi = (l->paddr + l->memsz - 1) / page_size + 1;
+	else
+		*hi = (l->paddr % page_size) != 0 ? *lo + 1 : *lo;
+}
+
 void elfcore_pfn_mark(const struct elfcore *core, uint64_t start, uint64_t count, uint64_t page_size,
 		      uint8_t *bits)
 {
 	for (size_t i = 0; i < core->nloads; i++) {
-		const struct core_load *l = &core->loads[i];
-		uint64_t lo = l->paddr / page_size, hi;
+		uint64_t lo, hi;
 
-		/* The frames the range touches; an empty range touches the one
-		 * it lies inside, unless it sits on a frame's edge. */
-		if (l->memsz)
-			hi = (l->paddr + l->memsz - 1) / page_size + 1;
-		else
-			hi = (l->paddr % page_size) != 0 ? lo + 1 : lo;
+		load_frames(&core->loads[i], page_size, &lo, &hi);
 		lo = lo > start ? lo : start;
 		hi = hi < start + count ? hi : start + count;
 		for (uint64_t pfn = lo; pfn < hi; pfn++)
 			bits[(pfn - start) / 8] |= (uint8_t)(1u << ((pfn - start) % 8));
 	}
+}
+
+uint64_t elfcore_next_pfn(const struct elfcore *core, uint64_t pfn, uint64_t page_size)
+{
+	uint64_t next = UINT64_MAX;
+
+	for (size_t i = 0; i < core->nloads; i++) {
+		uint64_t lo, hi;
+
+		load_frames(&core->loads[i], page_size, &lo, &hi);
+		if (hi <= pfn || lo >= hi)
+			continue;
+		lo = lo > pfn ? lo : pfn;
+		next = lo < next ? lo : next;
+	}
+	return next;
 }

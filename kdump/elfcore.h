@@ -15,6 +15,17 @@
  * (x86_64 with 5-level paging, arm64 with 52-bit PAs): a range beyond is
  * corrupt, and would make the writers walk every page frame up to it. */
 #define ELFCORE_PHYS_BITS 52
+/* The dump's page bitmaps (2 bits per page frame up to the highest range,
+ * as makedumpfile's format has them) and the writers' walks grow with the
+ * highest address, not with the memory: a core may reach at most
+ * ELFCORE_SPARSE_RATIO times the bytes its ranges hold (the bitmaps are
+ * then at most a quarter of the memory, with 4 KiB pages), or 2^40 (1 TiB:
+ * 64 MiB of bitmaps, seconds of walking) for a small core. The highest
+ * ranges beyond are corrupt and left out. Real machines stay below:
+ * a two-socket arm64 server with its second socket's memory at 2^46 needs
+ * 16 GiB to be kept whole. */
+#define ELFCORE_SPARSE_RATIO 4096
+#define ELFCORE_SPARSE_FLOOR_BITS 40
 
 struct core_load {
 	uint64_t paddr, vaddr, offset, filesz, memsz;
@@ -48,8 +59,8 @@ struct elfcore {
 	unsigned nr_cpus;               /* NT_PRSTATUS notes */
 	uint64_t max_paddr;             /* end of the highest range */
 	/* PT_LOADs left out as corrupt (their bytes past the file's end, more
-	 * file than memory, beyond the physical address bits), for the
-	 * message; the first one's header as it was. */
+	 * file than memory, beyond the physical address bits, far above the
+	 * memory the others hold), for the message; the first one's header. */
 	size_t loads_skipped;
 	struct core_load first_skipped;
 	unsigned phys_bits;             /* the bound they were checked against */
@@ -58,13 +69,15 @@ struct elfcore {
 /* Read the headers and notes of the core open on fd (which stays the
  * caller's). Returns 0, -ENOEXEC if it is not a 64-bit little-endian ELF
  * core, -EINVAL if its headers are inconsistent, -errno on read failure.
- * A corrupt PT_LOAD does not fail the open: it is left out and counted. */
+ * A corrupt PT_LOAD does not fail the open: it is left out and counted
+ * (ELFCORE_SPARSE_RATIO included). */
 int elfcore_open(struct elfcore *core, int fd);
 void elfcore_close(struct elfcore *core);
 
 /* Leave out the ranges that end beyond 2^bits (the note's
- * NUMBER(MAX_PHYSMEM_BITS)); bits 0 or above ELFCORE_PHYS_BITS changes
- * nothing. Returns how many were left out. */
+ * NUMBER(MAX_PHYSMEM_BITS)), then those the rest makes too sparse
+ * (ELFCORE_SPARSE_RATIO); bits 0 or above ELFCORE_PHYS_BITS changes
+ * nothing. Returns how many were left out for the bits. */
 size_t elfcore_limit_phys(struct elfcore *core, unsigned bits);
 
 /* Copy len bytes of physical memory at paddr. Bytes beyond a range's file
@@ -92,5 +105,8 @@ int elfcore_pfn_valid(const struct elfcore *core, uint64_t pfn, uint64_t page_si
  * costs nothing, however large. Other bits are left as they are. */
 void elfcore_pfn_mark(const struct elfcore *core, uint64_t start, uint64_t count, uint64_t page_size,
 		      uint8_t *bits);
+/* The first frame from pfn on that elfcore_pfn_mark would mark;
+ * UINT64_MAX if none. */
+uint64_t elfcore_next_pfn(const struct elfcore *core, uint64_t pfn, uint64_t page_size);
 
 #endif

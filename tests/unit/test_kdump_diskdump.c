@@ -334,6 +334,69 @@ static void page_kinds(void **state)
 	assert_int_equal(pagefilter_exclude_bits(&kinds, &p), DL_ALWAYS);
 }
 
+static uint8_t byte_at(int fd, uint64_t off)
+{
+	uint8_t b = 0xff;
+
+	assert_int_equal(pread(fd, &b, 1, (off_t)off), 1);
+	return b;
+}
+
+static uint64_t le64_at(int fd, uint64_t off)
+{
+	uint8_t b[8] = { 0 };
+
+	assert_int_equal(pread(fd, b, 8, (off_t)off), 8);
+	return le64(b);
+}
+
+/* The gaps between ranges cost nothing (audit N8): two ranges 2^39 apart
+ * need 2 x 16 MiB of bitmaps, of which only the bytes where a range is are
+ * written (elsewhere a hole of the file, zeros). Before, every frame of
+ * the gap was walked and every zero byte written. */
+static void gaps_cost_nothing(void **state)
+{
+	static const struct fixture_load apart[] = {
+		{ 0x1000, 0x2000, 0x2000 },
+		{ (1ULL << 39) - 0x1000, 0x1000, 0x1000 },
+	};
+	struct diskdump_opts opts = { .dump_level = 1, .nodename = "testhost" };
+	size_t size;
+	uint8_t *buf = fixture_core(apart, 2, info_text, 1, &size);
+	int in = fixture_memfd(buf, size), out = memfd_create("dump", 0);
+	uint64_t max_mapnr = 1ULL << 27, bitmap1, bound;
+	struct diskdump_stats stats;
+	struct elfcore core;
+	struct vmcoreinfo vi;
+	struct dump_sink sink;
+
+	(void)state;
+	free(buf);
+	assert_int_equal(elfcore_open(&core, in), 0);
+	assert_int_equal(core.nloads, 2);
+	assert_int_equal(vmcoreinfo_parse(core.vmcoreinfo, core.vmcoreinfo_size, &vi), 0);
+	assert_int_equal(diskdump_bound(&core, &vi, 1, &bound), 0);
+	dump_sink_init(&sink, out, false);
+	assert_int_equal(diskdump_write(&core, &vi, &sink, &opts, &stats), 0);
+	assert_true(sink.bytes < (1 << 20));
+	assert_true(stats.pages_total == 3);
+	assert_true((le64_at(out, 432) & UINT32_MAX) == 1);        /* sub header blocks */
+	assert_true(le64_at(out, 4096 + 96) == max_mapnr);
+	/* Both bitmaps: frames 1 and 2, the gap clear, the last frame. */
+	bitmap1 = 2 * 4096;
+	for (int i = 0; i < 2; i++) {
+		uint64_t at = bitmap1 + (uint64_t)i * max_mapnr / 8;
+
+		assert_int_equal(byte_at(out, at), 0x06);
+		assert_int_equal(byte_at(out, at + max_mapnr / 16), 0);
+		assert_int_equal(byte_at(out, at + max_mapnr / 8 - 1), 0x80);
+	}
+	assert_true(bound >= 2 * max_mapnr / 8);
+	close(out);
+	close(in);
+	elfcore_close(&core);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -343,6 +406,7 @@ int main(void)
 		cmocka_unit_test(threads_keep_the_order),
 		cmocka_unit_test(flattened_reassembles),
 		cmocka_unit_test(page_kinds),
+		cmocka_unit_test(gaps_cost_nothing),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
