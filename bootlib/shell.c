@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "bootlib/auth.h"
+#include "bootlib/authlimit.h"
 #include "bootlib/console.h"
 #include "bootlib/evloop.h"
 #include "bootlib/log.h"
@@ -292,7 +293,8 @@ static void exec_remote(const char *shell, const char *command)
 	exec_with(shell, command ? with_command : interactive, term);
 }
 
-/* --rescue-auth's password, asked on the session (stdin). */
+/* --rescue-auth's password, asked on the session (stdin), each answer
+ * under the boot's count of wrong ones over SSH (bootlib/authlimit.h). */
 static int remote_password(enum shell_verdict verdict, const char *hash)
 {
 	if (verdict == SHELL_REFUSED_AUTH_FILE) {
@@ -302,7 +304,7 @@ static int remote_password(enum shell_verdict verdict, const char *hash)
 	}
 	if (verdict != SHELL_ASK_PASSWORD)
 		return 0;
-	for (int i = 0; i < RESCUE_AUTH_TRIES; i++) {
+	for (int i = 0; i < RESCUE_AUTH_TRIES && authlimit_may_try(AUTHLIMIT_PATH) == 0; i++) {
 		char pw[256];
 		int r;
 
@@ -310,7 +312,7 @@ static int remote_password(enum shell_verdict verdict, const char *hash)
 		r = console_read_line(0, pw, sizeof(pw), isatty(0));
 		dprintf(2, "\n");
 		if (r >= 0)
-			r = auth_check(hash, pw);
+			r = authlimit_check(AUTHLIMIT_PATH, hash, pw);
 		explicit_bzero(pw, sizeof(pw));
 		if (r == 0)
 			return 0;
@@ -319,7 +321,6 @@ static int remote_password(enum shell_verdict verdict, const char *hash)
 				RESCUE_LIBCRYPT);
 		if (r != -EACCES)
 			return -EACCES;
-		dprintf(2, "lifeboat: wrong password\n");
 	}
 	return -EACCES;
 }
