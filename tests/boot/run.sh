@@ -5,25 +5,12 @@
 # Internal: tests/boot/run.sh --case NAME
 set -u
 source "$(dirname "$0")/lib.sh"
+# The cases: every case_NAME function of cases.sh and of each cases-TOPIC.sh
+# beside it; a new file is found by itself (tests/README.md).
 source "$(dirname "$0")/cases.sh"
-source "$(dirname "$0")/cases-rescue.sh"
-source "$(dirname "$0")/cases-net.sh"
-source "$(dirname "$0")/cases-netdev.sh"
-source "$(dirname "$0")/cases-iscsi.sh"
-source "$(dirname "$0")/cases-resume.sh"
-source "$(dirname "$0")/cases-distro.sh"
-source "$(dirname "$0")/cases-kdump.sh"
-source "$(dirname "$0")/cases-stacks.sh"
-source "$(dirname "$0")/cases-stacks-keys.sh"
-source "$(dirname "$0")/cases-shutdown.sh"
-source "$(dirname "$0")/cases-stacks-resume.sh"
-source "$(dirname "$0")/cases-input.sh"
-source "$(dirname "$0")/cases-keymap.sh"
-source "$(dirname "$0")/cases-tang.sh"
-source "$(dirname "$0")/cases-compress.sh"
-source "$(dirname "$0")/cases-uki.sh"
-source "$(dirname "$0")/cases-ssh.sh"
-source "$(dirname "$0")/cases-tpm.sh"
+for f in "$(dirname "$0")"/cases-*.sh; do
+	source "$f"
+done
 
 JOBS=${JOBS:-2}
 KVER=${KVER:-$(newest_kernel)}
