@@ -280,7 +280,7 @@ static int add_cmdline(const struct build_opts *o, struct image *img)
  * each wanted feature of the table, then what was built with. */
 static int assemble(struct build_ctx *c, const char *kver, const char *moddir)
 {
-	char init[PATH_MAX], way_out[PATH_MAX];
+	char init[PATH_MAX];
 	size_t n_modules = 0;
 	int r;
 
@@ -290,11 +290,6 @@ static int assemble(struct build_ctx *c, const char *kver, const char *moddir)
 	c->init = init;
 	if (r == 0)
 		r = program_add(c->img, init, "/init");
-	/* The init leaves it in /run/initramfs for the shutdown (docs/shutdown.md). */
-	if (r == 0)
-		r = build_find_program("lifeboat-shutdown", way_out, sizeof(way_out));
-	if (r == 0)
-		r = program_add_packed(c->img, way_out, LAYOUT_SHUTDOWN_XZ);
 	if (r == 0)
 		r = add_modules(c, kver, moddir, &n_modules);
 	if (r == 0)

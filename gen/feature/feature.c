@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 const struct feature *const feature_table[] = {
+	&wayout_pack_feature,
 	&rescue_pack_feature,
 	&blockstacks_feature,
 	&tpm2_pack_feature,

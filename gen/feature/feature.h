@@ -22,6 +22,7 @@ struct feature {
 	int (*add_files)(struct build_ctx *c);
 };
 
+extern const struct feature wayout_pack_feature;     /* gen/feature/wayout_pack.c */
 extern const struct feature rescue_pack_feature;     /* gen/feature/rescue_pack.c */
 extern const struct feature blockstacks_feature;     /* gen/feature/blockstacks.c */
 extern const struct feature tpm2_pack_feature;       /* gen/feature/tpm2_pack.c */

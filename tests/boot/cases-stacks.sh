@@ -513,6 +513,9 @@ hostonly_assert_tools() {
 		! grep -q "usr/sbin/$t\$" "$ls" ||
 			{ echo "the host-only image has $t, which its root's stack does not use"; return 1; }
 	done
+	# The stack is taken down at shutdown (docs/shutdown.md).
+	grep -q "usr/lib/lifeboat/lifeboat-shutdown.xz\$" "$ls" ||
+		{ echo "the host-only image of a stacked root lacks the way out (hostonly.ls)"; return 1; }
 	echo "host-only $(stat -c %s "$img") generic-block-stacks $(stat -c %s "$IMG_STACKS")" > "$CASE_DIR/sizes"
 	[ "$(stat -c %s "$img")" -lt $(($(stat -c %s "$IMG_STACKS") / 2)) ] ||
 		{ echo "the host-only image is not under half the generic one: $(cat "$CASE_DIR/sizes")"; return 1; }

@@ -37,8 +37,9 @@ static void every_entry_is_complete(void **state)
 		for (const struct feature *const *g = feature_table; g != f; g++)
 			assert_string_not_equal((*g)->name, (*f)->name);
 	}
-	/* block stacks, TPM2, fsck, iSCSI, kdump, rescue, net, microcode, resume, ssh, clevis, keymap, font */
-	assert_int_equal(n, 13);
+	/* way out, block stacks, TPM2, fsck, iSCSI, kdump, rescue, net, microcode,
+	 * resume, ssh, clevis, keymap, font */
+	assert_int_equal(n, 14);
 }
 
 /* iSCSI needs the network: the net entry comes first, so its modules do. */
@@ -116,6 +117,60 @@ static void host_only_image_follows_the_host(void **state)
 	h.iscsi_session = true;
 	assert_true(wants(&c, "iSCSI"));
 	assert_true(wants(&c, "net"));
+	build_opts_free(&o);
+}
+
+/* The way out at shutdown: every generic image; a host-only one only when
+ * its host's root has a layer to take down, or could not be followed. */
+static void way_out_follows_the_root(void **state)
+{
+	struct build_opts o;
+	struct host_facts h;
+	struct build_ctx c = { .opts = &o };
+
+	(void)state;
+	build_opts_init(&o);
+	memset(&h, 0, sizeof(h));
+	o.mode = BUILD_GENERIC;
+	assert_true(wants(&c, "way out"));
+	c.host = &h;
+	o.mode = BUILD_HOST_ONLY;
+	assert_true(wants(&c, "way out"));     /* the root was not followed */
+	h.stack.root_seen = true;
+	assert_false(wants(&c, "way out"));    /* a plain disk: nothing under it */
+	assert_int_equal(strv_push(&h.stack.root_modules, "virtio_blk"), 0);
+	assert_false(wants(&c, "way out"));
+	assert_int_equal(strv_push(&h.stack.root_modules, "dm_mod"), 0);
+	assert_true(wants(&c, "way out"));     /* LUKS, LVM, dm-verity, multipath */
+	strv_free(&h.stack.root_modules);
+	assert_int_equal(strv_push(&h.stack.root_modules, "md_mod"), 0);
+	assert_true(wants(&c, "way out"));
+	strv_free(&h.stack.root_modules);
+	h.stack.lvm = true;
+	assert_true(wants(&c, "way out"));
+	h.stack.lvm = false;
+	h.stack.n_luks = 1;
+	assert_true(wants(&c, "way out"));
+	h.stack.n_luks = 0;
+	h.stack.n_md = 1;
+	assert_true(wants(&c, "way out"));
+	h.stack.n_md = 0;
+	h.root_nfs = true;
+	assert_true(wants(&c, "way out"));
+	h.root_nfs = false;
+	h.iscsi_session = true;
+	assert_true(wants(&c, "way out"));
+	h.iscsi_session = false;
+	assert_false(wants(&c, "way out"));
+	/* Asked for the stacks or a network root: carried whatever the host. */
+	o.block_stacks = true;
+	assert_true(wants(&c, "way out"));
+	o.block_stacks = false;
+	o.iscsi = true;
+	assert_true(wants(&c, "way out"));
+	o.iscsi = false;
+	o.net = true;
+	assert_true(wants(&c, "way out"));
 	build_opts_free(&o);
 }
 
@@ -239,6 +294,7 @@ int main(void)
 		cmocka_unit_test(net_comes_before_iscsi),
 		cmocka_unit_test(generic_image_wants_what_is_asked),
 		cmocka_unit_test(host_only_image_follows_the_host),
+		cmocka_unit_test(way_out_follows_the_root),
 		cmocka_unit_test(host_only_tpm2_follows_the_tokens),
 		cmocka_unit_test(keymap_and_clevis_follow_the_host),
 		cmocka_unit_test(font_follows_the_host),
