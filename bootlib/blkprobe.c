@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/termescape.h"
+
 static void copy_value(blkid_probe pr, const char *name, char *dst, size_t size)
 {
 	const char *v = NULL;
@@ -48,6 +50,34 @@ int blkprobe_dev(const char *devname, struct blk_info *info)
 	return r < 0 && r != -2 ? -EIO : 0;
 }
 
+/* One NAME="VALUE" field, escaped: a label or a UUID is whatever the disk
+ * says, and the disk may be anyone's stick. */
+static void field_print(FILE *out, const char *name, const char *value)
+{
+	char shown[4 * sizeof(((struct blk_info *)0)->label) + 1];
+
+	term_escape(shown, sizeof(shown), value, strlen(value), TERM_ESCAPE_QUOTE);
+	fprintf(out, " %s=\"%s\"", name, shown);
+}
+
+void blkprobe_print(FILE *out, const char *devname, const struct blk_info *info)
+{
+	char dev[4 * 64 + 1];
+
+	term_escape(dev, sizeof(dev), devname, strlen(devname), 0);
+	fprintf(out, "  /dev/%s", dev);
+	if (!info) {
+		fputs(" (unreadable)\n", out);
+		return;
+	}
+	field_print(out, "TYPE", info->type);
+	field_print(out, "LABEL", info->label);
+	field_print(out, "UUID", info->uuid);
+	field_print(out, "PARTUUID", info->partuuid);
+	field_print(out, "PARTLABEL", info->partlabel);
+	fputc('\n', out);
+}
+
 int blkprobe_list(FILE *out)
 {
 	struct dirent **names;
@@ -60,12 +90,7 @@ int blkprobe_list(FILE *out)
 
 		if (dev[0] != '.') {
 			count++;
-			if (blkprobe_dev(dev, &info) < 0)
-				fprintf(out, "  /dev/%s (unreadable)\n", dev);
-			else
-				fprintf(out, "  /dev/%s TYPE=\"%s\" LABEL=\"%s\" UUID=\"%s\" "
-					"PARTUUID=\"%s\" PARTLABEL=\"%s\"\n", dev, info.type,
-					info.label, info.uuid, info.partuuid, info.partlabel);
+			blkprobe_print(out, dev, blkprobe_dev(dev, &info) < 0 ? NULL : &info);
 		}
 		free(names[i]);
 	}

@@ -16,8 +16,13 @@ struct blk_info {
  * the device cannot be opened or read. */
 int blkprobe_dev(const char *devname, struct blk_info *info);
 
+/* One device's line of blkprobe_list: "  /dev/NAME TYPE=\"...\" LABEL=..."
+ * with every value escaped (common/termescape.h), as the disk chose it;
+ * info NULL: "(unreadable)". */
+void blkprobe_print(FILE *out, const char *devname, const struct blk_info *info);
 /* The block devices present, one line each with TYPE, LABEL, UUID, PARTUUID
- * and PARTLABEL as blkid reads them, for diagnoses; returns how many. */
+ * and PARTLABEL as blkid reads them (escaped), for diagnoses; returns how
+ * many. */
 int blkprobe_list(FILE *out);
 
 #endif

@@ -11,8 +11,8 @@
 #include "common/layout.h"
 #include "common/redact.h"
 #include "common/strv.h"
+#include "common/termescape.h"
 #include "gen/archive/archive.h"
-#include "gen/cmd/ls_escape.h"
 #include "gen/gen_report.h"
 
 #define LS_CONFIG_PATH (&LAYOUT_BUILD_CONF[1])   /* archive names have no leading "/" */
@@ -37,7 +37,7 @@ struct ls {
 	size_t config_size;      /* the whole file's */
 	bool config_secrets;     /* a secret was taken out of what is shown */
 	struct strv modules;     /* with repeats: sorted and made unique when printed */
-	char *text;              /* the last escaped text (ls_escape) */
+	char *text;              /* the last escaped text (term_escape) */
 	size_t text_cap;
 };
 
@@ -157,11 +157,11 @@ static int config_keep(struct ls *ls, const struct archive_entry *e)
 	return 0;
 }
 
-/* s[0..len) escaped (gen/cmd/ls_escape.h) in ls->text, which grows to fit;
+/* s[0..len) escaped (common/termescape.h) in ls->text, which grows to fit;
  * NULL without memory. */
 static const char *text_escape(struct ls *ls, const void *s, size_t len, unsigned int flags)
 {
-	size_t need = ls_escape(NULL, 0, s, len, flags) + 1;
+	size_t need = term_escape(NULL, 0, s, len, flags) + 1;
 
 	if (need > ls->text_cap) {
 		char *p = realloc(ls->text, need);
@@ -171,7 +171,7 @@ static const char *text_escape(struct ls *ls, const void *s, size_t len, unsigne
 		ls->text = p;
 		ls->text_cap = need;
 	}
-	ls_escape(ls->text, ls->text_cap, s, len, flags);
+	term_escape(ls->text, ls->text_cap, s, len, flags);
 	return ls->text;
 }
 
@@ -252,7 +252,7 @@ static void sections_print(struct ls *ls)
 {
 	if (ls->config) {
 		fprintf(ls->out, "\n/%s:\n", LS_CONFIG_PATH);
-		if (text_print(ls, ls->config, ls->config_len, LS_ESCAPE_KEEP_NEWLINE) < 0)
+		if (text_print(ls, ls->config, ls->config_len, TERM_ESCAPE_KEEP_NEWLINE) < 0)
 			fputs("[not shown: out of memory]", ls->out);
 		if (ls->config_len > 0 && ls->config[ls->config_len - 1] != '\n')
 			fputc('\n', ls->out);

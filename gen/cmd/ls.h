@@ -9,7 +9,7 @@
 /* argv[0] is the command name ("ls"), argv[1] the image. Prints one line per
  * entry (mode, links, size, path, "-> target" or "=> first link"), then the
  * embedded /etc/lifeboat/build.conf if there is one, then the kernel modules.
- * What comes from the image is escaped (gen/cmd/ls_escape.h) and bounded: a
+ * What comes from the image is escaped (common/termescape.h) and bounded: a
  * symlink target or build.conf too long to be genuine is cut, with a note.
  * Returns the exit status: 0, or 1 after reporting why. */
 int ls_main(int argc, char **argv);

@@ -1,4 +1,5 @@
-/* Tests for gen/ls_escape: what lifeboat ls lets reach the terminal. */
+/* Tests for common/termescape: what lifeboat ls, the init's device list and
+ * its clevis messages let reach the terminal. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -6,16 +7,16 @@
 
 #include <string.h>
 
-#include "gen/cmd/ls_escape.h"
+#include "common/termescape.h"
 
 static void escaped_is(const char *in, size_t len, unsigned int flags, const char *want)
 {
 	char out[256];
-	size_t n = ls_escape(out, sizeof(out), in, len, flags);
+	size_t n = term_escape(out, sizeof(out), in, len, flags);
 
 	assert_string_equal(out, want);
 	assert_int_equal(n, strlen(want));
-	assert_int_equal(ls_escape(NULL, 0, in, len, flags), n);
+	assert_int_equal(term_escape(NULL, 0, in, len, flags), n);
 }
 
 #define ESCAPED_IS(in, flags, want) escaped_is(in, sizeof(in) - 1, flags, want)
@@ -43,8 +44,16 @@ static void test_controls(void **state)
 static void test_keep_newline(void **state)
 {
 	(void)state;
-	ESCAPED_IS("a = 1\nb = \033[8m\r\n", LS_ESCAPE_KEEP_NEWLINE, "a = 1\nb = \\x1b[8m\\r\n");
-	ESCAPED_IS("tab\there\n", LS_ESCAPE_KEEP_NEWLINE, "tab\\there\n");
+	ESCAPED_IS("a = 1\nb = \033[8m\r\n", TERM_ESCAPE_KEEP_NEWLINE, "a = 1\nb = \\x1b[8m\\r\n");
+	ESCAPED_IS("tab\there\n", TERM_ESCAPE_KEEP_NEWLINE, "tab\\there\n");
+}
+
+/* A value between double quotes: its quote cannot close it. */
+static void test_quote(void **state)
+{
+	(void)state;
+	ESCAPED_IS("a\" UUID=\"b", TERM_ESCAPE_QUOTE, "a\\x22 UUID=\\x22b");
+	ESCAPED_IS("a\"b", 0, "a\"b");
 }
 
 static void test_utf8(void **state)
@@ -87,16 +96,16 @@ static void test_cut(void **state)
 
 	(void)state;
 	memset(out, 'z', sizeof(out));
-	assert_int_equal(ls_escape(out, 4, "ab\033", 3, 0), 6);
+	assert_int_equal(term_escape(out, 4, "ab\033", 3, 0), 6);
 	assert_string_equal(out, "ab");
-	assert_int_equal(ls_escape(out, 7, "ab\033", 3, 0), 6);
+	assert_int_equal(term_escape(out, 7, "ab\033", 3, 0), 6);
 	assert_string_equal(out, "ab\\x1b");
-	assert_int_equal(ls_escape(out, 3, "a\xc3\xa9", 3, 0), 3);
+	assert_int_equal(term_escape(out, 3, "a\xc3\xa9", 3, 0), 3);
 	assert_string_equal(out, "a");
-	assert_int_equal(ls_escape(out, 1, "abc", 3, 0), 3);
+	assert_int_equal(term_escape(out, 1, "abc", 3, 0), 3);
 	assert_string_equal(out, "");
 	/* Nothing after a cut, even a unit that would fit. */
-	assert_int_equal(ls_escape(out, 5, "a\033b", 3, 0), 6);
+	assert_int_equal(term_escape(out, 5, "a\033b", 3, 0), 6);
 	assert_string_equal(out, "a");
 }
 
@@ -106,7 +115,7 @@ static void test_every_byte(void **state)
 	(void)state;
 	for (int c = 0; c < 256; c++) {
 		char in = (char)c, out[8];
-		size_t n = ls_escape(out, sizeof(out), &in, 1, 0);
+		size_t n = term_escape(out, sizeof(out), &in, 1, 0);
 
 		if (c >= 0x20 && c < 0x7f && c != '\\') {
 			assert_int_equal(n, 1);
@@ -125,6 +134,7 @@ int main(void)
 		cmocka_unit_test(test_plain),
 		cmocka_unit_test(test_controls),
 		cmocka_unit_test(test_keep_newline),
+		cmocka_unit_test(test_quote),
 		cmocka_unit_test(test_utf8),
 		cmocka_unit_test(test_utf8_controls),
 		cmocka_unit_test(test_cut),

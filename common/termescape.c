@@ -1,5 +1,5 @@
-/* ls_escape: printable ASCII and valid UTF-8 as they are, the rest as \-escapes. */
-#include "gen/cmd/ls_escape.h"
+/* termescape: printable ASCII and valid UTF-8 as they are, the rest as \-escapes. */
+#include "common/termescape.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -83,17 +83,20 @@ static void byte_escape(unsigned char c, char out[5])
 }
 
 /* How many bytes at s[0..len) are shown as they are: one printable ASCII
- * byte, a newline when kept, or a whole safe UTF-8 sequence; 0 to escape. */
+ * byte (not a double quote when asked), a newline when kept, or a whole
+ * safe UTF-8 sequence; 0 to escape. */
 static size_t unit_plain_len(const unsigned char *s, size_t len, unsigned int flags)
 {
+	if (s[0] == '"' && (flags & TERM_ESCAPE_QUOTE))
+		return 0;
 	if (s[0] >= 0x20 && s[0] < 0x7f && s[0] != '\\')
 		return 1;
-	if (s[0] == '\n' && (flags & LS_ESCAPE_KEEP_NEWLINE))
+	if (s[0] == '\n' && (flags & TERM_ESCAPE_KEEP_NEWLINE))
 		return 1;
 	return s[0] >= 0x80 ? utf8_safe_len(s, len) : 0;
 }
 
-size_t ls_escape(char *dst, size_t cap, const void *src, size_t len, unsigned int flags)
+size_t term_escape(char *dst, size_t cap, const void *src, size_t len, unsigned int flags)
 {
 	const unsigned char *s = src;
 	size_t total = 0, written = 0, n;
