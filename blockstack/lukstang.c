@@ -9,6 +9,7 @@
 #include "blockstack/lukstpm2.h"
 #include "bootlib/run.h"
 #include "common/layout.h"
+#include "common/termescape.h"
 
 /* lifeboat-clevis's own exit statuses (clevis/clevis_main.c). */
 #define CLEVIS_EXIT_FAILED 64
@@ -18,30 +19,68 @@
 #define CRYPTSETUP_EXIT_BAD_PASSPHRASE 2
 
 #define USED_PREFIX "clevis-used: "
+/* What is kept of lifeboat-clevis's output, and room for it escaped (at
+ * most 4 bytes for one: \xNN). */
+#define CLEVIS_OUT_MAX 2048
+#define CLEVIS_SHOWN_MAX (4 * CLEVIS_OUT_MAX + 1)
+
+bool lukstang_next_line(const char **pos, char *line, size_t size)
+{
+	const char *p = *pos + strspn(*pos, "\n");
+	size_t len = strcspn(p, "\n");
+
+	if (len == 0)
+		return false;
+	term_escape(line, size, p, len, 0);
+	*pos = p + len;
+	return true;
+}
 
 /* Each line lifeboat-clevis wrote, on the console: the binding and why. */
-static void report_lines(char *out)
+static void report_lines(const char *out)
 {
-	for (char *line = strtok(out, "\n"); line; line = strtok(NULL, "\n"))
+	char line[CLEVIS_SHOWN_MAX];
+
+	while (lukstang_next_line(&out, line, sizeof(line)))
 		log_console("lifeboat: %s\n", line);
 }
 
-/* What opened it, from lifeboat-clevis's "clevis-used: PINS" line. */
-static void used_pins(const char *out, char *used, size_t size)
+void lukstang_used_pins(const char *out, char *used, size_t size)
 {
 	const char *line = strstr(out, USED_PREFIX);
 
 	snprintf(used, size, "clevis");
 	if (line) {
+		char pins[160];
+
 		line += strlen(USED_PREFIX);
-		snprintf(used, size, "clevis %.*s", (int)strcspn(line, "\n"), line);
+		term_escape(pins, sizeof(pins), line, strcspn(line, "\n"), 0);
+		snprintf(used, size, "clevis %s", pins);
+	}
+}
+
+/* Why the bindings did not open it; out is what lifeboat-clevis (and the
+ * cryptsetup it ran) wrote. */
+static void report_failure(const struct luks_container *c, int r, const char *out)
+{
+	char shown[CLEVIS_SHOWN_MAX];
+
+	if (r == CLEVIS_EXIT_FAILED) {
+		report_lines(out);
+	} else if (r == CRYPTSETUP_EXIT_BAD_PASSPHRASE) {
+		log_console("lifeboat: the passphrase of the clevis binding does not open "
+			    "/dev/%s (UUID=%s): its key slot was removed?\n", c->devname, c->uuid);
+	} else {
+		term_escape(shown, sizeof(shown), out, strlen(out), 0);
+		log_console("lifeboat: the clevis unlock of /dev/%s (UUID=%s) failed: %s\n",
+			    c->devname, c->uuid, r < 0 ? strerror(-r) : shown);
 	}
 }
 
 enum tang_result luks_tang_open(const struct luks_container *c)
 {
 	const char *argv[4 + LUKS_OPEN_ARGV_MAX] = { LAYOUT_CLEVIS };
-	char dev[96], secs[16], out[2048];
+	char dev[96], secs[16], out[CLEVIS_OUT_MAX];
 	int r;
 
 	if (access(LAYOUT_CLEVIS, X_OK) < 0)
@@ -58,21 +97,14 @@ enum tang_result luks_tang_open(const struct luks_container *c)
 		char opts[300], pins[160];
 
 		luks_opts_suffix(c, false, opts, sizeof(opts));
-		used_pins(out, pins, sizeof(pins));
+		lukstang_used_pins(out, pins, sizeof(pins));
 		log_info("opened /dev/%s (LUKS UUID=%s) as /dev/mapper/%s with its %s binding%s",
 			 c->devname, c->uuid, c->name, pins, opts);
 		return TANG_OPENED;
 	}
 	if (r == CLEVIS_EXIT_NO_BINDING || r == CLEVIS_EXIT_NO_HEADER)
 		return TANG_NONE;
-	if (r == CLEVIS_EXIT_FAILED)
-		report_lines(out);
-	else if (r == CRYPTSETUP_EXIT_BAD_PASSPHRASE)
-		log_console("lifeboat: the passphrase of the clevis binding does not open "
-			    "/dev/%s (UUID=%s): its key slot was removed?\n", c->devname, c->uuid);
-	else
-		log_console("lifeboat: the clevis unlock of /dev/%s (UUID=%s) failed: %s\n",
-			    c->devname, c->uuid, r < 0 ? strerror(-r) : out);
+	report_failure(c, r, out);
 	log_console("lifeboat: no clevis binding opened /dev/%s (UUID=%s); asking for its "
 		    "passphrase instead\n", c->devname, c->uuid);
 	return TANG_FAILED;

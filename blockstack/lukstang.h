@@ -3,6 +3,9 @@
 #ifndef LIFEBOAT_LUKSTANG_H
 #define LIFEBOAT_LUKSTANG_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 #include "blockstack/luks.h"
 
 /* How long each Tang server is given to answer: a server that is down
@@ -15,6 +18,14 @@ enum tang_result {
 	TANG_FAILED,    /* the bindings were tried; the console says why */
 };
 
+/* lifeboat-clevis's standard error (out) as the console shows it: the next
+ * non-empty line from *pos, escaped (common/termescape.h: a binding's
+ * reason carries the Tang URL the disk's LUKS2 header names), into line.
+ * Returns false after the last. */
+bool lukstang_next_line(const char **pos, char *line, size_t size);
+/* What opened it, from out's "clevis-used: PINS" line: "clevis PINS"
+ * (escaped), or "clevis" without one. */
+void lukstang_used_pins(const char *out, char *used, size_t size);
 /* Run lifeboat-clevis (LAYOUT_CLEVIS) on the container: it recovers the
  * passphrase from its clevis tokens (Tang servers, the TPM) and hands it
  * to cryptsetup itself, so the secret never passes through PID 1. */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/termescape.h"
 #include "gen/gen_report.h"
 #include "gen/host/hostrun.h"
 
@@ -44,7 +45,8 @@ static bool take_url(const char *pin, const char *url, void *ctx)
 
 	if ((strcmp(pin, "tang") != 0 && strcmp(pin, "sss") != 0) || strcmp(url, "-") == 0)
 		return false;
-	snprintf(o->url, o->size, "%s", url);
+	/* The URL is the disk header's: shown, so escaped. */
+	term_escape(o->url, o->size, url, strlen(url), 0);
 	return true;
 }
 

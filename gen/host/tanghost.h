@@ -11,7 +11,9 @@
 
 /* The first Tang URL in `lifeboat-clevis --list` output ("ID PIN URL"
  * lines: a tang binding's server, an sss binding's first tang share's)
- * into url. Returns true when a line has pin tang or sss and a URL. */
+ * into url, escaped for a terminal (common/termescape.h: the URL is what
+ * the disk's LUKS2 header says). Returns true when a line has pin tang or
+ * sss and a URL. */
 bool tanghost_list_parse(const char *text, char *url, size_t size);
 /* Whether a line of that output names a pin lifeboat-clevis unlocks
  * (tang, tpm2, sss, null). */
