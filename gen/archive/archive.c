@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/termescape.h"
 #include "gen/archive/decompress.h"
 #include "gen/gen_report.h"
 
@@ -211,17 +212,50 @@ static int file_map(const char *path, void **map, size_t *len)
 	return err;
 }
 
+/* path as one word for a POSIX shell: between single quotes, each ' as
+ * '\'' so that no quote of the name ends the word (NULL: out of memory). */
+static char *shell_word(const char *path)
+{
+	size_t n = 3;
+	char *word, *o;
+
+	for (const char *p = path; *p; p++)
+		n += *p == '\'' ? 4 : 1;
+	word = malloc(n);
+	if (!word)
+		return NULL;
+	o = stpcpy(word, "'");
+	for (const char *p = path; *p; p++)
+		o = *p == '\'' ? stpcpy(o, "'\\''") : stpncpy(o, p, 1);
+	strcpy(o, "'");
+	return word;
+}
+
 /* The member that would pass the budget: where it is, why the budget, and
- * how to list it anyway if the image is genuine. */
+ * how to list it anyway if the image is genuine. The command names the
+ * image as a quoted shell word, or as IMAGE when its name had to be shown
+ * escaped (bytes a terminal acts on): pasting the escape would name
+ * another file. */
 static void budget_report(const char *path, size_t len, const struct archive_error *why)
 {
+	size_t n = strlen(path), shown_len = term_escape(NULL, 0, path, n, 0) + 1;
+	char *shown = malloc(shown_len), *word = NULL;
+
+	if (shown) {
+		term_escape(shown, shown_len, path, n, 0);
+		if (strcmp(shown, path) == 0)
+			word = shell_word(path);
+	}
 	gen_error("%s: refusing the %s member at offset %llu: the image would unpack to more than "
 		  "%zu MiB (%lu MiB plus %d times its size, at most %lu MiB, so that a small "
 		  "hostile file cannot take minutes and gigabytes); what comes before it was listed. "
-		  "If the image is genuine, list that member with: tail -c +%llu '%s' | %s -dc | cpio -itv",
-		  path, why->format, why->offset, archive_unpack_budget(len) >> 20,
-		  BUDGET_FLOOR >> 20, BUDGET_RATIO, DECOMPRESS_MAX_OUT >> 20,
-		  why->offset + 1, path, why->format);
+		  "If the image is genuine, list that member with: tail -c +%llu %s | %s -dc | cpio -itv%s",
+		  shown ? shown : "the image", why->format, why->offset,
+		  archive_unpack_budget(len) >> 20, BUDGET_FLOOR >> 20, BUDGET_RATIO,
+		  DECOMPRESS_MAX_OUT >> 20, why->offset + 1, word ? word : "IMAGE", why->format,
+		  word ? "" : " (IMAGE: the image named above, its name shown escaped)");
+	free(word);
+	free(shown);
 }
 
 int archive_walk_file(const char *path, archive_fn fn, void *ctx)
