@@ -400,6 +400,7 @@ int kmods_add_generic(struct kmods *k)
 {
 	int r = generic_trees_add(k);
 
+	k->generic = true;
 	for (size_t i = 0; r == 0 && modsets_generic_names[i]; i++)
 		r = kmods_resolve(k, modsets_generic_names[i], "generic set", RESOLVE_MISSING_OK,
 				  false);

@@ -27,11 +27,33 @@ static int names_kept(const struct kmods *k, const struct strv *list, struct str
 	return 0;
 }
 
+#define FIRMWARE_DIRS_DEFAULT "/lib/firmware/updates:/lib/firmware"
+
+/* A module's firmware that is not installed: a warning of its own when the
+ * modules are this machine's (host-only), whose devices may need it; in a
+ * generic image, whose set covers hardware no one machine has, only -v
+ * names it and kmods_emit counts it in one line. */
+static void firmware_missing(const struct kmods *k, const struct kmods_entry *e, size_t n,
+			     const char *first, const char *fwdirs, size_t *modules_missing)
+{
+	const char *dirs = fwdirs ? fwdirs : FIRMWARE_DIRS_DEFAULT;
+
+	if (!k->generic) {
+		gen_warn("module %s: %zu firmware file(s) not found in %s (first: %s); devices "
+			 "that need them may not work: install the firmware package", e->name, n,
+			 dirs, first);
+		return;
+	}
+	gen_info("module %s: %zu firmware file(s) not found in %s (first: %s)", e->name, n, dirs,
+		 first);
+	(*modules_missing)++;
+}
+
 /* Firmware is copied as found (compressed or not) under its own name: the
- * kernel's loader tries NAME, NAME.xz and NAME.zst. Missing firmware is a
- * warning, as many modules declare firmware only some devices need. */
+ * kernel's loader tries NAME, NAME.xz and NAME.zst. Missing firmware is no
+ * error, as many modules declare firmware only some devices need. */
 static int firmware_add(const struct kmods *k, struct image *img, const struct kmods_entry *e,
-			const char *fwdirs)
+			const char *fwdirs, size_t *modules_missing)
 {
 	struct kmod_list *info = NULL, *l;
 	const char *first_missing = NULL;
@@ -70,9 +92,7 @@ static int firmware_add(const struct kmods *k, struct image *img, const struct k
 			break;
 	}
 	if (n_missing > 0 && (missing = strdup(first_missing)))
-		gen_warn("module %s: %zu firmware file(s) not found in %s (first: %s); devices "
-			 "that need them may not work: install the firmware package", e->name,
-			 n_missing, fwdirs ? fwdirs : "/lib/firmware/updates:/lib/firmware", missing);
+		firmware_missing(k, e, n_missing, missing, fwdirs, modules_missing);
 	free(missing);
 	kmod_module_info_free_list(info);
 	return r;
@@ -107,7 +127,7 @@ static int entry_lines(const struct kmods *k, const struct kmods_entry *e, const
 
 /* The module, packed by modpack_run, and its firmware. */
 static int entry_emit(const struct kmods *k, struct image *img, const struct kmods_entry *e,
-		      const struct modpack_job *packed, const char *fwdirs)
+		      const struct modpack_job *packed, const char *fwdirs, size_t *fw_missing)
 {
 	char *dst = modfile_image_path(e->path, k->moddir, k->kver, modpack_plain(e->name));
 	int r;
@@ -116,7 +136,7 @@ static int entry_emit(const struct kmods *k, struct image *img, const struct kmo
 		return -ENOMEM;
 	r = image_add_data(img, dst, packed->data, packed->len, 0644);
 	if (r == 0)
-		r = firmware_add(k, img, e, fwdirs);
+		r = firmware_add(k, img, e, fwdirs, fw_missing);
 	free(dst);
 	return r;
 }
@@ -212,7 +232,7 @@ static int modules_pack(const struct kmods *k, struct modpack_job **out, size_t 
 int kmods_emit(struct kmods *k, struct image *img, const char *fwdirs)
 {
 	struct modpack_job *packed = NULL;
-	size_t n_packed = 0, j = 0;
+	size_t n_packed = 0, j = 0, fw_missing = 0;
 	char *text;
 	size_t len;
 	int r;
@@ -222,7 +242,12 @@ int kmods_emit(struct kmods *k, struct image *img, const char *fwdirs)
 	r = modules_pack(k, &packed, &n_packed);
 	for (size_t i = 0; r == 0 && i < k->n_mods; i++)
 		if (!kmods_omitted(k, k->mods[i].name))
-			r = entry_emit(k, img, &k->mods[i], &packed[j++], fwdirs);
+			r = entry_emit(k, img, &k->mods[i], &packed[j++], fwdirs, &fw_missing);
+	if (fw_missing > 0)
+		gen_warn("%zu modules of the generic set declare firmware not found in %s, for "
+			 "devices that may not be here; if one is, install its firmware package "
+			 "(lifeboat build -v lists the modules)", fw_missing,
+			 fwdirs ? fwdirs : FIRMWARE_DIRS_DEFAULT);
 	for (size_t i = 0; i < n_packed; i++)
 		free(packed[i].data);
 	free(packed);

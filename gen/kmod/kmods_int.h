@@ -30,6 +30,7 @@ struct kmods {
 	size_t n_mods;
 	size_t cap_mods;
 	bool sorted;              /* mods sorted by name: kmods_find may bisect */
+	bool generic;             /* the generic set was added: not this machine's devices */
 };
 
 /* The chosen entry named name, or NULL. */

@@ -17,33 +17,7 @@
 #include "gen/kmod/kmods.h"
 #include "gen/kmod/modfile.h"
 #include "gen/kmod/modpack.h"
-
-static char kver[256];
-static char moddir[512];
-
-/* The installed kernel, found at run time. */
-static int kernel_find(void **state)
-{
-	DIR *d = opendir("/lib/modules");
-	struct dirent *e;
-
-	(void)state;
-	while (d && (e = readdir(d))) {
-		char dep[1024];
-
-		snprintf(dep, sizeof(dep), "/lib/modules/%s/modules.dep", e->d_name);
-		if (e->d_name[0] != '.' && access(dep, R_OK) == 0) {
-			snprintf(kver, sizeof(kver), "%s", e->d_name);
-			snprintf(moddir, sizeof(moddir), "/lib/modules/%s", kver);
-			break;
-		}
-	}
-	if (d)
-		closedir(d);
-	return 0;
-}
-
-#define NEED_KERNEL() do { if (!kver[0]) skip(); } while (0)
+#include "tests/unit/kernel_fixture.h"
 
 static void sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
