@@ -18,6 +18,7 @@
 #include "bootlib/console.h"
 #include "bootlib/evloop.h"
 #include "bootlib/log.h"
+#include "bootlib/shellsetup.h"
 #include "bootlib/shellstate.h"
 #include "bootlib/unxz.h"
 #include "common/fileread.h"
@@ -61,14 +62,19 @@ static int busybox_unpack(void)
 
 int shell_find(char *out, size_t size)
 {
-	if (access(LAYOUT_BUSYBOX, X_OK) < 0 && access(LAYOUT_BUSYBOX_XZ, F_OK) == 0) {
-		int r = busybox_unpack();
+	int r;
 
+	if (access(LAYOUT_BUSYBOX, X_OK) < 0 && access(LAYOUT_BUSYBOX_XZ, F_OK) == 0) {
+		r = busybox_unpack();
 		if (r < 0)
 			log_error("cannot unpack the rescue shell %s into %s: %s; the image is "
 				  "damaged or the initramfs is full: rebuild it", LAYOUT_BUSYBOX_XZ,
 				  LAYOUT_BUSYBOX, strerror(-r));
 	}
+	r = shellsetup_install();
+	if (r < 0)
+		log_warn("making the rescue shell's modprobe and %s failed (%s): load modules "
+			 "with insmod", SHELLSETUP_FILESYSTEMS, strerror(-r));
 	for (size_t i = 0; i < sizeof(shell_paths) / sizeof(shell_paths[0]); i++)
 		if (access(shell_paths[i], X_OK) == 0) {
 			snprintf(out, size, "%s", shell_paths[i]);
@@ -106,7 +112,8 @@ static void exec_with(const char *shell, char *const argv[], const char *term)
 	char term_var[64];
 	char *env[] = {
 		"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
-		"PS1=lifeboat:\\w# ", "HOME=/root", "SHELL=/bin/sh", term_var, NULL,
+		"PS1=lifeboat:\\w# ", "HOME=/root", "SHELL=/bin/sh", "ENV=" SHELLSETUP_RC, term_var,
+		NULL,
 	};
 
 	snprintf(term_var, sizeof(term_var), "TERM=%s", term);
@@ -286,7 +293,12 @@ static void exec_remote(const char *shell, const char *command)
 {
 	const char *term = getenv("TERM");
 	char *const interactive[] = { "sh", "-i", NULL };
-	char *const with_command[] = { "sh", "-c", (char *)command, NULL };
+	/* A shell with a command is not interactive and reads no $ENV: the rc
+	 * (lifeboat's modprobe) first, then the command as given. */
+	char *const with_command[] = {
+		"sh", "-c", "[ -r " SHELLSETUP_RC " ] && . " SHELLSETUP_RC "; eval \"$1\"", "sh",
+		(char *)command, NULL,
+	};
 
 	if (!term || !*term || strlen(term) > 40 || strchr(term, '/'))
 		term = "vt102";

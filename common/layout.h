@@ -57,6 +57,16 @@
 #define LAYOUT_BUSYBOX_XZ "/usr/lib/lifeboat/busybox.xz"
 #define LAYOUT_BUSYBOX_APPLETS "/usr/lib/lifeboat/busybox.applets"
 
+/* lifeboat's modprobe (rescue/modprobe.h) is the init under this name
+ * (init/multicall.c). The rescue shell's first use links it as
+ * LAYOUT_MODPROBE, ahead of busybox's directory in the shell's PATH, and
+ * as /sbin/modprobe, where the kernel's request_module runs it
+ * (bootlib/shellsetup.c); the generator leaves busybox's applet of that
+ * name out of LAYOUT_BUSYBOX_APPLETS. */
+#define LAYOUT_INIT "/init"
+#define LAYOUT_MODPROBE_NAME "modprobe"
+#define LAYOUT_MODPROBE "/usr/sbin/" LAYOUT_MODPROBE_NAME
+
 /* --rescue-auth: root's password hash, one line, mode 0600. */
 #define LAYOUT_RESCUE_AUTH "/etc/lifeboat/rescue-auth"
 /* The library the init opens (dlopen) to check that password; the

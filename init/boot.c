@@ -27,6 +27,7 @@
 #include "init/early.h"
 #include "init/failure.h"
 #include "init/mountroot.h"
+#include "init/multicall.h"
 #include "init/plan.h"
 #include "init/switchroot.h"
 #include "kdump/kdump.h"
@@ -298,9 +299,11 @@ int main(int argc, char **argv)
 	static struct boot_args args;
 	struct boot_plan plan;
 	char why[WHY_MAX];
-	int r;
+	/* The init under another name: the rescue shell's modprobe. */
+	int r = multicall_run(argc, argv);
 
-	(void)argc;
+	if (r >= 0)
+		return r;
 	timeline_mark("start", NULL);
 	r = early_mounts(why, sizeof(why));
 	early_console();

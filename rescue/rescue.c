@@ -10,6 +10,7 @@
 #include "bootlib/blkprobe.h"
 #include "bootlib/log.h"
 #include "bootlib/shell.h"
+#include "bootlib/sysroot.h"
 #include "rescue/prompt.h"
 #include "rescue/report.h"
 
@@ -85,10 +86,22 @@ static void print_summary(const char *what)
 	fflush(stdout);
 }
 
+/* Where the boot goes now, said where the person typed exit: with the root
+ * they mounted, or to the step that failed. */
+static void say_what_follows(void)
+{
+	if (sysroot_is_mounted())
+		log_console("lifeboat: %s is mounted: the boot goes on with it\n", SYSROOT);
+	else
+		log_console("lifeboat: nothing is mounted on %s: trying the root again\n", SYSROOT);
+	fflush(stdout);
+}
+
 void rescue_failure(const struct rescue_args *args, const char *what)
 {
 	log_error("boot failed: %s", what);
 	write_report(what);
 	print_summary(what);
 	after_shell(shell_enter(args, &failure_shell));
+	say_what_follows();
 }

@@ -51,9 +51,18 @@ static bool image_has_program(const struct image *img, const char *name)
 	return false;
 }
 
-/* The applet links for the init to make beside busybox; a program of that
- * name already in the image (mke2fs from --add-binaries, say) is left to be
- * found instead, in whichever PATH directory it is. */
+/* Whether busybox's applet of that name is linked: not busybox itself,
+ * not modprobe (which needs a modules.dep the image does not have: the
+ * init is the image's modprobe, common/layout.h), and not a program of
+ * that name already in the image (mke2fs from --add-binaries, say), which
+ * is left to be found instead, in whichever PATH directory it is. */
+static bool applet_wanted(const struct image *img, const char *name)
+{
+	return strcmp(name, "busybox") != 0 && strcmp(name, LAYOUT_MODPROBE_NAME) != 0 &&
+	       !image_has_program(img, name);
+}
+
+/* The applet links for the init to make beside busybox. */
 static int add_applet_list(struct image *img, const struct strv *applets)
 {
 	size_t cap = 1, len = 0;
@@ -66,8 +75,7 @@ static int add_applet_list(struct image *img, const struct strv *applets)
 	if (!list)
 		return -ENOMEM;
 	for (size_t i = 0; i < applets->len; i++)
-		if (strcmp(applets->items[i], "busybox") != 0 &&
-		    !image_has_program(img, applets->items[i]))
+		if (applet_wanted(img, applets->items[i]))
 			len += (size_t)snprintf(list + len, cap - len, "%s\n", applets->items[i]);
 	r = image_add_data(img, LAYOUT_BUSYBOX_APPLETS, list, len, 0644);
 	free(list);

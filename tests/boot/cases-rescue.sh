@@ -212,3 +212,53 @@ case_rescue_auth_refused() {
 	[ $rc -eq 0 ] && assert_not_log "$CASE_DIR/console.log" "$SHELL_PROMPT" &&
 	{ [ $((end - start)) -lt $((QEMU_TIMEOUT - 10)) ] || { echo "no reboot: qemu ran until the test's timeout"; return 1; }; }
 }
+
+# rescue_luks_repair_steps DEVICE: the repair of a root in a LUKS container
+# on DEVICE that the boot left closed (rd.luks=0) with its filesystem's
+# module not loaded, as a person types it in a rescue shell: lifeboat's
+# modprobe by name, with a parameter, and -r; the unlock (its ciphers
+# loaded by the kernel through /sbin/modprobe); a mount without -t (ext4
+# loaded on demand). One step a line, "TYPED<tab>MARKER": each typed line
+# prints a marker it does not contain itself (computed: $((40+2)) -> 42),
+# so that a driver (rescue_console_steps here; cases-ssh.sh over SSH) can
+# type a step and wait for its marker.
+rescue_luks_repair_steps() {
+	local dev=$1
+	printf '%s\t%s\n' \
+		'echo FS-$(grep -cw ext4 /proc/filesystems)-$((40+2))' 'FS-0-42' \
+		'modprobe dm_crypt && echo MOD-$(lsmod | grep -c "^dm_crypt ")-$((40+3))' 'MOD-1-43' \
+		'modprobe loop max_loop=3 && echo PARAM-$(cat /sys/module/loop/parameters/max_loop)-$((40+4))' 'PARAM-3-44' \
+		'modprobe xfs && modprobe -r xfs && echo RM-$(grep -c "^xfs " /proc/modules)-$(grep -c "^libcrc32c " /proc/modules)-$((40+5))' 'RM-0-0-45' \
+		"printf %s '$LUKS_PW' | cryptsetup open --key-file=- $dev lbroot && echo OPEN-\$((40+6))" 'OPEN-46' \
+		'mount -o ro /dev/dm-0 /sysroot && echo MOUNT-$(grep -cw ext4 /proc/filesystems)-$((40+7))' 'MOUNT-1-47'
+}
+
+# rescue_console_steps: type each "TYPED<tab>MARKER" line of stdin on the
+# serial console and wait for its marker.
+rescue_console_steps() {
+	local typed marker
+	while IFS=$'\t' read -r typed marker; do
+		type_line "$typed" && expect "$marker" 120 || return 1
+	done
+}
+
+# Issue 34: a root= that does not exist, the real root in LUKS on
+# virtio-scsi: the rescue shell loads modules with modprobe, unlocks,
+# mounts /sysroot by hand, and exit goes on to that root, saying so.
+case_rescue_luks_repair_by_hand() {
+	local disk
+	stacks_setup || return 1
+	disk=$(stack_copy luks)
+	QEMU_TIMEOUT=400 rescue_start "$IMG_STACKS" "root=UUID=$UUID_GONE rd.luks=0 rd.timeout=5" \
+		$(disk_args virtio-scsi "$disk")
+	{
+		expect "$SHELL_PROMPT" 150 &&
+		rescue_console_steps < <(rescue_luks_repair_steps /dev/sda) &&
+		type_line exit &&
+		expect "/sysroot is mounted: the boot goes on with it" 60 &&
+		expect '^LIFEBOAT-TEST: end' 120
+	}
+	local rc=$?
+	rescue_stop $rc
+	[ $rc -eq 0 ] && assert_root_reached "$CASE_DIR/console.log"
+}

@@ -173,7 +173,8 @@ static int applet_list_take(const struct archive_entry *e, void *ctx)
 }
 
 /* busybox's applet links never shadow a program the image has already, in
- * any directory of the shell's PATH; the others are linked. */
+ * any directory of the shell's PATH, nor the init's modprobe; the others
+ * are linked. */
 static void applets_leave_real_programs(void **state)
 {
 	struct build_opts o;
@@ -200,6 +201,11 @@ static void applets_leave_real_programs(void **state)
 	assert_non_null(strstr(list, "\nls\n"));
 	assert_null(strstr(list, "mke2fs"));
 	assert_null(strstr(list, "busybox"));
+	/* busybox's modprobe needs modules.dep: the init is the image's
+	 * modprobe; its other module applets stay. */
+	assert_null(strstr(list, "\nmodprobe\n"));
+	assert_non_null(strstr(list, "\ninsmod\n"));
+	assert_non_null(strstr(list, "\nlsmod\n"));
 	unlink(out);
 	free(list);
 	image_free(img);
