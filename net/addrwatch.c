@@ -88,6 +88,9 @@ static int addr_message(const uint8_t *p, const struct nlmsghdr *h, struct addr_
 	memcpy(&ifa, p + NLMSG_HDRLEN, sizeof(ifa));
 	if (ifa.ifa_family != AF_INET6)
 		return 0;
+	/* No IPv6 prefix is longer: it would reach net.IFACE.conf's PREFIX6. */
+	if (ifa.ifa_prefixlen > 128)
+		return -EINVAL;
 	memset(ev, 0, sizeof(*ev));
 	ev->index = (int)ifa.ifa_index;
 	ev->removed = h->nlmsg_type == RTM_DELADDR;

@@ -24,7 +24,8 @@ struct addr_event {
 int addrwatch_open(void);
 /* Parse one datagram: up to max IPv6 address messages go to out (others
  * skipped). Returns how many were stored, or -EINVAL when a header or an
- * attribute is cut off or runs past its message. */
+ * attribute is cut off or runs past its message, or a prefix is longer than
+ * 128 bits. */
 int addrwatch_parse(const void *buf, size_t len, struct addr_event *out, int max);
 /* Read one queued datagram and parse it. Returns how many events, or 0
  * when nothing is queued or the datagram was malformed; when the kernel

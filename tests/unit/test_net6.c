@@ -355,6 +355,10 @@ static void addrwatch_events(void **state)
 	assert_int_equal(addrwatch_parse(b, n, ev, 2), 1);
 	assert_false(addr_event_usable(&ev[0], 3, RT_SCOPE_UNIVERSE));
 	assert_int_equal(addrwatch_parse(b, n - 1, ev, 2), -EINVAL);
+	/* A prefix longer than an IPv6 address (found by fuzz_slaac_static6). */
+	n = newaddr_make(b, 3, 0, 0);
+	b[NLMSG_HDRLEN + 1] = 129;
+	assert_int_equal(addrwatch_parse(b, n, ev, 2), -EINVAL);
 }
 
 /* ---- net.IFACE.conf ---- */
