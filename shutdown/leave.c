@@ -16,10 +16,13 @@
 
 #include <linux/magic.h>
 
+#include "bootlib/auth.h"
 #include "bootlib/log.h"
 #include "bootlib/shell.h"
 #include "bootlib/unxz.h"
+#include "common/filewrite.h"
 #include "common/layout.h"
+#include "shutdown/libcopy.h"
 
 /* The mount points systemd moves /dev, /proc and /sys onto (it unmounts
  * those it finds no place for; newer versions also bind /run), and where
@@ -54,7 +57,7 @@ static bool root_needs_it(const char *sysroot)
 	return shutdown_env_needed(path, false);
 }
 
-static int copy_file(const char *src, const char *dst, mode_t mode)
+int shutdown_copy_file(const char *src, const char *dst, mode_t mode)
 {
 	char buf[64 * 1024];
 	int in = open(src, O_RDONLY | O_CLOEXEC);
@@ -63,19 +66,15 @@ static int copy_file(const char *src, const char *dst, mode_t mode)
 
 	if (in < 0)
 		return -errno;
-	out = open(dst, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
+	/* Created with its final mode: the hash is never readable by others. */
+	out = open(dst, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, mode);
 	if (out < 0) {
 		r = -errno;
 		close(in);
 		return r;
 	}
-	while ((n = read(in, buf, sizeof(buf))) > 0)
-		if (write(out, buf, (size_t)n) != n) {
-			r = -EIO;
-			break;
-		}
-	if (n < 0)
-		r = -errno;
+	while (r == 0 && (n = read(in, buf, sizeof(buf))) != 0)
+		r = n < 0 ? -errno : fd_write_all(out, buf, (size_t)n);
 	if (fchmod(out, mode) < 0 && r == 0)
 		r = -errno;
 	close(in);
@@ -98,17 +97,78 @@ static int make_dirs(void)
 }
 
 /* rd.break=shutdown: the image's shell, for the way out's break. */
-static int copy_shell(void)
+static int copy_shell(const char *dir)
 {
-	char shell[64], real[PATH_MAX];
+	char shell[64], real[PATH_MAX], path[PATH_MAX];
 
 	if (shell_find(shell, sizeof(shell)) < 0)
 		return -ENOENT;
 	if (!realpath(shell, real))
 		return -errno;
-	if (mkdir(LAYOUT_EXITRD_DIR "/bin", 0755) < 0 && errno != EEXIST)
+	snprintf(path, sizeof(path), "%s/bin", dir);
+	if (mkdir(path, 0755) < 0 && errno != EEXIST)
 		return -errno;
-	return copy_file(real, LAYOUT_EXITRD_DIR "/bin/sh", 0755);
+	snprintf(path, sizeof(path), "%s/bin/sh", dir);
+	return shutdown_copy_file(real, path, 0755);
+}
+
+/* --rescue-auth's hash where the way out's gate reads it (RESCUE_AUTH_PATH
+ * under its root), 0600 as in the image, and libcrypt to check it with. */
+static int copy_auth(const char *dir, const char *auth)
+{
+	char path[PATH_MAX];
+	int r;
+
+	if (access(auth, F_OK) < 0 && errno == ENOENT)
+		return 0;
+	snprintf(path, sizeof(path), "%s/etc", dir);
+	if (mkdir(path, 0755) < 0 && errno != EEXIST)
+		return -errno;
+	snprintf(path, sizeof(path), "%s/etc/lifeboat", dir);
+	if (mkdir(path, 0700) < 0 && errno != EEXIST)
+		return -errno;
+	snprintf(path, sizeof(path), "%s%s", dir, RESCUE_AUTH_PATH);
+	r = shutdown_copy_file(auth, path, 0600);
+	if (r < 0)
+		return r;
+	/* Without it the way out's gate stays closed (auth_check fails
+	 * closed): a library that cannot be left costs the shell, not safety. */
+	r = libcopy_needed(RESCUE_LIBCRYPT, dir);
+	if (r < 0)
+		log_warn("rd.break=shutdown: %s cannot be left for the way out (%s), so the "
+			 "password cannot be checked there and it opens no shell", RESCUE_LIBCRYPT,
+			 strerror(-r));
+	return 0;
+}
+
+int shutdown_break_leave(const char *dir, const char *auth)
+{
+	char path[PATH_MAX];
+	int fd, r;
+
+	if (copy_shell(dir) < 0)
+		log_warn("rd.break=shutdown: the image has no shell to leave for the way out");
+	/* No mark unless the password is there: the way out's gate would
+	 * find no hash and open the shell to anyone. */
+	r = copy_auth(dir, auth);
+	if (r < 0)
+		return r;
+	snprintf(path, sizeof(path), "%s%s", dir, SHUTDOWN_BREAK_MARK);
+	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	return 0;
+}
+
+static void leave_break(void)
+{
+	int r = shutdown_break_leave(LAYOUT_EXITRD_DIR, RESCUE_AUTH_PATH);
+
+	if (r < 0)
+		log_warn("rd.break=shutdown: leaving the shell's password (%s) or the mark of the "
+			 "break in %s failed (%s): no shell at shutdown", RESCUE_AUTH_PATH,
+			 LAYOUT_EXITRD_DIR, strerror(-r));
 }
 
 int shutdown_env_leave(const char *sysroot, bool break_shell, char *why, size_t size)
@@ -120,8 +180,8 @@ int shutdown_env_leave(const char *sysroot, bool break_shell, char *why, size_t 
 	r = make_dirs();
 	if (r == 0)
 		r = unxz_file(LAYOUT_SHUTDOWN_XZ, LAYOUT_EXITRD_PROGRAM, 0755);
-	if (r == 0 && break_shell && copy_shell() < 0)
-		log_warn("rd.break=shutdown: the image has no shell to leave for the way out");
+	if (r == 0 && break_shell)
+		leave_break();
 	if (r < 0) {
 		snprintf(why, size, "leaving the way out in %s failed (%s, unpacking %s): at "
 			 "shutdown the root's stack will stay assembled; rebuild the image with "

@@ -7,6 +7,13 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
+
+/* The init's decision for the way out: rd.break=shutdown, as its one parse
+ * of the command line (/etc/cmdline.d and quotes included) found it. The
+ * way out reads it under its own root; the init writes it under
+ * LAYOUT_EXITRD_DIR. */
+#define SHUTDOWN_BREAK_MARK "/.break_shutdown"
 
 /* Does a root need the way out? block_path is the resolved sysfs path of
  * its block device (/sys/devices/virtual/block/dm-1, or "" for none), nfs
@@ -14,9 +21,21 @@
 bool shutdown_env_needed(const char *block_path, bool nfs);
 
 /* Leave the environment when the root mounted at sysroot needs it, or
- * when break_shell (rd.break=shutdown) asks, with the image's shell then
- * (a static one: Debian's busybox is). Returns 1 when it was left, 0 when
+ * when break_shell (rd.break=shutdown) asks, with then what the way out's
+ * shell gate needs (bootlib/shell.c: the image's shell, a static one as
+ * Debian's busybox is; --rescue-auth's hash and libcrypt) and the mark.
+ * Returns 1 when it was left, 0 when
  * not needed, -errno on failure, with what failed written into why. */
 int shutdown_env_leave(const char *sysroot, bool break_shell, char *why, size_t size);
+
+/* rd.break=shutdown's part, under dir (LAYOUT_EXITRD_DIR): the image's
+ * shell (when it has one), the hash file auth (RESCUE_AUTH_PATH, when the
+ * image has one) with libcrypt, then the mark. Returns 0 when the mark was
+ * left, -errno when not (the hash could not be left: no shell then). */
+int shutdown_break_leave(const char *dir, const char *auth);
+
+/* Copy src to dst (created, or truncated; not through a link), mode from
+ * the start. Returns 0 or -errno. */
+int shutdown_copy_file(const char *src, const char *dst, mode_t mode);
 
 #endif

@@ -35,18 +35,18 @@
 #include <sys/mount.h>
 #include <sys/reboot.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "bootlib/log.h"
+#include "bootlib/shell.h"
+#include "bootlib/stage.h"
 #include "common/fileread.h"
 #include "shutdown/finish.h"
 #include "shutdown/handover.h"
 #include "shutdown/lastreport.h"
+#include "shutdown/leave.h"
 #include "shutdown/sequence.h"
 #include "shutdown/verb.h"
-
-#define DEBUG_SHELL "/bin/sh"
 
 static void console_open(void)
 {
@@ -87,25 +87,30 @@ static void read_cmdline(struct shutdown_cmdline *words)
 	free(text);
 }
 
-/* rd.break=shutdown: a shell before anything is taken down, when the
- * initramfs left one (it does when the boot had rd.break=shutdown). */
+/* rd.break=shutdown, as the init's parse decided it (the mark it left):
+ * a shell before anything is taken down, through the gate every shell of
+ * the image passes (bootlib/shell.c), --rescue-auth's password included.
+ * rd.shell=0 does not close a shell rd.break asks for (bootlib/shell.h),
+ * so the mark need not carry it. */
 static void break_shell(void)
 {
-	pid_t pid;
+	const struct rescue_args rescue = { .shell = true,
+					    .break_stages = STAGE_BIT(STAGE_SHUTDOWN) };
+	const struct shell_request req = {
+		.cause = SHELL_FOR_BREAK,
+		.announce = LASTREPORT_PREFIX "rd.break=shutdown: a shell before the stack is "
+			    "taken down; exit it to go on\n",
+	};
+	int r;
 
-	if (access(DEBUG_SHELL, X_OK) < 0) {
-		log_warn("rd.break=shutdown: no shell in the shutdown environment (%s); "
-			 "it is copied there only when the boot had rd.break=shutdown", DEBUG_SHELL);
+	if (access(SHUTDOWN_BREAK_MARK, F_OK) < 0)
 		return;
-	}
-	log_info("rd.break=shutdown: a shell before the stack is taken down; exit it to go on");
-	pid = fork();
-	if (pid == 0) {
-		execl(DEBUG_SHELL, DEBUG_SHELL, (char *)NULL);
-		_exit(127);
-	}
-	if (pid > 0)
-		waitpid(pid, NULL, 0);
+	r = shell_enter(&rescue, &req);
+	if (r == -ENOENT)
+		log_warn("rd.break=shutdown: no shell in the way out; it is left there only when "
+			 "the image has one (lifeboat build --rescue busybox)");
+	else if (r < 0)
+		log_warn("rd.break=shutdown: no shell (%s); going on", strerror(-r));
 }
 
 static int sync_all(void)
@@ -178,8 +183,7 @@ int main(int argc, char **argv)
 	read_cmdline(&words);
 	log_set_debug(args.debug || words.debug);
 	log_info("the way out (%s): taking the root's stack down", args.verb);
-	if (words.break_shell)
-		break_shell();
+	break_shell();
 	steps = shutdown_steps(&n);
 	unclean = shutdown_steps_run(steps, n, shutdown_step_run_bounded);
 	if (unclean == 0)

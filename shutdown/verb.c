@@ -5,6 +5,8 @@
 #include <string.h>
 #include <sys/reboot.h>
 
+#include "common/cmdwords.h"
+
 static const struct {
 	const char *name;
 	int cmd;
@@ -61,26 +63,15 @@ int shutdown_args_parse(int argc, char *const *argv, struct shutdown_args *out)
 	return 0;
 }
 
-/* Is word (a run of non-blanks of len bytes) exactly text? */
-static bool word_is(const char *word, size_t len, const char *text)
-{
-	return strlen(text) == len && memcmp(word, text, len) == 0;
-}
-
 void shutdown_cmdline_parse(const char *cmdline, struct shutdown_cmdline *out)
 {
-	const char *p = cmdline;
+	struct cmdword w;
+	const char *pos = cmdline;
 
 	memset(out, 0, sizeof(*out));
-	while (p && *p) {
-		size_t len;
-
-		p += strspn(p, " \t\n");
-		len = strcspn(p, " \t\n");
-		if (word_is(p, len, "rd.break=shutdown"))
-			out->break_shell = true;
-		else if (word_is(p, len, "rd.shutdown.debug") || word_is(p, len, "rd.shutdown.debug=1"))
+	/* Split as the init splits (quotes grouping and removed). */
+	while (pos && cmdwords_next(&pos, &w))
+		if (strcmp(w.text, "rd.shutdown.debug") == 0 ||
+		    strcmp(w.text, "rd.shutdown.debug=1") == 0)
 			out->debug = true;
-		p += len;
-	}
 }

@@ -22,10 +22,11 @@ struct shutdown_args {
  * verb is missing or unknown. */
 int shutdown_args_parse(int argc, char *const *argv, struct shutdown_args *out);
 
-/* The kernel command line words of the way out: rd.break=shutdown and
- * rd.shutdown.debug (dracut's names), from the text of /proc/cmdline. */
+/* The kernel command line word of the way out: rd.shutdown.debug
+ * (dracut's name), from the text of /proc/cmdline, split as the init splits
+ * it. rd.break=shutdown is not read here: the init decides it, with
+ * /etc/cmdline.d, and leaves its mark (shutdown/leave.h). */
 struct shutdown_cmdline {
-	bool break_shell;
 	bool debug;
 };
 void shutdown_cmdline_parse(const char *cmdline, struct shutdown_cmdline *out);

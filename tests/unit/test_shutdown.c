@@ -90,17 +90,19 @@ static void cmdline_words(void **state)
 
 	(void)state;
 	shutdown_cmdline_parse("root=/dev/vda rd.break=shutdown quiet\n", &w);
-	assert_true(w.break_shell);
 	assert_false(w.debug);
 	shutdown_cmdline_parse("rd.shutdown.debug rd.break=pre-pivot", &w);
-	assert_false(w.break_shell);
 	assert_true(w.debug);
-	shutdown_cmdline_parse("xrd.break=shutdown rd.break=shutdownx rd.shutdown.debugx", &w);
-	assert_false(w.break_shell);
+	shutdown_cmdline_parse("xrd.shutdown.debug rd.shutdown.debugx rd.shutdown.debug=0", &w);
+	assert_false(w.debug);
+	/* Quotes group and are removed, as the init reads them. */
+	shutdown_cmdline_parse("root=/dev/vda \"rd.shutdown.debug\"", &w);
+	assert_true(w.debug);
+	shutdown_cmdline_parse("a=\"b rd.shutdown.debug\"", &w);
 	assert_false(w.debug);
 	shutdown_cmdline_parse("", &w);
-	assert_false(w.break_shell);
-	/* The init reads the same word to leave a shell for the way out. */
+	assert_false(w.debug);
+	/* The init reads rd.break=shutdown to leave the shell and its mark. */
 	assert_int_equal(stage_parse("shutdown"), STAGE_SHUTDOWN);
 }
 
