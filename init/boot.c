@@ -314,6 +314,9 @@ int main(int argc, char **argv)
 	bootargs_load(&args);
 	log_set_debug(args.debug);
 	boot_plan_make(&args, &plan);
+	rescue_summary_lists(plan.root_kind == ROOT_KIND_DISK ? RESCUE_SUMMARY_DISKS :
+			     plan.root_kind == ROOT_KIND_NFS ? RESCUE_SUMMARY_NETWORK :
+			     RESCUE_SUMMARY_DISKS | RESCUE_SUMMARY_NETWORK);
 	log_info("starting; the root is on %s", boot_plan_root_kind_name(plan.root_kind));
 	setup_vconsole(&args.vconsole);
 	rescue_break(&args.rescue, STAGE_CMDLINE);

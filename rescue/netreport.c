@@ -91,6 +91,80 @@ static void write_interface(FILE *out, const struct ifaddrs *list, const char *i
 	write_addresses(out, list, ifname);
 }
 
+int netreport_lease(const char *conf, char *out, size_t size)
+{
+	static const char *const keys[] = { "METHOD=", "ADDRESS=", "ADDRESS6=", "SERVER_ID=",
+					    "SERVER6=", "GATEWAY=" };
+	size_t len = 0;
+	int found = 0;
+
+	if (size)
+		out[0] = '\0';
+	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+		for (const char *p = conf; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+			size_t n = strcspn(p, "\n");
+			int w;
+
+			if (strncmp(p, keys[k], strlen(keys[k])) != 0)
+				continue;
+			w = snprintf(out + len, size - len, "%s%.*s", len ? " " : "", (int)n, p);
+			if (w < 0 || (size_t)w >= size - len) {
+				out[len] = '\0';   /* no key cut in half */
+				return found;
+			}
+			len += (size_t)w;
+			found++;
+			break;
+		}
+	return found;
+}
+
+/* The lease net/ wrote for ifname, if it got one. */
+static void write_lease(FILE *out, const char *conf_dir, const char *ifname)
+{
+	char path[128], text[512];
+	char *conf = NULL;
+	size_t len;
+
+	snprintf(path, sizeof(path), "%s/net.%s.conf", conf_dir, ifname);
+	if (file_read_all(path, 16384, &conf, &len) == 0 && netreport_lease(conf, text, sizeof(text)) > 0)
+		fprintf(out, "    lease: %s\n", text);
+	else
+		fprintf(out, "    no lease\n");
+	free(conf);
+}
+
+void netreport_summary(FILE *out, const char *conf_dir)
+{
+	struct if_nameindex *ifs = if_nameindex();
+	struct ifaddrs *list = NULL;
+	int shown = 0;
+
+	if (getifaddrs(&list) < 0)
+		list = NULL;
+	for (struct if_nameindex *i = ifs; i && i->if_index; i++) {
+		char mac[32], state[16], carrier[8];
+
+		if (strcmp(i->if_name, "lo") == 0)
+			continue;
+		attr(i->if_name, "address", mac, sizeof(mac));
+		attr(i->if_name, "operstate", state, sizeof(state));
+		attr(i->if_name, "carrier", carrier, sizeof(carrier));
+		fprintf(out, "  %s %s: carrier %s, state %s\n", i->if_name, mac,
+			strcmp(carrier, "1") == 0 ? "yes" : "no", state);
+		write_addresses(out, list, i->if_name);
+		write_lease(out, conf_dir, i->if_name);
+		shown++;
+	}
+	if (!shown)
+		fprintf(out, "  (none: the NIC's driver may be missing from the image; build it "
+			"with --net or --add-modules)\n");
+	if (list)
+		freeifaddrs(list);
+	if (ifs)
+		if_freenameindex(ifs);
+}
+
 /* The kernel writes IPv4 addresses in /proc/net/route as the hex of the
  * 32-bit value in its own byte order: read back, it is network order. */
 int netreport_route4(const char *line, char *out, size_t size)

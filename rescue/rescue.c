@@ -11,6 +11,8 @@
 #include "bootlib/log.h"
 #include "bootlib/shell.h"
 #include "bootlib/sysroot.h"
+#include "net/netconf.h"
+#include "rescue/netreport.h"
 #include "rescue/prompt.h"
 #include "rescue/report.h"
 
@@ -76,12 +78,27 @@ void rescue_break(const struct rescue_args *args, enum boot_stage stage)
 	after_shell(shell_enter(args, &break_shell));
 }
 
+static unsigned int summary_lists = RESCUE_SUMMARY_DISKS;
+
+void rescue_summary_lists(unsigned int what)
+{
+	summary_lists = what;
+}
+
+/* What matters for the root asked for: a CD drive is no help to an NFS root. */
 static void print_summary(const char *what)
 {
-	log_console("\nlifeboat: boot failed: %s\nlifeboat: block devices present:\n", what);
-	if (blkprobe_list(stdout) == 0)
-		log_console("  (none: the disk's driver may be missing from the image; "
-			    "build it with --generic or --add-modules)\n");
+	log_console("\nlifeboat: boot failed: %s\n", what);
+	if (summary_lists & RESCUE_SUMMARY_NETWORK) {
+		log_console("lifeboat: network interfaces:\n");
+		netreport_summary(stdout, NETCONF_DIR);
+	}
+	if (summary_lists & RESCUE_SUMMARY_DISKS) {
+		log_console("lifeboat: block devices present:\n");
+		if (blkprobe_list(stdout) == 0)
+			log_console("  (none: the disk's driver may be missing from the image; "
+				    "build it with --generic or --add-modules)\n");
+	}
 	log_console("lifeboat: the full report is %s\n", RESCUE_REPORT_PATH);
 	fflush(stdout);
 }

@@ -16,6 +16,16 @@
  * boot without a shell (rd.shell=0, three wrong passwords). */
 #define RESCUE_REBOOT_DELAY_SEC 10
 
+/* What the failure summary lists besides the failure: the block devices
+ * (a disk root, an iSCSI LUN's disk) and the network's interfaces with their
+ * links, addresses and leases (a root on NFS or iSCSI). init/ says which
+ * once it has decided the root; the block devices until then. */
+enum rescue_summary {
+	RESCUE_SUMMARY_DISKS = 1,
+	RESCUE_SUMMARY_NETWORK = 2,
+};
+void rescue_summary_lists(unsigned int what);
+
 /* rd.break=STAGE: stop here when args asks for it, return when the person
  * leaves the shell. Does nothing for stages not asked for. */
 void rescue_break(const struct rescue_args *args, enum boot_stage stage);

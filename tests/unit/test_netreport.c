@@ -67,12 +67,54 @@ static void lists_this_machines_interfaces(void **state)
 	free(text);
 }
 
+/* The summary's lease: the keys that say where the address came from, in
+ * one line, whatever order the file has them in. */
+static void lease_keys_in_one_line(void **state)
+{
+	char out[256];
+
+	(void)state;
+	assert_int_equal(netreport_lease("IFACE=eth0\nMAC=52:54:00:00:00:01\nMETHOD=dhcp\n"
+					 "ADDRESS=198.51.100.11\nNETMASK=255.255.255.0\n"
+					 "GATEWAY=198.51.100.1\nSERVER_ID=198.51.100.1\n", out,
+					 sizeof(out)), 4);
+	assert_string_equal(out, "METHOD=dhcp ADDRESS=198.51.100.11 SERVER_ID=198.51.100.1 "
+			    "GATEWAY=198.51.100.1");
+	assert_int_equal(netreport_lease("ADDRESS6=2001:db8::1b4\nMETHOD=dhcp6", out, sizeof(out)), 2);
+	assert_string_equal(out, "METHOD=dhcp6 ADDRESS6=2001:db8::1b4");
+	assert_int_equal(netreport_lease("IFACE=eth0\nXADDRESS=1\n", out, sizeof(out)), 0);
+	assert_string_equal(out, "");
+	/* Cut where it no longer fits, never past out. */
+	assert_int_equal(netreport_lease("METHOD=dhcp\nADDRESS=198.51.100.11\n", out, 16), 1);
+	assert_string_equal(out, "METHOD=dhcp");
+}
+
+/* The failure summary of a network root: no lo, and each interface's lease
+ * or "no lease". */
+static void summary_leaves_out_lo(void **state)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	(void)state;
+	assert_non_null(f);
+	netreport_summary(f, "/nonexistent");
+	fclose(f);
+	assert_null(strstr(text, "  lo "));
+	assert_true(strstr(text, "    no lease\n") || strstr(text, "(none: the NIC's driver"));
+	assert_null(strstr(text, "/dev/"));
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(ipv4_routes_in_the_kernels_byte_order),
 		cmocka_unit_test(ipv6_routes),
 		cmocka_unit_test(lists_this_machines_interfaces),
+		cmocka_unit_test(lease_keys_in_one_line),
+		cmocka_unit_test(summary_leaves_out_lo),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
