@@ -79,6 +79,7 @@ int procsweep_all(char *why, size_t why_size)
 		return -EBUSY;
 	}
 	if (killed > 0)
-		log_info("ended %d processes the rescue or SSH sessions left", killed);
+		log_info("ended %d process%s the rescue or SSH sessions left", killed,
+			 killed == 1 ? "" : "es");
 	return killed;
 }

@@ -396,8 +396,7 @@ int shell_end_console(void)
 {
 	struct shell_state st;
 
-	if (shell_state_read(SHELL_STATE_PATH, &st) < 0 || st.console_pid <= 1 ||
-	    (st.cause != SHELL_FOR_FAILURE && st.cause != SHELL_FOR_BREAK))
+	if (shell_state_read(SHELL_STATE_PATH, &st) < 0 || !shell_state_console_open(&st))
 		return -ESRCH;
 	/* Its session: the shell and what it started. A hangup is what a
 	 * shell gets when its terminal goes; the kill makes sure. */

@@ -20,6 +20,12 @@ const char *shell_cause_name(enum shell_cause cause)
 	return (size_t)cause < N_CAUSES ? cause_names[cause] : "remote";
 }
 
+bool shell_state_console_open(const struct shell_state *st)
+{
+	return st->console_pid > 1 &&
+	       (st->cause == SHELL_FOR_FAILURE || st->cause == SHELL_FOR_BREAK);
+}
+
 void shell_state_format(const struct shell_state *st, char *buf, size_t size)
 {
 	snprintf(buf, size, "shell=%d cause=%s pid=%ld\n", st->shell ? 1 : 0,

@@ -22,6 +22,9 @@ struct shell_state {
 	pid_t console_pid;          /* the console's shell (its session), 0: none */
 };
 
+/* Whether st says a shell is open on the console for a failure or
+ * rd.break: the boot waits for it, and a remote login may end it. */
+bool shell_state_console_open(const struct shell_state *st);
 /* "failure", "action", "break", "remote". */
 const char *shell_cause_name(enum shell_cause cause);
 /* Format st as the one line of the file into buf. */

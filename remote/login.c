@@ -26,11 +26,14 @@ bool login_is_unlock(const char *command)
 	return false;
 }
 
-enum login_kind login_what(const char *command, bool prompt_waits)
+enum login_kind login_what(const char *command, bool prompt_waits, bool stopped)
 {
 	if (!command)
 		return prompt_waits ? LOGIN_UNLOCK : LOGIN_SHELL;
-	return login_is_unlock(command) ? LOGIN_UNLOCK : LOGIN_SHELL;
+	if (!login_is_unlock(command))
+		return LOGIN_SHELL;
+	/* Waiting for a prompt would only time out. */
+	return prompt_waits || !stopped ? LOGIN_UNLOCK : LOGIN_NO_PROMPT;
 }
 
 int login_args(int argc, char *const argv[], const char **command)

@@ -17,6 +17,8 @@
 
 /* The server's messages, with what it was asked (no secret reaches it). */
 #define REMOTE_LOG "/run/lifeboat/dropbear.log"
+/* Where dropbear records logins (Debian's build: lastlog). */
+#define REMOTE_LASTLOG "/var/log/lastlog"
 /* Failed authentications per connection (dropbear -T): dropbear itself
  * bounds the connections not yet logged in (in all and per address). */
 #define REMOTE_AUTH_TRIES "3"

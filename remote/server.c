@@ -45,6 +45,22 @@ static int mount_devpts(char *why, size_t why_size)
 	return 0;
 }
 
+/* dropbear records every login in lastlog, and without the file says so
+ * in its log at every login ("lastlog_perform_login: Couldn't stat"): an
+ * empty one takes the records (it goes with the initramfs). */
+static void make_lastlog(void)
+{
+	int fd;
+
+	mkdir("/var", 0755);
+	mkdir("/var/log", 0755);
+	fd = open(REMOTE_LASTLOG, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd >= 0)
+		close(fd);
+	else
+		log_debug("creating %s: %s", REMOTE_LASTLOG, strerror(errno));
+}
+
 /* In the child: a session of its own, no terminal, the log as output. */
 static void exec_server(unsigned int port)
 {
@@ -90,6 +106,7 @@ int remote_start(const struct remote_args *args, const struct rescue_args *rescu
 	if (r < 0)
 		return r;
 	mkdir("/run/lifeboat", 0700);
+	make_lastlog();
 	shell_publish(rescue);
 	pid = fork();
 	if (pid < 0) {

@@ -106,6 +106,20 @@ ssh_assert_port_free() {
 	assert_not_log "$1" '^LIFEBOAT-TEST: tcp-listen 22$'
 }
 
+# ssh_finish RC ROOTDEV: after a session that went well (RC 0), the real
+# root's init ends; the guest stopped, the namespace down, that root
+# reached on /dev/ROOTDEV with nothing listening on port 22.
+ssh_finish() {
+	local rc=$1
+	[ $rc -eq 0 ] && { ssh_console '^LIFEBOAT-TEST: end' 120 || rc=1; }
+	ssh_stop $rc
+	net_ns_down
+	[ $rc -eq 0 ] || return 1
+	assert_root_reached "$SSH_LOG.txt" &&
+	assert_log "$SSH_LOG.txt" "rootmount /dev/$2 ext4" &&
+	ssh_assert_port_free "$SSH_LOG.txt"
+}
+
 # A LUKS root unlocked over SSH while the console's prompt waits: a key
 # not listed and a password are refused, the host key is the build's (the
 # same fingerprint after a rebuild), a wrong passphrase then the right one
@@ -150,13 +164,7 @@ case_ssh_unlock() {
 		echo "$out" | grep -q "/dev/vda (UUID=$UUID_LUKS) is open; the boot goes on" ||
 			{ echo "the unlock session said: $out"; rc=1; }
 	fi
-	[ $rc -eq 0 ] && { ssh_console '^LIFEBOAT-TEST: end' 90 || rc=1; }
-	ssh_stop $rc
-	net_ns_down
-	[ $rc -eq 0 ] || return 1
-	assert_root_reached "$SSH_LOG.txt" &&
-	assert_log "$SSH_LOG.txt" 'rootmount /dev/dm-0 ext4' &&
-	ssh_assert_port_free "$SSH_LOG.txt" &&
+	ssh_finish $rc dm-0 &&
 	assert_log "$SSH_LOG.txt" '^LIFEBOAT-TEST: secrets: none' &&
 	assert_not_log "$SSH_LOG.txt" "$LUKS_PW"
 }
@@ -191,7 +199,7 @@ case_ssh_rescue() {
 		echo "$out" >"$CASE_DIR/break-session.txt"
 		echo "$out" | grep -q 'the boot stopped: rd.break=pre-mount' &&
 		echo "$out" | grep -q 'INSIDE-42' &&
-		echo "$out" | grep -q "the console's shell was closed; the boot goes on" ||
+		echo "$out" | grep -q "the console's shell is closed; the boot goes on" ||
 			{ echo "the break session said: $out"; rc=1; }
 		ssh_console '^LIFEBOAT-TEST: end' 90 || rc=1
 		ssh_stop $rc
@@ -202,3 +210,4 @@ case_ssh_rescue() {
 	assert_log "$SSH_LOG.txt" 'rootmount /dev/vda ext4' &&
 	ssh_assert_port_free "$SSH_LOG.txt"
 }
+

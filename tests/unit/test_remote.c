@@ -37,10 +37,32 @@ static void unlock_commands(void **state)
 	assert_false(login_is_unlock("unlocked"));
 	assert_false(login_is_unlock(""));
 	assert_false(login_is_unlock(NULL));
-	assert_int_equal(login_what(NULL, true), LOGIN_UNLOCK);
-	assert_int_equal(login_what(NULL, false), LOGIN_SHELL);
-	assert_int_equal(login_what("unlock", false), LOGIN_UNLOCK);
-	assert_int_equal(login_what("cat /run/initramfs/rdsosreport.txt", true), LOGIN_SHELL);
+	assert_int_equal(login_what(NULL, true, false), LOGIN_UNLOCK);
+	assert_int_equal(login_what(NULL, false, false), LOGIN_SHELL);
+	assert_int_equal(login_what("unlock", false, false), LOGIN_UNLOCK);
+	assert_int_equal(login_what("cat /run/initramfs/rdsosreport.txt", true, false), LOGIN_SHELL);
+}
+
+/* An unlock-only key at a boot stopped in the rescue: told so at once,
+ * not after waiting 30 s for a prompt that cannot come. */
+static void unlock_in_the_rescue(void **state)
+{
+	struct shell_state st = { .shell = true, .cause = SHELL_FOR_FAILURE, .console_pid = 321 };
+
+	(void)state;
+	assert_true(shell_state_console_open(&st));
+	assert_int_equal(login_what("unlock", false, true), LOGIN_NO_PROMPT);
+	assert_int_equal(login_what("cryptroot-unlock", false, true), LOGIN_NO_PROMPT);
+	/* A prompt that does wait (the rescue's own cryptsetup, say) is served. */
+	assert_int_equal(login_what("unlock", true, true), LOGIN_UNLOCK);
+	assert_int_equal(login_what(NULL, false, true), LOGIN_SHELL);
+	assert_int_equal(login_what("ls /dev", false, true), LOGIN_SHELL);
+	st.cause = SHELL_FOR_BREAK;
+	assert_true(shell_state_console_open(&st));
+	st.cause = SHELL_FOR_REMOTE;
+	assert_false(shell_state_console_open(&st));
+	st = (struct shell_state){ .shell = true, .cause = SHELL_FOR_FAILURE, .console_pid = 0 };
+	assert_false(shell_state_console_open(&st));
 }
 
 static void login_arguments(void **state)
@@ -253,6 +275,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(unlock_commands),
+		cmocka_unit_test(unlock_in_the_rescue),
 		cmocka_unit_test(login_arguments),
 		cmocka_unit_test(descendants_found),
 		cmocka_unit_test(state_round_trip),
