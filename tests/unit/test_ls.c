@@ -201,7 +201,7 @@ static int entry_ignored(const struct archive_entry *e, void *ctx)
 /* What archive_walk_file of path says on stderr (its result in *rc). */
 static char *walk_messages(const char *dir, const char *path, int *rc)
 {
-	char p[PATH_MAX];
+	char p[PATH_MAX], *text;
 	size_t len;
 	int saved = dup(STDERR_FILENO), fd;
 
@@ -215,7 +215,10 @@ static char *walk_messages(const char *dir, const char *path, int *rc)
 	dup2(saved, STDERR_FILENO);
 	close(saved);
 	close(fd);
-	return (char *)fixture_read(p, &len);
+	text = (char *)fixture_read(p, &len);
+	assert_non_null(text);
+	text[len] = '\0';   /* fixture_read leaves room for it */
+	return text;
 }
 
 /* The refusal suggests a command that names the image as one shell word:
