@@ -138,8 +138,9 @@ static int self_owner(const struct dumpdir *d, struct stat *st, uid_t *self)
 
 	if (fstat(d->fd, st) < 0 || fstatfs(d->fd, &sfs) < 0)
 		return -errno;
-	if (!S_ISDIR(st->st_mode) || (st->st_mode & 077) ||
-	    (st->st_uid != geteuid() && sfs.f_type != NFS_SUPER_MAGIC))
+	/* Its mode is not checked: a filesystem without modes (vfat) shows
+	 * the mount's; only a parent others can change lets them swap it. */
+	if (!S_ISDIR(st->st_mode) || (st->st_uid != geteuid() && sfs.f_type != NFS_SUPER_MAGIC))
 		return -EPERM;
 	*self = st->st_uid;
 	return 0;
