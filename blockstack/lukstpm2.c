@@ -113,6 +113,9 @@ const char *lukstpm2_why_text(enum tpm2_why why)
 	case TPM2_WHY_NO_ANSWER:
 		return "nobody typed its PIN in time (rd.luks.timeout=, crypttab's timeout=, "
 		       "or a capture kernel's bound)";
+	case TPM2_WHY_NO_SUPPORT:
+		return "this image has no TPM2 support (cryptsetup's systemd-tpm2 token plugin "
+		       "and the TPM drivers): rebuild it with lifeboat build --block-stacks --tpm2";
 	case TPM2_WHY_OTHER:
 		break;
 	}
@@ -233,9 +236,16 @@ bool lukstpm2_device_ready(const char *path)
 	return stat(path, &st) == 0;
 }
 
-static bool tpm_present(const struct luks_opts *o)
+bool lukstpm2_can_try(bool image_has_tpm2, bool (*device_ready)(const char *path),
+		      const char *device, enum tpm2_why *why)
 {
-	return lukstpm2_device_ready(o->tpm2_device[0] ? o->tpm2_device : LUKSTPM2_DEVICE_DEFAULT);
+	if (!image_has_tpm2)
+		*why = TPM2_WHY_NO_SUPPORT;
+	else if (!device_ready(device))
+		*why = TPM2_WHY_NO_TPM;
+	else
+		return true;
+	return false;
 }
 
 enum tpm2_result lukstpm2_open(const struct luks_container *c)
@@ -243,6 +253,7 @@ enum tpm2_result lukstpm2_open(const struct luks_container *c)
 	struct luks2_tokens toks;
 	const struct luks2_token *tok;
 	const char *why;
+	enum tpm2_why why_not;
 	char dev[96], out[4096];
 	bool pin;
 	int r;
@@ -260,8 +271,10 @@ enum tpm2_result lukstpm2_open(const struct luks_container *c)
 		say_refused(c, why);
 		return TPM2_REFUSED;
 	}
-	if (!tpm_present(c->opts)) {
-		say_refused(c, lukstpm2_why_text(TPM2_WHY_NO_TPM));
+	if (!lukstpm2_can_try(access(LAYOUT_TPM2_MARK, F_OK) == 0, lukstpm2_device_ready,
+			      c->opts->tpm2_device[0] ? c->opts->tpm2_device : LUKSTPM2_DEVICE_DEFAULT,
+			      &why_not)) {
+		say_refused(c, lukstpm2_why_text(why_not));
 		return TPM2_REFUSED;
 	}
 	if (pin)

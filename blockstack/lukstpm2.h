@@ -33,12 +33,19 @@ enum tpm2_why {
 	TPM2_WHY_LOCKOUT,    /* the TPM's dictionary-attack lockout */
 	TPM2_WHY_TIMEOUT,    /* no answer within LUKSTPM2_TIMEOUT_MS */
 	TPM2_WHY_NO_ANSWER,  /* nobody typed the PIN within luks_prompt_sec */
+	TPM2_WHY_NO_SUPPORT, /* the image carries no TPM2 unlock (built without --tpm2) */
 };
 
 /* Which token of t to try under the options o (tpm2-pcrs= picks one
  * bound to exactly those PCRs), or NULL with *why saying why none. */
 const struct luks2_token *lukstpm2_pick(const struct luks2_tokens *t,
 					const struct luks_opts *o, const char **why);
+/* Whether a token can be tried at all: not when this image has no TPM2
+ * unlock (image_has_tpm2 false: no LAYOUT_TPM2_MARK), which is said before
+ * anything looks for a TPM, nor when device_ready(device) finds none.
+ * False with *why set. */
+bool lukstpm2_can_try(bool image_has_tpm2, bool (*device_ready)(const char *path),
+		      const char *device, enum tpm2_why *why);
 /* Whether the token asks for a PIN under o's tpm2-pin=. */
 bool lukstpm2_needs_pin(const struct luks2_token *tok, const struct luks_opts *o);
 /* Classify cryptsetup's exit status r and its words out (never shown:

@@ -18,6 +18,10 @@
 /* In host-only images: the type of the build host's root filesystem, one
  * line ("ext4"); the init loads its module while it waits for the root. */
 #define LAYOUT_ROOT_FSTYPE "/etc/lifeboat/root-fstype"
+/* Present in images that carry the TPM2 unlock (--tpm2, or a host-only
+ * image whose host has a systemd-tpm2 token: gen/feature/tpm2_pack.c): an
+ * image without it says so when it meets a TPM2 token (blockstack/lukstpm2.c). */
+#define LAYOUT_TPM2_MARK "/etc/lifeboat/tpm2"
 
 /* Kernel parameters built into the image: every *.conf here is read, in
  * name order, before /proc/cmdline (whose words win). */

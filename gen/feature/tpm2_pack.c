@@ -116,6 +116,9 @@ static int tpm2_pack_add_files(struct build_ctx *c)
 				  "(apt-get install libtss2-esys-3.0.2-0 libtss2-rc0 libtss2-mu0 "
 				  "libtss2-tcti-device0)", tss2_libs[i]);
 	}
+	if (r == 0)
+		r = image_add_data(c->img, LAYOUT_TPM2_MARK, TPM2_TOKEN_TYPE "\n",
+				   strlen(TPM2_TOKEN_TYPE "\n"), 0644);
 	if (r == 0 && gen_verbose)
 		gen_info("TPM2: added %s with libtss2 (%s)", plugin, c->opts->tpm2 ? "--tpm2" :
 			 "a LUKS container under the root or resume device has a "

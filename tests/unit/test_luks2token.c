@@ -298,8 +298,38 @@ static void refusal_reasons(void **state)
 	assert_int_equal(lukstpm2_why(1, "Device /dev/vda is not a valid LUKS device."),
 			 TPM2_WHY_OTHER);
 	assert_non_null(strstr(lukstpm2_why_text(TPM2_WHY_TIMEOUT), "within 30 s"));
-	for (int w = TPM2_WHY_OTHER; w <= TPM2_WHY_TIMEOUT; w++)
+	for (int w = TPM2_WHY_OTHER; w <= TPM2_WHY_NO_SUPPORT; w++)
 		assert_true(strlen(lukstpm2_why_text((enum tpm2_why)w)) > 10);
+}
+
+static int device_probes;
+
+static bool fake_device_ready(const char *path)
+{
+	device_probes++;
+	return strcmp(path, "/dev/tpmrm0") == 0;
+}
+
+/* An image built without --tpm2 that meets a TPM2 token says that it has
+ * no TPM2 support and which option adds it, before it looks for a TPM
+ * (whose drivers it does not carry either). */
+static void no_tpm2_support_said_first(void **state)
+{
+	enum tpm2_why why = TPM2_WHY_OTHER;
+
+	(void)state;
+	device_probes = 0;
+	assert_false(lukstpm2_can_try(false, fake_device_ready, "/dev/tpmrm0", &why));
+	assert_int_equal(why, TPM2_WHY_NO_SUPPORT);
+	assert_int_equal(device_probes, 0);
+	assert_non_null(strstr(lukstpm2_why_text(why), "no TPM2 support"));
+	assert_non_null(strstr(lukstpm2_why_text(why), "--tpm2"));
+	assert_false(lukstpm2_can_try(true, fake_device_ready, "/dev/tpm9", &why));
+	assert_int_equal(why, TPM2_WHY_NO_TPM);
+	why = TPM2_WHY_OTHER;
+	assert_true(lukstpm2_can_try(true, fake_device_ready, "/dev/tpmrm0", &why));
+	assert_int_equal(why, TPM2_WHY_OTHER);
+	assert_int_equal(device_probes, 2);
 }
 
 int main(void)
@@ -315,6 +345,7 @@ int main(void)
 		cmocka_unit_test(read_from_file),
 		cmocka_unit_test(token_choice),
 		cmocka_unit_test(refusal_reasons),
+		cmocka_unit_test(no_tpm2_support_said_first),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
