@@ -109,6 +109,9 @@ static void break_shell(void)
 	if (r == -ENOENT)
 		log_warn("rd.break=shutdown: no shell in the way out; it is left there only when "
 			 "the image has one (lifeboat build --rescue busybox)");
+	else if (r == -EACCES)
+		log_warn("rd.break=shutdown: no shell: the root password was refused or cannot be "
+			 "checked here; going on");
 	else if (r < 0)
 		log_warn("rd.break=shutdown: no shell (%s); going on", strerror(-r));
 }

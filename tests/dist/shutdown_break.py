@@ -108,7 +108,8 @@ def main():
     make_root(root, program, mark=True, auth=True)
     out = run(root, [("Give root password", "wrong-1"), ("Give root password", "wrong-2"),
                      ("Give root password", "wrong-3"), (r"no shell", f"echo {SHELL_MARK}")])
-    ok &= check("wrong passwords", out, ["Login incorrect", DONE], [SHELL_SEEN, PASSWORD])
+    ok &= check("wrong passwords", out, ["Login incorrect", "the root password was refused", DONE],
+                 [SHELL_SEEN, PASSWORD])
     # The right one opens the shell, before anything is taken down.
     make_root(root, program, mark=True, auth=True)
     out = run(root, [("Give root password", PASSWORD), ("# ", f"echo {SHELL_MARK}"),
