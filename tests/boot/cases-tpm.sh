@@ -175,6 +175,32 @@ case_tpm_pcr_changed_fallback() {
 	assert_not_log "$CASE_DIR/console.log" "$LUKS_PW"
 }
 
+# An image built without --tpm2 meets the TPM2 token: it says it has no
+# TPM2 support and which option adds it (not that cryptsetup failed, nor
+# that there is no TPM), and the passphrase typed opens the container.
+case_tpm_image_without_tpm2() {
+	local rc img=$CASE_DIR/no-tpm2.img
+	tpm_setup || return 1
+	"$BUILD/lifeboat" build --config /dev/null --generic --block-stacks --kver "$KVER" \
+		-o "$img" >/dev/null 2>&1 || { echo "building the --block-stacks image failed"; return 1; }
+	tpm_copy
+	tpm_start "$CASE_DIR/tpm"
+	rescue_start "$img" "root=UUID=$UUID_TPM_FS rd.luks.uuid=$UUID_TPM rd.timeout=90" \
+		$(virtio_disk "$CASE_DIR/tpmroot.img") $TPM_ARGS
+	{
+		expect "the TPM2 token of /dev/vda \(LUKS UUID=$UUID_TPM\) did not open it: this image has no TPM2 support .*rebuild it with lifeboat build --block-stacks --tpm2" 90 &&
+		expect 'Passphrase \(try 1 of 3\)' 10 &&
+		type_line "$LUKS_PW" &&
+		expect '^LIFEBOAT-TEST: end' 90
+	}
+	rc=$?
+	rescue_stop $rc
+	tpm_stop
+	[ $rc -eq 0 ] || return 1
+	assert_log "$CASE_DIR/console.log" "opened /dev/vda (LUKS UUID=$UUID_TPM) as /dev/mapper/luks-$UUID_TPM with a passphrase" &&
+	assert_not_log "$CASE_DIR/console.log" "cryptsetup could not use the token"
+}
+
 # A token enrolled with a PIN: the PIN is asked (not the passphrase); a
 # wrong one is refused by the TPM and said, the right one opens it; the
 # PIN never appears on the console.
