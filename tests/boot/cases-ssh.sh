@@ -211,3 +211,56 @@ case_ssh_rescue() {
 	ssh_assert_port_free "$SSH_LOG.txt"
 }
 
+# ssh_session_has OUTPUT PATTERN...: each fixed string is in the session's
+# output, or the first missing one is named.
+ssh_session_has() {
+	local out=$1 p
+	shift
+	for p in "$@"; do
+		grep -qF -- "$p" <<<"$out" || { echo "the session never said '$p' (it said: $out)"; return 1; }
+	done
+}
+
+# Issue 34 over SSH: a root= that does not exist, the real root in LUKS on
+# virtio-scsi that the boot leaves closed (rd.luks=0). An unlock-only
+# login is told at once that the boot is in the rescue. An interactive
+# login shows the console's device list, then repairs by hand as
+# cases-rescue.sh's console variant does (rescue_luks_repair_steps:
+# modprobe, cryptsetup open, mount /sysroot), leaves a daemon listening
+# (setsid, so not under the server: audit N7), and its exit goes on into
+# that root, saying so in the session. The real root finds nothing of the
+# initramfs listening, and dropbear's log has no lastlog complaint.
+case_ssh_luks_repair_by_hand() {
+	local rc=0 disk out steps t0
+	ssh_setup && stacks_disks || return 1
+	disk=$(stack_copy luks)
+	net_ns_up || { net_ns_down; echo "creating the namespace failed"; return 1; }
+	net_dhcp_start
+	ssh_known_hosts
+	QEMU_TIMEOUT=400 ssh_start repair "root=UUID=$UUID_GONE rd.luks=0 rd.neednet=1 ip=dhcp rd.timeout=5" \
+		$(disk_args virtio-scsi "$disk")
+	ssh_console 'starting a rescue shell' 150 && ssh_wait_server || rc=1
+	if [ $rc -eq 0 ]; then
+		t0=$(date +%s)
+		out=$(ssh_as "$SSH_DIR/id" "root@$NET_GUEST" unlock 2>&1 </dev/null)
+		echo "$out" >"$CASE_DIR/unlock-session.txt"
+		ssh_session_has "$out" "no passphrase prompt waits: the boot is in the rescue shell" \
+			"root device root=UUID=$UUID_GONE did not appear" || rc=1
+		[ $(($(date +%s) - t0)) -lt 20 ] || { echo "unlock took $(($(date +%s) - t0)) s to say it"; rc=1; }
+	fi
+	if [ $rc -eq 0 ]; then
+		steps=$(rescue_luks_repair_steps /dev/sda)
+		out=$({ cut -f1 <<<"$steps"
+			echo 'echo LASTLOG-$(grep -c lastlog /run/lifeboat/dropbear.log)-$((40+8))'
+			echo "setsid sh -c 'nc -l -p 2323 </dev/null >/dev/null 2>&1 &'; echo DAEMON-\$((40+9))"
+			echo exit; } | ssh_as "$SSH_DIR/id" -tt -o ServerAliveInterval=5 \
+				-o ServerAliveCountMax=6 "root@$NET_GUEST" 2>&1)
+		echo "$out" >"$CASE_DIR/repair-session.txt"
+		ssh_session_has "$out" "root device root=UUID=$UUID_GONE did not appear" \
+			'block devices present:' '/dev/sda TYPE="crypto_LUKS"' \
+			$(cut -f2 <<<"$steps") LASTLOG-0-48 DAEMON-49 \
+			'/sysroot is mounted: the boot goes on with it' || rc=1
+	fi
+	ssh_finish $rc dm-0 &&
+	assert_not_log "$SSH_LOG.txt" '^LIFEBOAT-TEST: tcp-listen 2323$'
+}
