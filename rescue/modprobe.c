@@ -89,6 +89,8 @@ int modprobe_remove(const struct modtab *t, const char *name)
 
 /* The loader the init uses, and the one modprobe hands it. */
 static int (*kernel_load)(const char *path, const char *options);
+/* A module's failure was said on stderr (load_unless_loaded). */
+static bool load_failure_said;
 
 static bool module_is_loaded(const char *name)
 {
@@ -110,9 +112,11 @@ static int load_unless_loaded(const char *path, const char *options)
 	if (modprobe_name_of(path, name, sizeof(name)) == 0 && module_is_loaded(name))
 		return -EEXIST;
 	r = kernel_load(path, options);
-	if (r < 0 && r != -EEXIST)
+	if (r < 0 && r != -EEXIST) {
 		fprintf(stderr, "modprobe: loading %s failed: %s (dmesg may say more)\n", path,
 			strerror(-r));
+		load_failure_said = true;
+	}
 	return r;
 }
 
@@ -151,26 +155,32 @@ static bool builtin(const char *name)
 	return access(path, F_OK) == 0;
 }
 
-static int load_one(const char *name, bool quiet)
+static int load_one(const char *name, bool quiet, const char *table)
 {
-	int r = modload_name(name);
+	int r;
 
+	load_failure_said = false;
+	r = modload_name(name);
+	/* A module's own failure (its file missing too: -ENOENT) was said. */
+	if (r >= 0 || load_failure_said)
+		return r < 0 ? 1 : 0;
 	if (r == -ENOENT && builtin(name))
 		return 0;
 	if (r == -ENOENT && !quiet)
 		fprintf(stderr, "modprobe: %s: not in this image's module table %s; rebuild the "
-			"image with --add-modules %s\n", name, MODTAB_PATH, name);
-	else if (r < 0 && r != -ENOENT)
+			"image with --add-modules %s\n", name, table, name);
+	else if (r != -ENOENT)
 		fprintf(stderr, "modprobe: %s: not loaded (%s)\n", name, strerror(-r));
-	return r < 0 ? 1 : 0;
+	return 1;
 }
 
-static int load_all(const struct modprobe_request *req, const struct driver_args *drivers)
+static int load_all(const struct modprobe_request *req, const struct driver_args *drivers,
+		    const char *table)
 {
-	int r = modload_open(MODTAB_PATH), status = 0;
+	int r = modload_open(table), status = 0;
 
 	if (r < 0) {
-		fprintf(stderr, "modprobe: reading %s failed: %s\n", MODTAB_PATH, strerror(-r));
+		fprintf(stderr, "modprobe: reading %s failed: %s\n", table, strerror(-r));
 		return 1;
 	}
 	if (params_set(drivers, req) < 0)
@@ -180,13 +190,14 @@ static int load_all(const struct modprobe_request *req, const struct driver_args
 	kernel_load = modload_load_fn;
 	modload_load_fn = load_unless_loaded;
 	for (size_t i = 0; i < req->names.len; i++)
-		status |= load_one(req->names.items[i], req->quiet);
+		status |= load_one(req->names.items[i], req->quiet, table);
 	modload_load_fn = kernel_load;
 	modload_close();
 	return status;
 }
 
-static int remove_one(const struct modtab *t, const char *name, bool quiet)
+static int remove_one(const struct modtab *t, const char *name, bool quiet,
+		      const char *table)
 {
 	int r = modprobe_remove(t, name);
 
@@ -194,7 +205,7 @@ static int remove_one(const struct modtab *t, const char *name, bool quiet)
 		return 1;
 	if (r == -ESRCH)
 		fprintf(stderr, "modprobe: %s: not in this image's module table %s%s\n", name,
-			MODTAB_PATH, builtin(name) ? " (it is built into the kernel)" : "");
+			table, builtin(name) ? " (it is built into the kernel)" : "");
 	else if (r == -ENOENT)
 		fprintf(stderr, "modprobe: %s is not loaded\n", name);
 	else if (r == -EWOULDBLOCK || r == -EAGAIN)
@@ -204,24 +215,30 @@ static int remove_one(const struct modtab *t, const char *name, bool quiet)
 	return r < 0 ? 1 : 0;
 }
 
-static int remove_all(const struct modprobe_request *req)
+static int remove_all(const struct modprobe_request *req, const char *table)
 {
 	struct modtab t;
 	char *text = NULL;
 	size_t len = 0;
-	int r = file_read_all(MODTAB_PATH, MODPROBE_TABLE_MAX, &text, &len), status = 0;
+	int r = file_read_all(table, MODPROBE_TABLE_MAX, &text, &len), status = 0;
 
 	if (r == 0)
 		r = modtab_parse(text, len, &t, NULL);
 	free(text);
 	if (r < 0) {
-		fprintf(stderr, "modprobe: reading %s failed: %s\n", MODTAB_PATH, strerror(-r));
+		fprintf(stderr, "modprobe: reading %s failed: %s\n", table, strerror(-r));
 		return 1;
 	}
 	for (size_t i = 0; i < req->names.len; i++)
-		status |= remove_one(&t, req->names.items[i], req->quiet);
+		status |= remove_one(&t, req->names.items[i], req->quiet, table);
 	modtab_free(&t);
 	return status;
+}
+
+int modprobe_run(const struct modprobe_request *req, const struct driver_args *drivers,
+		 const char *table)
+{
+	return req->remove ? remove_all(req, table) : load_all(req, drivers, table);
 }
 
 static const char usage[] =
@@ -246,7 +263,7 @@ int modprobe_main(int argc, char *const argv[], const struct driver_args *driver
 		printf(usage, MODTAB_PATH);
 		status = 0;
 	} else {
-		status = req.remove ? remove_all(&req) : load_all(&req, drivers);
+		status = modprobe_run(&req, drivers, MODTAB_PATH);
 	}
 	modprobe_request_free(&req);
 	return status;

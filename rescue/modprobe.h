@@ -53,6 +53,12 @@ int modprobe_remove(const struct modtab *t, const char *name);
  * Unit tests replace it. Returns 0 or -errno. */
 extern int (*modprobe_delete_fn)(const char *name);
 
+/* What modprobe_main does for a parsed request, with the module table at
+ * table (MODTAB_PATH in the image): the exit status, failures said on
+ * stderr, each once. */
+int modprobe_run(const struct modprobe_request *req, const struct driver_args *drivers,
+		 const char *table);
+
 /* The program: the exit status (0, 1 on any failure, said on stderr).
  * drivers: the command line's driver words (rd.driver.blacklist=,
  * MODULE.PARAM=VALUE), parsed as the init parses them. */

@@ -7,8 +7,12 @@
 #include <cmocka.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "bootlib/cmdline.h"
+#include "bootlib/modload.h"
 #include "bootlib/shellsetup.h"
 #include "common/modtab.h"
 #include "rescue/modprobe.h"
@@ -236,6 +240,106 @@ static void fstypes_from_the_table(void **state)
 	modtab_free(&t);
 }
 
+/* A fake kernel for loading: what was loaded, with which options; the
+ * module "lbtest_bad" is refused. */
+static char load_log[512];
+
+static int fake_load(const char *path, const char *options)
+{
+	const char *base = strrchr(path, '/') + 1;
+
+	if (strstr(base, "lbtest_bad"))
+		return -EINVAL;
+	snprintf(load_log + strlen(load_log), sizeof(load_log) - strlen(load_log), "%s[%s] ",
+		 base, options);
+	return 0;
+}
+
+static const char load_table[] =
+	"m\tlbtest_front\t/x/lbtest_front.ko.xz\tlbtest_base\topt=1\n"
+	"m\tlbtest_base\t/x/lbtest_base.ko\t-\t\n"
+	"m\tlbtest_bad\t/x/lbtest_bad.ko\t-\t\n"
+	"a\tfs-lbtest\tlbtest_front\n";
+
+/* modprobe_run with argv on a table file; *err gets what it said on
+ * stderr (malloc'd). Returns the exit status. */
+static int run_modprobe(int argc, char *const argv[], const char *cmdline, char **err)
+{
+	char table[] = "/tmp/lifeboat-test-modprobe-XXXXXX", said[] = "/tmp/lifeboat-test-said-XXXXXX";
+	int tfd = mkstemp(table), sfd = mkstemp(said), saved = dup(2), status;
+	struct modprobe_request req;
+	struct boot_args args;
+	char msg[128];
+	FILE *f;
+
+	assert_true(tfd >= 0 && sfd >= 0 && saved >= 0);
+	assert_int_equal(write(tfd, load_table, sizeof(load_table) - 1), sizeof(load_table) - 1);
+	close(tfd);
+	cmdline_args_init(&args);
+	assert_int_equal(cmdline_parse(cmdline, &args), 0);
+	assert_int_equal(modprobe_parse(argc, argv, &req, msg, sizeof(msg)), 0);
+	load_log[0] = '\0';
+	modload_load_fn = fake_load;
+	fflush(stderr);
+	dup2(sfd, 2);
+	status = modprobe_run(&req, &args.drivers, table);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	f = fdopen(sfd, "r");
+	rewind(f);
+	*err = calloc(1, 1024);
+	assert_non_null(*err);
+	assert_true(fread(*err, 1, 1023, f) < 1023);
+	fclose(f);
+	unlink(said);
+	unlink(table);
+	modprobe_request_free(&req);
+	cmdline_args_free(&args);
+	return status;
+}
+
+/* Dependencies first; the table's options, the command line's words, then
+ * the typed ones; by alias as by name. */
+static void load_with_options(void **state)
+{
+	char *const argv[] = { "modprobe", "lbtest-front", "x=2" };
+	char *const by_alias[] = { "modprobe", "-q", "--", "fs-lbtest" };
+	char *err;
+
+	(void)state;
+	assert_int_equal(run_modprobe(ARGC(argv), argv, "lbtest_front.y=3 quiet", &err), 0);
+	assert_string_equal(load_log, "lbtest_base.ko[] lbtest_front.ko.xz[opt=1 y=3 x=2] ");
+	assert_string_equal(err, "");
+	free(err);
+	assert_int_equal(run_modprobe(ARGC(by_alias), by_alias, "", &err), 0);
+	assert_string_equal(load_log, "lbtest_base.ko[] lbtest_front.ko.xz[opt=1] ");
+	free(err);
+}
+
+/* A module the kernel refuses is said once, naming its file; a name the
+ * table does not know is said, unless -q. */
+static void load_failures_said_once(void **state)
+{
+	char *const bad[] = { "modprobe", "lbtest_bad" };
+	char *const unknown[] = { "modprobe", "lbtest_nosuch" };
+	char *const quiet[] = { "modprobe", "-q", "lbtest_nosuch" };
+	char *err;
+
+	(void)state;
+	assert_int_equal(run_modprobe(ARGC(bad), bad, "", &err), 1);
+	assert_string_equal(err, "modprobe: loading /x/lbtest_bad.ko failed: Invalid argument "
+			    "(dmesg may say more)\n");
+	free(err);
+	assert_int_equal(run_modprobe(ARGC(unknown), unknown, "", &err), 1);
+	assert_non_null(strstr(err, "modprobe: lbtest_nosuch: not in this image's module table"));
+	assert_null(strchr(strchr(err, '\n') + 1, '\n'));
+	free(err);
+	assert_int_equal(run_modprobe(ARGC(quiet), quiet, "", &err), 1);
+	assert_string_equal(err, "");
+	free(err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -248,6 +352,8 @@ int main(void)
 		cmocka_unit_test(remove_leaves_what_is_used),
 		cmocka_unit_test(remove_reports_the_named_module),
 		cmocka_unit_test(fstypes_from_the_table),
+		cmocka_unit_test(load_with_options),
+		cmocka_unit_test(load_failures_said_once),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
