@@ -18,6 +18,18 @@ static void copy_value(blkid_probe pr, const char *name, char *dst, size_t size)
 		snprintf(dst, size, "%s", v);
 }
 
+/* A UUID is hex digits and dashes in every format, but LUKS keeps its own
+ * as text the disk chose, which every unlock message then names: it is
+ * kept escaped (common/termescape.h). A real UUID is unchanged, so is
+ * matching UUID= against it. */
+static void copy_uuid(blkid_probe pr, const char *name, char *dst, size_t size)
+{
+	const char *v = NULL;
+
+	if (blkid_probe_lookup_value(pr, name, &v, NULL) == 0 && v)
+		term_escape(dst, size, v, strlen(v), TERM_ESCAPE_QUOTE);
+}
+
 int blkprobe_dev(const char *devname, struct blk_info *info)
 {
 	char path[128];
@@ -40,18 +52,18 @@ int blkprobe_dev(const char *devname, struct blk_info *info)
 	if (r == 0) {
 		copy_value(pr, "TYPE", info->type, sizeof(info->type));
 		copy_value(pr, "LABEL", info->label, sizeof(info->label));
-		copy_value(pr, "UUID", info->uuid, sizeof(info->uuid));
+		copy_uuid(pr, "UUID", info->uuid, sizeof(info->uuid));
 	}
 	if (r >= 0) {
-		copy_value(pr, "PART_ENTRY_UUID", info->partuuid, sizeof(info->partuuid));
+		copy_uuid(pr, "PART_ENTRY_UUID", info->partuuid, sizeof(info->partuuid));
 		copy_value(pr, "PART_ENTRY_NAME", info->partlabel, sizeof(info->partlabel));
 	}
 	blkid_free_probe(pr);
 	return r < 0 && r != -2 ? -EIO : 0;
 }
 
-/* One NAME="VALUE" field, escaped: a label or a UUID is whatever the disk
- * says, and the disk may be anyone's stick. */
+/* One NAME="VALUE" field, escaped: a label is whatever the disk says, and
+ * the disk may be anyone's stick. (UUIDs are escaped when probed.) */
 static void field_print(FILE *out, const char *name, const char *value)
 {
 	char shown[4 * sizeof(((struct blk_info *)0)->label) + 1];
@@ -72,8 +84,7 @@ void blkprobe_print(FILE *out, const char *devname, const struct blk_info *info)
 	}
 	field_print(out, "TYPE", info->type);
 	field_print(out, "LABEL", info->label);
-	field_print(out, "UUID", info->uuid);
-	field_print(out, "PARTUUID", info->partuuid);
+	fprintf(out, " UUID=\"%s\" PARTUUID=\"%s\"", info->uuid, info->partuuid);
 	field_print(out, "PARTLABEL", info->partlabel);
 	fputc('\n', out);
 }

@@ -4,6 +4,8 @@
 
 #include <stdio.h>
 
+/* The labels are the disk's bytes (LABEL= matches them); the UUIDs are
+ * escaped (common/termescape.h), which leaves every real one as it is. */
 struct blk_info {
 	char type[32];
 	char label[128];

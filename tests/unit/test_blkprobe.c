@@ -1,6 +1,7 @@
 /* Tests for bootlib/blkprobe: the device list of the failure summary and
- * the rescue report shows a disk's label and UUIDs escaped, as anyone's
- * stick may hold terminal escapes in them. */
+ * the rescue report shows a disk's labels escaped, and a UUID the disk
+ * wrote as text (LUKS) is escaped when probed, as anyone's stick may hold
+ * terminal escapes in them. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bootlib/blkprobe.h"
 #include "tests/unit/image_fixture.h"
@@ -29,7 +31,7 @@ static char *printed(const char *dev, const struct blk_info *info)
 static void fields_escaped(void **state)
 {
 	struct blk_info info = {
-		.type = "ext4", .label = "a\033[2J\033[1;1H", .uuid = "u\" LABEL=\"root",
+		.type = "ext4", .label = "a\033[2J\033[1;1H", .uuid = "abcd-ef01",
 		.partuuid = "", .partlabel = "p\r\n  /dev/sda TYPE=\"x\"",
 	};
 	char *text;
@@ -37,7 +39,7 @@ static void fields_escaped(void **state)
 	(void)state;
 	text = printed("sdb1", &info);
 	assert_string_equal(text, "  /dev/sdb1 TYPE=\"ext4\" LABEL=\"a\\x1b[2J\\x1b[1;1H\" "
-			    "UUID=\"u\\x22 LABEL=\\x22root\" PARTUUID=\"\" "
+			    "UUID=\"abcd-ef01\" PARTUUID=\"\" "
 			    "PARTLABEL=\"p\\r\\n  /dev/sda TYPE=\\x22x\\x22\"\n");
 	free(text);
 	text = printed("sr\0330", NULL);
@@ -68,11 +70,40 @@ static void label_from_disk(void **state)
 	fixture_rmrf(dir);
 }
 
+/* A LUKS1 header whose UUID (40 bytes of text at offset 168) holds an
+ * escape and a quote: libblkid hands it over as it is. */
+static void luks_uuid_escaped(void **state)
+{
+	char *dir = fixture_tmpdir(), dev[PATH_MAX];
+	unsigned char hdr[4096] = { 'L', 'U', 'K', 'S', 0xba, 0xbe, 0, 1 };
+	static const char uuid[] = "ab\033[2J\"cd";
+	struct blk_info info;
+	FILE *f;
+
+	(void)state;
+	memcpy(hdr + 8, "aes", 3);
+	memcpy(hdr + 40, "xts-plain64", 11);
+	memcpy(hdr + 72, "sha256", 6);
+	memcpy(hdr + 168, uuid, sizeof(uuid) - 1);
+	snprintf(dev, sizeof(dev), "%s/luks.img", dir);
+	f = fopen(dev, "w");
+	assert_non_null(f);
+	assert_int_equal(fwrite(hdr, 1, sizeof(hdr), f), sizeof(hdr));
+	assert_int_equal(ftruncate(fileno(f), 1 << 20), 0);
+	assert_int_equal(fclose(f), 0);
+	snprintf(dev, sizeof(dev), "..%s/luks.img", dir);
+	assert_int_equal(blkprobe_dev(dev, &info), 0);
+	assert_string_equal(info.type, "crypto_LUKS");
+	assert_string_equal(info.uuid, "ab\\x1b[2J\\x22cd");
+	fixture_rmrf(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(fields_escaped),
 		cmocka_unit_test(label_from_disk),
+		cmocka_unit_test(luks_uuid_escaped),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
