@@ -16,6 +16,14 @@ struct finish_ops {
 	int (*reboot)(int cmd);   /* reboot(2): 0 or -errno (it returns only on failure) */
 };
 
+/* sync(2), as a function for sync_bounded and the steps: returns 0. */
+int finish_sync(void);
+
+/* sync_fn (finish_sync, or a test's) in a child with sync_ms as its limit;
+ * one that did not end by then is left behind and said. Returns 0, or
+ * -ETIMEDOUT. */
+int finish_sync_bounded(int (*sync_fn)(void), unsigned int sync_ms);
+
 /* Sync in a child with sync_ms as its limit (a child stuck in the kernel
  * is left behind), say that the way out is done (summary), then call
  * reboot as args asks; a kexec that fails falls back to a reboot.

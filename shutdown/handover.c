@@ -20,6 +20,7 @@
 
 #include "bootlib/log.h"
 #include "common/layout.h"
+#include "shutdown/finish.h"
 
 /* The API filesystems go with the handover; where the way out has no place
  * for one it is detached, as systemd does. */
@@ -74,7 +75,7 @@ int handover_from_script(const struct shutdown_args *args, char *why, size_t siz
 	}
 	log_info("handing over to the way out in %s from a script (PID %d); PID 1 stays the "
 		 "init", LAYOUT_EXITRD_DIR, (int)getpid());
-	sync();
+	finish_sync_bounded(finish_sync, FINISH_SYNC_MS);
 	r = pivot_into_exitrd(why, size);
 	if (r < 0)
 		return r;

@@ -14,6 +14,7 @@
 
 #include "bootlib/log.h"
 #include "shutdown/bounded.h"
+#include "shutdown/finish.h"
 #include "shutdown/iscsilogout.h"
 #include "shutdown/stackdown.h"
 #include "shutdown/unmount.h"
@@ -79,12 +80,6 @@ static int step_kill(void)
 	return 0;
 }
 
-static int step_sync(void)
-{
-	sync();
-	return 0;
-}
-
 static int step_unmount(void)
 {
 	return clamp_left(unmount_below(OLDROOT));
@@ -105,7 +100,7 @@ static int step_iscsi(void)
 
 static const struct shutdown_step steps[] = {
 	{ "ending the processes left", step_kill, 5000, "" },
-	{ "syncing the filesystems", step_sync, 30000,
+	{ "syncing the filesystems", finish_sync, 30000,
 	  "a disk or server does not take the writes" },
 	{ "unmounting the old root (" OLDROOT ")", step_unmount, 30000,
 	  "see the mounts named above" },

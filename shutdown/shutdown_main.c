@@ -116,12 +116,6 @@ static void break_shell(void)
 		log_warn("rd.break=shutdown: no shell (%s); going on", strerror(-r));
 }
 
-static int sync_all(void)
-{
-	sync();
-	return 0;
-}
-
 static int reboot_call(int cmd)
 {
 	return reboot(cmd) < 0 ? -errno : 0;
@@ -131,7 +125,7 @@ static int reboot_call(int cmd)
  * called it: the script goes on, and its init may still end the system). */
 static void finish(const struct shutdown_args *args, const char *summary)
 {
-	static const struct finish_ops ops = { sync_all, reboot_call };
+	static const struct finish_ops ops = { finish_sync, reboot_call };
 	int r = finish_run(args, summary, &ops, FINISH_SYNC_MS);
 
 	log_error("reboot(2) failed: %s; power the machine off by hand", strerror(-r));

@@ -500,6 +500,9 @@ static void finish_sync_stuck(void **state)
 	assert_int_equal(n_reboots, 2);
 	assert_int_equal(reboots[0], (int)RB_KEXEC);
 	assert_int_equal(reboots[1], (int)RB_AUTOBOOT);
+	/* The same bound for a script's handover, before its pivot. */
+	assert_int_equal(finish_sync_bounded(sync_stuck, 300), -ETIMEDOUT);
+	assert_int_equal(finish_sync_bounded(finish_sync, 20000), 0);
 	alarm(0);
 }
 
