@@ -16,19 +16,6 @@
 #include "bootlib/evwait.h"
 #include "bootlib/log.h"
 
-#define SLOT_FDS 2
-
-struct lease_ops {
-	const char *name;
-	int (*start)(struct race_slot *s, const struct lease_race *race);
-	int (*fds)(const struct race_slot *s, int fds[SLOT_FDS]);
-	uint64_t (*next_ms)(const struct race_slot *s);
-	int (*timer)(struct race_slot *s);
-	int (*input)(struct race_slot *s, int which);
-	void (*result)(const struct race_slot *s, struct net_state *out);
-	void (*stop)(struct race_slot *s);
-};
-
 static int v4_start(struct race_slot *s, const struct lease_race *race)
 {
 	return dhcp_client_start(&s->c.v4, &s->link, race->hostname);
@@ -204,6 +191,11 @@ const char *lease_kind_name(enum lease_kind kind)
 	return kinds[kind].name;
 }
 
+static const struct lease_ops *ops_of(const struct lease_race *race, const struct race_slot *s)
+{
+	return &(race->ops ? race->ops : kinds)[s->kind];
+}
+
 int lease_race_add(struct lease_race *race, enum lease_kind kind, const struct link_info *link)
 {
 	struct race_slot *s;
@@ -217,10 +209,10 @@ int lease_race_add(struct lease_race *race, enum lease_kind kind, const struct l
 	return 0;
 }
 
-static void slot_drop(struct race_slot *s, int err)
+static void slot_drop(const struct lease_race *race, struct race_slot *s, int err)
 {
-	log_warn("%s on %s stopped: %s", kinds[s->kind].name, s->link.name, strerror(-err));
-	kinds[s->kind].stop(s);
+	log_warn("%s on %s stopped: %s", ops_of(race, s)->name, s->link.name, strerror(-err));
+	ops_of(race, s)->stop(s);
 	s->running = false;
 }
 
@@ -235,7 +227,7 @@ static int race_fds(const struct lease_race *race, struct pollfd *pfd, int *owne
 
 		if (!race->slot[i].running)
 			continue;
-		k = kinds[race->slot[i].kind].fds(&race->slot[i], fds);
+		k = ops_of(race, &race->slot[i])->fds(&race->slot[i], fds);
 		for (int j = 0; j < k; j++) {
 			pfd[n] = (struct pollfd){ .fd = fds[j], .events = POLLIN };
 			owner[n] = i;
@@ -253,7 +245,7 @@ static uint64_t race_until(const struct lease_race *race, uint64_t deadline, int
 	*running = 0;
 	for (int i = 0; i < race->n; i++)
 		if (race->slot[i].running) {
-			uint64_t t = kinds[race->slot[i].kind].next_ms(&race->slot[i]);
+			uint64_t t = ops_of(race, &race->slot[i])->next_ms(&race->slot[i]);
 
 			(*running)++;
 			if (t < until)
@@ -270,30 +262,52 @@ static void race_timers(struct lease_race *race)
 		struct race_slot *s = &race->slot[i];
 		int r;
 
-		if (s->running && kinds[s->kind].next_ms(s) <= now &&
-		    (r = kinds[s->kind].timer(s)) < 0)
-			slot_drop(s, r);
+		if (s->running && ops_of(race, s)->next_ms(s) <= now &&
+		    (r = ops_of(race, s)->timer(s)) < 0)
+			slot_drop(race, s, r);
 	}
 }
 
+/* Start the slots not started yet: all at first, then those that join. */
 static void race_start(struct lease_race *race)
 {
 	for (int i = 0; i < race->n; i++) {
 		struct race_slot *s = &race->slot[i];
 		int r;
 
-		log_info("%s: asking for an address on %s", kinds[s->kind].name, s->link.name);
-		s->running = true;
-		r = kinds[s->kind].start(s, race);
+		if (s->started)
+			continue;
+		log_info("%s: asking for an address on %s", ops_of(race, s)->name, s->link.name);
+		s->started = s->running = true;
+		r = ops_of(race, s)->start(s, race);
 		if (r < 0)
-			slot_drop(s, r);
+			slot_drop(race, s, r);
 	}
+}
+
+/* The slots' input; the index of a configured slot, else -1. */
+static int race_input(struct lease_race *race, const struct pollfd *pfd, int n, const int *owner,
+		      const int *which)
+{
+	for (int i = 0; i < n; i++) {
+		struct race_slot *s = &race->slot[owner[i]];
+		int r;
+
+		if (!(pfd[i].revents & (POLLIN | POLLERR | POLLHUP)) || !s->running)
+			continue;
+		r = ops_of(race, s)->input(s, which[i]);
+		if (r == 1)
+			return owner[i];
+		if (r < 0)
+			slot_drop(race, s, r);
+	}
+	return -1;
 }
 
 int lease_race_run(struct lease_race *race, unsigned int timeout_ms)
 {
 	uint64_t deadline = clock_now_ms() + timeout_ms;
-	struct pollfd pfd[RACE_MAX * SLOT_FDS];
+	struct pollfd pfd[RACE_MAX * SLOT_FDS + 1];
 	int owner[RACE_MAX * SLOT_FDS], which[RACE_MAX * SLOT_FDS];
 
 	race_start(race);
@@ -301,38 +315,38 @@ int lease_race_run(struct lease_race *race, unsigned int timeout_ms)
 		int running, n;
 		uint64_t until = race_until(race, deadline, &running);
 
-		if (!running)
+		/* With a watch, an interface may still join: the deadline ends it. */
+		if (!running && !race->join)
 			return -ENETDOWN;
 		if (clock_now_ms() >= deadline)
-			return -ETIMEDOUT;
+			return running ? -ETIMEDOUT : -ENETDOWN;
 		n = race_fds(race, pfd, owner, which);
-		if (evwait_poll(pfd, n, until) > 0)
-			for (int i = 0; i < n; i++) {
-				struct race_slot *s = &race->slot[owner[i]];
-				int r;
+		if (race->join)
+			pfd[n] = (struct pollfd){ .fd = race->watch_fd, .events = POLLIN };
+		if (evwait_poll(pfd, n + (race->join ? 1 : 0), until) > 0) {
+			int won = race_input(race, pfd, n, owner, which);
 
-				if (!(pfd[i].revents & (POLLIN | POLLERR | POLLHUP)) || !s->running)
-					continue;
-				r = kinds[s->kind].input(s, which[i]);
-				if (r == 1)
-					return owner[i];
-				if (r < 0)
-					slot_drop(s, r);
+			if (won >= 0)
+				return won;
+			if (race->join && pfd[n].revents) {
+				race->join(race, race->join_ctx);
+				race_start(race);
 			}
+		}
 		race_timers(race);
 	}
 }
 
 void lease_race_result(const struct lease_race *race, int winner, struct net_state *out)
 {
-	kinds[race->slot[winner].kind].result(&race->slot[winner], out);
+	ops_of(race, &race->slot[winner])->result(&race->slot[winner], out);
 }
 
 void lease_race_stop(struct lease_race *race)
 {
 	for (int i = 0; i < race->n; i++)
 		if (race->slot[i].running) {
-			kinds[race->slot[i].kind].stop(&race->slot[i]);
+			ops_of(race, &race->slot[i])->stop(&race->slot[i]);
 			race->slot[i].running = false;
 		}
 }

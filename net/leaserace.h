@@ -25,6 +25,7 @@ struct race_slot {
 	enum lease_kind kind;
 	struct link_info link;
 	bool running;
+	bool started;
 	union {
 		struct dhcp_client v4;
 		struct dhcp6_client v6;
@@ -33,19 +34,45 @@ struct race_slot {
 	} c;
 };
 
+#define SLOT_FDS 2
+
+struct lease_race;
+
+/* What the race asks of one kind of client: a row of net/leaserace.c's
+ * table. The unit tests and the fuzz target give a table of their own. */
+struct lease_ops {
+	const char *name;
+	int (*start)(struct race_slot *s, const struct lease_race *race);
+	int (*fds)(const struct race_slot *s, int fds[SLOT_FDS]);
+	uint64_t (*next_ms)(const struct race_slot *s);
+	int (*timer)(struct race_slot *s);
+	/* 1: configured, 0: go on, -errno: this slot is dropped. */
+	int (*input)(struct race_slot *s, int which);
+	void (*result)(const struct race_slot *s, struct net_state *out);
+	void (*stop)(struct race_slot *s);
+};
+
 struct lease_race {
 	struct race_slot slot[RACE_MAX];
 	int n;
 	const char *hostname;        /* ip='s, sent by DHCP; may be "" */
 	struct in6_addr static_addr; /* LEASE_STATIC6's address and prefix length */
 	int static_prefix;
+	/* An interface whose carrier comes while the race runs joins it: with
+	 * join set, the race polls watch_fd too and, when it is readable,
+	 * calls join, which adds slots (lease_race_add); they start at once. */
+	int watch_fd;
+	void (*join)(struct lease_race *race, void *ctx);
+	void *join_ctx;
+	const struct lease_ops *ops; /* indexed by kind; NULL: net/'s clients */
 };
 
 /* Add one interface to ask, by kind; -ENOSPC when the race is full. */
 int lease_race_add(struct lease_race *race, enum lease_kind kind, const struct link_info *link);
-/* Start every slot and poll them all, until one is configured (returns its
- * index) or timeout_ms passes (-ETIMEDOUT); a slot whose socket fails is
- * dropped with a warning (-ENETDOWN when none is left). */
+/* Start every slot and poll them all (and watch_fd, with join), until one
+ * is configured (returns its index) or timeout_ms passes (-ETIMEDOUT); a
+ * slot whose socket fails is dropped with a warning (-ENETDOWN when none is
+ * left and none can join). */
 int lease_race_run(struct lease_race *race, unsigned int timeout_ms);
 /* The winner's configuration, into out. */
 void lease_race_result(const struct lease_race *race, int winner, struct net_state *out);

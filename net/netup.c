@@ -2,18 +2,17 @@
 #include "net/netup.h"
 
 #include <arpa/inet.h>
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "bootlib/coldplug.h"
 #include "bootlib/evwait.h"
 #include "bootlib/log.h"
 #include "bootlib/timeline.h"
 #include "common/redact.h"
 #include "net/leaserace.h"
+#include "net/links.h"
 #include "net/linkwatch.h"
 
 unsigned int netup_wait_ms(const struct netup_limits *lim, unsigned int own_ms, bool *cut)
@@ -40,143 +39,6 @@ static const char *waited_word(const struct waited *w, const char *own)
 static unsigned int waited_sec(const struct waited *w)
 {
 	return (w->ms + 999) / 1000;
-}
-
-/* Once one interface has a carrier, how long the others of the machine get
- * to have theirs too, so DHCP can go through them in bus order. */
-#define SETTLE_MS 1000
-
-struct links {
-	struct link_info ready[LINKS_MAX];   /* up, with a carrier */
-	int n_ready;
-	int up_index[LINKS_MAX];             /* interfaces already set up */
-	int n_up;
-	int n_seen;                         /* matching interfaces present */
-};
-
-static bool links_was_up(const struct links *s, int index)
-{
-	for (int i = 0; i < s->n_up; i++)
-		if (s->up_index[i] == index)
-			return true;
-	return false;
-}
-
-/* One look at the interfaces: bring new ones up, note those with carrier. */
-static void links_scan(struct links *s, const char *want, unsigned int mtu)
-{
-	struct link_info all[LINKS_MAX];
-	int n = link_list(all, LINKS_MAX);
-
-	s->n_ready = 0;
-	s->n_seen = 0;
-	for (int i = 0; i < n; i++) {
-		if (want[0] && strcmp(all[i].name, want) != 0)
-			continue;
-		s->n_seen++;
-		if (!links_was_up(s, all[i].index) && s->n_up < LINKS_MAX) {
-			int r = link_up(all[i].index, mtu);
-
-			if (r < 0)
-				log_warn("setting %s up failed: %s", all[i].name, strerror(-r));
-			s->up_index[s->n_up++] = all[i].index;
-		}
-		if (link_has_carrier(all[i].index))
-			s->ready[s->n_ready++] = all[i];
-	}
-}
-
-/* Network controllers on the PCI bus (class 02xxxx), whether or not their
- * interface exists yet: a driver probing in the background makes its
- * interface appear later than the others'. */
-static int pci_network_count(void)
-{
-	DIR *d = opendir("/sys/bus/pci/devices");
-	struct dirent *de;
-	int n = 0;
-
-	while (d && (de = readdir(d))) {
-		char path[300], cls[16] = "";
-		FILE *f;
-
-		if (de->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/class", de->d_name);
-		f = fopen(path, "re");
-		if (f && fgets(cls, sizeof(cls), f) && strncmp(cls, "0x02", 4) == 0)
-			n++;
-		if (f)
-			fclose(f);
-	}
-	if (d)
-		closedir(d);
-	return n;
-}
-
-/* Whether the wait is over: every interface there is has its carrier, and
- * every PCI network controller has its interface (with a name asked for,
- * that one). */
-static bool links_complete(const struct links *s, int expected)
-{
-	return s->n_ready > 0 && s->n_ready == s->n_seen && s->n_seen >= expected;
-}
-
-/* A uevent that may change the interfaces: one of the net subsystem. */
-static bool net_event(const struct uevent *ev)
-{
-	return ev->subsystem && strcmp(ev->subsystem, "net") == 0;
-}
-
-/* Handle what woke the wait: load the drivers of devices that appeared (a
- * virtio NIC appears only once virtio_pci is loaded), read the link
- * messages. True when the interfaces should be looked at again. */
-static bool links_events(struct pollfd fds[2])
-{
-	bool look = evwait_uevents(fds[0].fd, net_event);
-	int r = linkwatch_drain(fds[1].fd);
-
-	if (r == -ENOBUFS)
-		log_warn("rtnetlink: link messages were lost; looking at every interface again");
-	return look || r != 0;
-}
-
-/* When the wait ends without news: the deadline, or SETTLE_MS after the
- * first carrier if that is sooner. */
-static uint64_t links_until(const struct links *s, uint64_t deadline, uint64_t *settled)
-{
-	if (s->n_ready > 0 && !*settled)
-		*settled = clock_now_ms() + SETTLE_MS;
-	return *settled && *settled < deadline ? *settled : deadline;
-}
-
-/* The uevent and rtnetlink sockets are opened before the coldplug pass and
- * the first look, so that nothing that happens after either is missed; the
- * wait then sleeps only in poll(). Done early when links_complete(); else
- * the other interfaces get SETTLE_MS after the first carrier. Returns 0
- * (some interface has a carrier), -ETIMEDOUT, or -errno when the kernel's
- * events cannot be listened to. */
-static int links_wait(struct links *s, const char *want, unsigned int mtu, unsigned int timeout_ms)
-{
-	uint64_t deadline = clock_now_ms() + timeout_ms, settled = 0;
-	struct pollfd fds[2] = { { .fd = uevent_open(), .events = POLLIN },
-				 { .fd = linkwatch_open(), .events = POLLIN } };
-	int expected = want[0] ? 1 : pci_network_count();
-	int r = fds[0].fd < 0 ? fds[0].fd : fds[1].fd;
-
-	memset(s, 0, sizeof(*s));
-	if (fds[0].fd >= 0 && fds[1].fd >= 0) {
-		coldplug_devices();
-		links_scan(s, want, mtu);
-		while (!links_complete(s, expected) &&
-		       evwait_poll(fds, 2, links_until(s, deadline, &settled)) > 0)
-			if (links_events(fds))
-				links_scan(s, want, mtu);
-		r = s->n_ready > 0 ? 0 : -ETIMEDOUT;
-	}
-	for (int i = 0; i < 2; i++)
-		if (fds[i].fd >= 0)
-			close(fds[i].fd);
-	return r;
 }
 
 static void conf_from_ip(const struct ip_conf *ipc, struct dhcp_lease *c)
@@ -236,50 +98,121 @@ static int method_kinds(enum ip_method m, enum lease_kind kinds[2])
 	return m == IP_METHOD_EITHER6 ? 2 : 1;
 }
 
+/* Which interfaces the race has asked, and how to ask a new one. */
+struct race_join {
+	struct links *s;
+	const char *want;
+	unsigned int mtu;
+	enum lease_kind kinds[2];
+	int n_kinds;
+	int tried[LINKS_MAX];
+	int n_tried;
+};
+
+/* Add the interfaces with a carrier not asked yet, each in every kind. */
+static void race_add_ready(struct lease_race *race, struct race_join *j)
+{
+	for (int i = 0; i < j->s->n_ready && j->n_tried < LINKS_MAX; i++)
+		if (!tried_has(j->tried, j->n_tried, j->s->ready[i].index)) {
+			j->tried[j->n_tried++] = j->s->ready[i].index;
+			for (int k = 0; k < j->n_kinds; k++)
+				lease_race_add(race, j->kinds[k], &j->s->ready[i]);
+		}
+}
+
+/* A link message during the race: an interface whose carrier came (a slow
+ * autonegotiation, a cable plugged in) joins the race at once, instead of
+ * after the others' whole DHCP time. */
+static void race_link_news(struct lease_race *race, void *ctx)
+{
+	struct race_join *j = ctx;
+	int r = linkwatch_drain(race->watch_fd);
+
+	if (r == -ENOBUFS)
+		log_warn("rtnetlink: link messages were lost; looking at every interface again");
+	if (r < 0 && r != -ENOBUFS) {
+		/* A socket that keeps failing would wake the poll for nothing. */
+		log_warn("rtnetlink: reading link changes failed (%s); an interface whose "
+			 "carrier comes later is asked only after the others", strerror(-r));
+		race->join = NULL;
+		return;
+	}
+	if (r == 0)
+		return;
+	links_scan(j->s, j->want, j->mtu);
+	race_add_ready(race, j);
+}
+
+/* One race over the interfaces not asked yet: 1 when there is none, else
+ * the race's end (0: out is the winner's; -errno), -ETIMEDOUT with *over
+ * set when rd.timeout= left it no time. */
+static int lease_round(struct lease_race *race, struct race_join *j, int watch,
+		       const struct ip_conf *ipc, const struct netup_limits *lim,
+		       struct net_state *out, struct waited *w, bool *over)
+{
+	unsigned int ms;
+	int r;
+
+	memset(race, 0, sizeof(*race));
+	race->hostname = ipc->hostname;
+	race->watch_fd = watch;
+	race->join = watch >= 0 ? race_link_news : NULL;
+	race->join_ctx = j;
+	race_add_ready(race, j);
+	if (!race->n)
+		return 1;
+	ms = netup_wait_ms(lim, lim->dhcp_ms, &w->cut);
+	*over = ms == 0;
+	if (*over) {
+		w->cut = true;
+		return -ETIMEDOUT;
+	}
+	w->ms = ms;
+	r = lease_race_run(race, ms);
+	if (r >= 0)
+		lease_race_result(race, r, out);
+	lease_race_stop(race);
+	if (r >= 0)
+		return 0;
+	log_warn("%s: no address on %s%s: %s", lease_kind_name(j->kinds[0]), race->slot[0].link.name,
+		 race->n > j->n_kinds ? " and the others" : "",
+		 r == -ETIMEDOUT ? "no server answered" : strerror(-r));
+	return r;
+}
+
 /* Ask on every interface with a carrier at once; the first answer wins.
- * An interface whose carrier came after the settle time (a busy machine)
- * is found by a new look once the first ones have failed, and asked then. */
+ * The link messages are listened to while it runs (race_link_news); an
+ * interface that came anyway when a round had ended is asked in the next,
+ * until no interface is left to ask (the last failure stands) or
+ * rd.timeout= is over (-ETIMEDOUT). */
 static int lease_on_links(struct links *s, const struct ip_conf *ipc, const char *want,
 			  const struct netup_limits *lim, struct net_state *out, struct waited *w)
 {
 	static struct lease_race race;
-	enum lease_kind kinds[2];
-	int n_kinds = method_kinds(ipc->method, kinds);
-	int tried[LINKS_MAX], n_tried = 0;
-	int r = -ENODEV;
+	static struct race_join j;
+	int watch = linkwatch_open();
+	int r = -ENODEV, round;
+	bool over = false;
 
-	for (;;) {
-		unsigned int ms;
-
-		memset(&race, 0, sizeof(race));
-		race.hostname = ipc->hostname;
-		for (int i = 0; i < s->n_ready && n_tried < LINKS_MAX; i++)
-			if (!tried_has(tried, n_tried, s->ready[i].index)) {
-				tried[n_tried++] = s->ready[i].index;
-				for (int k = 0; k < n_kinds; k++)
-					lease_race_add(&race, kinds[k], &s->ready[i]);
-			}
-		if (!race.n)
-			return r;
-		ms = netup_wait_ms(lim, lim->dhcp_ms, &w->cut);
-		if (!ms) {
-			/* rd.timeout= is over: the failure of the round before stands. */
-			w->cut = true;
-			lease_race_stop(&race);
-			return -ETIMEDOUT;
-		}
-		w->ms = ms;
-		r = lease_race_run(&race, ms);
-		if (r >= 0)
-			lease_race_result(&race, r, out);
-		lease_race_stop(&race);
-		if (r >= 0)
-			return 0;
-		log_warn("%s: no address on %s%s: %s", lease_kind_name(kinds[0]), race.slot[0].link.name,
-			 race.n > n_kinds ? " and the others" : "",
-			 r == -ETIMEDOUT ? "no server answered" : strerror(-r));
+	memset(&j, 0, sizeof(j));
+	j.s = s;
+	j.want = want;
+	j.mtu = ipc->mtu;
+	j.n_kinds = method_kinds(ipc->method, j.kinds);
+	if (watch < 0)
+		log_warn("rtnetlink: listening for link changes failed (%s); an interface whose "
+			 "carrier comes later is asked only after the others", strerror(-watch));
+	else
+		links_scan(s, want, ipc->mtu);   /* what came before the watch opened */
+	while ((round = lease_round(&race, &j, watch, ipc, lim, out, w, &over)) != 1) {
+		r = round;
+		if (r == 0 || over)
+			break;
 		links_scan(s, want, ipc->mtu);
 	}
+	if (watch >= 0)
+		close(watch);
+	return r;
 }
 
 /* ip=[ADDR]:...: the address on the first interface with a carrier, DAD
