@@ -11,7 +11,9 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -25,9 +27,28 @@
  * back: this long at most, in 10 ms steps, then the boot goes on. */
 #define SWEEP_STEPS 200
 
-/* Kill every process of /proc but self and the kernel's threads, counted
- * in killed when not NULL. Returns how many are left (zombies included:
- * they end once reaped), or -errno. */
+/* systemd's convention for a storage daemon the real root takes over
+ * (mdmon --offroot, multipathd, plymouthd): argv[0] begins with '@'. It
+ * must live on, or the root's device stops answering. */
+static bool stays_for_the_root(pid_t pid)
+{
+	char path[64], first = 0;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	if (read(fd, &first, 1) != 1)
+		first = 0;
+	close(fd);
+	return first == '@';
+}
+
+/* Kill every process of /proc but self, the kernel's threads and the
+ * storage daemons marked to stay, counted in killed when not NULL.
+ * Returns how many are left (zombies included: they end once reaped), or
+ * -errno. */
 static int kill_round(pid_t self, int *killed)
 {
 	DIR *dir = opendir("/proc");
@@ -40,7 +61,8 @@ static int kill_round(pid_t self, int *killed)
 		struct procstat st;
 
 		if (!procstat_is_pid_name(de->d_name) || procstat_read("/proc", de->d_name, &st) < 0 ||
-		    st.pid == self || procstat_is_kernel_thread(&st))
+		    st.pid == self || procstat_is_kernel_thread(&st) ||
+		    stays_for_the_root(st.pid))
 			continue;
 		left++;
 		if (st.state != 'Z' && kill(st.pid, SIGKILL) == 0 && killed)

@@ -121,12 +121,25 @@ static int others_left(bool zombies)
 	return n;
 }
 
+/* A storage daemon the real root takes over: argv[0] begins with '@'
+ * (systemd's convention, mdmon --offroot's). */
+static pid_t storage_daemon(void)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		execl("/bin/sleep", "@sleep", "60", (char *)NULL);
+		_exit(1);
+	}
+	return pid;
+}
+
 /* PID 1 of the namespace: leave processes, sweep, look. The exit status
  * names the first check that failed. */
 static int play_init(void)
 {
 	char why[256];
-	pid_t daemon_pid;
+	pid_t daemon_pid, storage;
 	int r;
 
 	mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL);
@@ -135,16 +148,19 @@ static int play_init(void)
 	daemon_pid = leave_processes();
 	if (daemon_pid <= 0)
 		return 2;
+	storage = storage_daemon();
 	usleep(100 * 1000);
-	if (others_left(false) != 3)   /* the server, the daemon, the job */
+	if (others_left(false) != 4)   /* the server, the daemon, the job, the storage daemon */
 		return 3;
 	r = procsweep_all(why, sizeof(why));
 	if (kill(daemon_pid, 0) == 0)
 		return 4;         /* the daemon would live on under the real root */
 	if (r != 3)
 		return 5;
-	if (others_left(true) != 0)   /* the session's zombie reaped too */
-		return 6;
+	if (others_left(true) != 1 || kill(storage, 0) != 0)
+		return 6;         /* the session's zombie reaped too; the storage daemon lives */
+	kill(storage, SIGKILL);
+	waitpid(storage, NULL, 0);
 	return 0;
 }
 
