@@ -6,7 +6,9 @@
 NET_MAC2=52:54:00:00:00:02
 
 # net_monitor SOCKET COMMAND...: once qemu's monitor listens on SOCKET, send
-# each COMMAND (qemu was started with -S, so the guest has not run yet).
+# each COMMAND, each after the monitor's prompt: a command sent before it
+# is not always read (qemu was started with -S, so the guest has not run
+# yet when the first comes).
 net_monitor() {
 	python3 - "$@" <<-'EOT'
 	import socket, sys, time
@@ -18,9 +20,18 @@ net_monitor() {
 	        break
 	    except OSError:
 	        time.sleep(0.05)
+	s.settimeout(10)
+	def prompt():
+	    seen = b""
+	    while not seen.endswith(b"(qemu) "):
+	        more = s.recv(4096)
+	        if not more:
+	            sys.exit("qemu's monitor closed")
+	        seen += more
+	prompt()
 	for c in cmds:
 	    s.sendall((c + "\n").encode())
-	    time.sleep(0.2)
+	    prompt()
 	s.close()
 	EOT
 }
@@ -77,6 +88,58 @@ bond=bond0:lan0,lan1:mode=active-backup,miimon=100" $nic2 -S \
 		net_vlan_port && net_boot vlan "vlan=vlan5:eth0 ip=vlan5:dhcp" &&
 		net_assert_nfs_root_on "$NET_LOG" vlan5 || rc=1
 		NET_NETDEV0=
+	fi
+	net_ns_down
+	return $rc
+}
+
+# net_wait_dhcp TAP: until a DHCP request comes out of the guest on TAP (at
+# most 120 s). The console cannot say when: the kernel may print a line
+# of the init's many seconds after it was written.
+net_wait_dhcp() {
+	ip netns exec "$NET_NS" python3 - "$1" <<-'EOT'
+	import socket, sys
+	s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(0x0800))
+	s.bind((sys.argv[1], 0))
+	s.settimeout(120)
+	while True:
+	    f = s.recv(2048)
+	    ihl = (f[14] & 15) * 4
+	    if f[23] == 17 and f[14 + ihl + 2:14 + ihl + 4] == b"\x00\x43":
+	        break
+	EOT
+}
+
+# A carrier that comes while DHCP runs, as reported (a virtio NIC on no
+# DHCP server, an e1000 on one): the virtio NIC in slot 4 is on nothing;
+# the e1000 in slot 5 (the DHCP server's bridge, $NET_MAC) starts with its
+# link off (qemu's -S, then set_link on its monitor) and gets it once the
+# init asks on the other (the first DHCP request on tap1). It joins the race
+# at once: its lease comes long before the other's 30 s are over (it came
+# at 35 s of uptime when it was asked only after them). The kernel names
+# the NICs in the order their drivers probed, so the case goes by what the
+# console says, not by name.
+case_net_late_carrier() {
+	local rc=0 mon=$CASE_DIR/late.mon qpid asked lease
+	NET_IMG=$(net_image) || return 1
+	net_ns_up || { net_ns_down; echo "creating the namespace failed"; return 1; }
+	net_nfs_start && net_dhcp_start "$NET_SERVER:/nfsroot" || rc=1
+	if [ $rc -eq 0 ]; then
+		net_monitor "$mon" "set_link n0 off" "cont" &
+		# shellcheck disable=SC2046
+		NET_NIC0_MODEL=e1000 net_boot late-carrier "root=dhcp ip=dhcp rd.shell=0" \
+			$(net_nic tap1 52:54:00:00:00:09 0x4) -S -monitor "unix:$mon,server=on,wait=off" &
+		qpid=$!
+		net_wait_dhcp tap1 || rc=1
+		net_monitor "$mon" "set_link n0 on" || rc=1
+		wait "$qpid"
+		NET_LOG=$CASE_DIR/late-carrier.log.txt
+		[ $rc -ne 0 ] || { assert_root_reached "$NET_LOG" &&
+			assert_log "$NET_LOG" "timeline [0-9.]* lease eth[01] $NET_GUEST dhcp"; } || rc=1
+		asked=$(net_uptime "$NET_LOG" "DHCP: asking for an address on eth")
+		lease=$(sed -n "s/.*timeline \([0-9.]*\) lease eth[01] $NET_GUEST .*/\1/p" "$NET_LOG" | head -n1)
+		net_assert_gap "from the race's start to the late NIC's lease" "$asked" "$lease" 15 \
+			"it waited for the other NIC's DHCP time" || rc=1
 	fi
 	net_ns_down
 	return $rc
