@@ -150,18 +150,18 @@ case_tpm_root_unattended() {
 	assert_not_log "$CASE_DIR/console.log" "$LUKS_PW"
 }
 
-# The same root on a machine whose PCR 1 differs (another SMBIOS serial
-# number): the TPM refuses, which is said in one line, and the passphrase
-# typed on the console opens it; nothing typed is echoed.
-case_tpm_pcr_changed_fallback() {
-	local rc
-	tpm_setup || return 1
+# tpm_token_refused IMAGE REFUSAL [QEMU ARGS...]: the root boots with the
+# software TPM, the token's refusal is said as REFUSAL (a regular
+# expression), and the passphrase typed on the console opens it.
+tpm_token_refused() {
+	local rc img=$1 refusal=$2
+	shift 2
 	tpm_copy
 	tpm_start "$CASE_DIR/tpm"
-	rescue_start "$IMG_TPM" "root=UUID=$UUID_TPM_FS rd.luks.uuid=$UUID_TPM rd.timeout=90" \
-		$(virtio_disk "$CASE_DIR/tpmroot.img") $TPM_ARGS -smbios type=1,serial=lifeboat-changed
+	rescue_start "$img" "root=UUID=$UUID_TPM_FS rd.luks.uuid=$UUID_TPM rd.timeout=90" \
+		$(virtio_disk "$CASE_DIR/tpmroot.img") $TPM_ARGS "$@"
 	{
-		expect "the TPM2 token of /dev/vda \(LUKS UUID=$UUID_TPM\) did not open it: the TPM refused: the PCRs the token is bound to have changed" 90 &&
+		expect "the TPM2 token of /dev/vda \(LUKS UUID=$UUID_TPM\) did not open it: $refusal" 90 &&
 		expect 'Passphrase \(try 1 of 3\)' 10 &&
 		type_line "$LUKS_PW" &&
 		expect '^LIFEBOAT-TEST: end' 90
@@ -170,8 +170,17 @@ case_tpm_pcr_changed_fallback() {
 	rescue_stop $rc
 	tpm_stop
 	[ $rc -eq 0 ] || return 1
+	assert_log "$CASE_DIR/console.log" "opened /dev/vda (LUKS UUID=$UUID_TPM) as /dev/mapper/luks-$UUID_TPM with a passphrase"
+}
+
+# The same root on a machine whose PCR 1 differs (another SMBIOS serial
+# number): the TPM refuses, which is said in one line, and the passphrase
+# typed on the console opens it; nothing typed is echoed.
+case_tpm_pcr_changed_fallback() {
+	tpm_setup || return 1
+	tpm_token_refused "$IMG_TPM" "the TPM refused: the PCRs the token is bound to have changed" \
+		-smbios type=1,serial=lifeboat-changed &&
 	assert_log "$CASE_DIR/console.log" 'rootmount /dev/dm-0 ext4' &&
-	assert_log "$CASE_DIR/console.log" "opened /dev/vda (LUKS UUID=$UUID_TPM) as /dev/mapper/luks-$UUID_TPM with a passphrase" &&
 	assert_not_log "$CASE_DIR/console.log" "$LUKS_PW"
 }
 
@@ -179,25 +188,11 @@ case_tpm_pcr_changed_fallback() {
 # TPM2 support and which option adds it (not that cryptsetup failed, nor
 # that there is no TPM), and the passphrase typed opens the container.
 case_tpm_image_without_tpm2() {
-	local rc img=$CASE_DIR/no-tpm2.img
+	local img=$CASE_DIR/no-tpm2.img
 	tpm_setup || return 1
 	"$BUILD/lifeboat" build --config /dev/null --generic --block-stacks --kver "$KVER" \
 		-o "$img" >/dev/null 2>&1 || { echo "building the --block-stacks image failed"; return 1; }
-	tpm_copy
-	tpm_start "$CASE_DIR/tpm"
-	rescue_start "$img" "root=UUID=$UUID_TPM_FS rd.luks.uuid=$UUID_TPM rd.timeout=90" \
-		$(virtio_disk "$CASE_DIR/tpmroot.img") $TPM_ARGS
-	{
-		expect "the TPM2 token of /dev/vda \(LUKS UUID=$UUID_TPM\) did not open it: this image has no TPM2 support .*rebuild it with lifeboat build --block-stacks --tpm2" 90 &&
-		expect 'Passphrase \(try 1 of 3\)' 10 &&
-		type_line "$LUKS_PW" &&
-		expect '^LIFEBOAT-TEST: end' 90
-	}
-	rc=$?
-	rescue_stop $rc
-	tpm_stop
-	[ $rc -eq 0 ] || return 1
-	assert_log "$CASE_DIR/console.log" "opened /dev/vda (LUKS UUID=$UUID_TPM) as /dev/mapper/luks-$UUID_TPM with a passphrase" &&
+	tpm_token_refused "$img" "this image has no TPM2 support .*rebuild it with lifeboat build --block-stacks --tpm2" &&
 	assert_not_log "$CASE_DIR/console.log" "cryptsetup could not use the token"
 }
 

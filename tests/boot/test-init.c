@@ -141,7 +141,6 @@ int main(int argc, char **argv)
 	print_root_mount();
 	print_dm_devices();
 	print_file("uptime", "/proc/uptime");
-	print_file("cmdline", "/proc/cmdline");
 	print_file("timeline", "/run/initramfs/timeline");
 	if (access("/run/initramfs/net.eth0.conf", F_OK) == 0) {
 		print_file("netconf", "/run/initramfs/net.eth0.conf");
