@@ -33,7 +33,7 @@ TEST_LIBS := -llzo2 -ltss2-tcti-swtpm
 # The tpm2 pin's libtss2 is dlopen()ed (clevis/tss2fn.c).
 CLEVIS_LIBS := -lcrypto -ljson-c
 
-GEN_SRCS    := $(filter-out gen/main.c,$(sort $(shell find gen -name '*.c')))
+GEN_SRCS    := $(filter-out gen/cmd/main.c,$(sort $(shell find gen -name '*.c')))
 INIT_SRCS   := $(filter-out init/boot.c shutdown/shutdown_main.c remote/login_main.c,$(wildcard init/*.c bootlib/*.c resume/*.c kdump/*.c net/*.c rescue/*.c blockstack/*.c fsck/*.c shutdown/*.c remote/*.c))
 COMMON_SRCS := $(wildcard common/*.c)
 CLEVIS_SRCS := $(filter-out clevis/clevis_main.c,$(wildcard clevis/*.c))
@@ -66,7 +66,7 @@ $(BUILD)/%.a:
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
-$(BUILD)/lifeboat: $(BUILD)/obj/gen/main.o $(BUILD)/libgen.a $(BUILD)/libcommon.a
+$(BUILD)/lifeboat: $(BUILD)/obj/gen/cmd/main.o $(BUILD)/libgen.a $(BUILD)/libcommon.a
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(GEN_LIBS)
 
 # The programs that go into images keep their debug information and symbol
@@ -156,7 +156,7 @@ cppcheck:
 # The include rules of docs/architecture.md, and proof that the check fails.
 # It reads the objects' symbols too (nm): a call declared by hand has no include.
 LAYER_OBJS := $(GEN_OBJS) $(INIT_OBJS) $(COMMON_OBJS) $(CLEVIS_OBJS) \
-	$(call obj,gen/main.c init/boot.c shutdown/shutdown_main.c remote/login_main.c clevis/clevis_main.c)
+	$(call obj,gen/cmd/main.c init/boot.c shutdown/shutdown_main.c remote/login_main.c clevis/clevis_main.c)
 check-layers: $(LAYER_OBJS)
 	python3 tests/layers/check-layers.py --objects $(BUILD)/obj
 	tests/layers/selftest.sh

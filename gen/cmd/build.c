@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "common/layout.h"
-#include "gen/build_ctx.h"
+#include "gen/opts/build_ctx.h"
 #include "gen/cmd/build_all.h"
 #include "gen/elf/program.h"
 #include "gen/feature/feature.h"
@@ -43,43 +43,6 @@ static int add_skeleton(struct image *img)
 	return r;
 }
 
-/* The init and the way out (lifeboat-shutdown) are found beside the
- * generator (the build tree) or in ../lib/lifeboat/ from it (an installed
- * lifeboat, whatever the prefix). */
-static int find_program_quiet(const char *name, char *out, size_t size)
-{
-	static const char *const places[] = { "%s/%s", "%s/../lib/lifeboat/%s" };
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	char *slash;
-
-	if (n < 0)
-		return -errno;
-	exe[n] = '\0';
-	slash = strrchr(exe, '/');
-	if (slash)
-		*slash = '\0';
-	for (size_t i = 0; i < sizeof(places) / sizeof(places[0]); i++) {
-		int len = snprintf(out, size, places[i], exe, name);
-
-		if (len > 0 && (size_t)len < size && access(out, R_OK) == 0)
-			return 0;
-	}
-	return -ENOENT;
-}
-
-int build_find_program(const char *name, char *out, size_t size)
-{
-	int r = find_program_quiet(name, out, size);
-
-	if (r == -ENOENT)
-		gen_error("%s not found beside the generator or in ../lib/lifeboat from it; run "
-			  "'make' or 'make install' first", name);
-	else if (r < 0)
-		gen_error("finding %s: /proc/self/exe cannot be read (%s)", name, strerror(-r));
-	return r;
-}
-
 /* Whether the root's containers are bound to Tang: lifeboat-clevis, the
  * program the image would carry, reads their tokens. Without it (not
  * built) nothing is detected; --clevis still works. */
@@ -87,7 +50,7 @@ static void host_tang_detect(struct host_facts *host)
 {
 	char clevis[PATH_MAX];
 
-	if (host->stack.n_luks && find_program_quiet("lifeboat-clevis", clevis, sizeof(clevis)) == 0)
+	if (host->stack.n_luks && program_find_own_quiet("lifeboat-clevis", clevis, sizeof(clevis)) == 0)
 		tanghost_detect(host, clevis);
 }
 
@@ -286,7 +249,7 @@ static int assemble(struct build_ctx *c, const char *kver, const char *moddir)
 
 	r = add_skeleton(c->img);
 	if (r == 0)
-		r = build_find_program("lifeboat-init", init, sizeof(init));
+		r = program_find_own("lifeboat-init", init, sizeof(init));
 	c->init = init;
 	if (r == 0)
 		r = program_add(c->img, init, "/init");

@@ -4,13 +4,9 @@
 
 #include <stddef.h>
 
-#include "gen/build_opts.h"
+#include "gen/opts/build_opts.h"
 #include "gen/host/hostfacts.h"
 
-/* The path of one of lifeboat's programs (lifeboat-init, lifeboat-login,
- * ...): beside the generator (the build tree) or in ../lib/lifeboat/ from
- * it. Returns 0 or -ENOENT (reported). */
-int build_find_program(const char *name, char *out, size_t size);
 /* Returns 0 or -errno (the reason was reported). */
 int build_image(const struct build_opts *o);
 /* One image, for o->kver (not "all"); host is the build host read once,

@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "gen/build_opts.h"
+#include "gen/opts/build_opts.h"
 #include "gen/host/hostfacts.h"
 
 /* o->output with every %k replaced by kver. Returns 0 or -ENAMETOOLONG. */

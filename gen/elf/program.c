@@ -2,8 +2,11 @@
 #include "gen/elf/program.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/fileread.h"
 #include "common/strv.h"
@@ -75,5 +78,42 @@ int program_add_packed(struct image *img, const char *binary, const char *dst)
 	image_set_kind(img, IMAGE_KIND_OTHER);
 	free(raw);
 	free(xz);
+	return r;
+}
+
+/* lifeboat's own programs are found beside the generator (the build tree)
+ * or in ../lib/lifeboat/ from it (an installed lifeboat, whatever the
+ * prefix). */
+int program_find_own_quiet(const char *name, char *out, size_t size)
+{
+	static const char *const places[] = { "%s/%s", "%s/../lib/lifeboat/%s" };
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char *slash;
+
+	if (n < 0)
+		return -errno;
+	exe[n] = '\0';
+	slash = strrchr(exe, '/');
+	if (slash)
+		*slash = '\0';
+	for (size_t i = 0; i < sizeof(places) / sizeof(places[0]); i++) {
+		int len = snprintf(out, size, places[i], exe, name);
+
+		if (len > 0 && (size_t)len < size && access(out, R_OK) == 0)
+			return 0;
+	}
+	return -ENOENT;
+}
+
+int program_find_own(const char *name, char *out, size_t size)
+{
+	int r = program_find_own_quiet(name, out, size);
+
+	if (r == -ENOENT)
+		gen_error("%s not found beside the generator or in ../lib/lifeboat from it; run "
+			  "'make' or 'make install' first", name);
+	else if (r < 0)
+		gen_error("finding %s: /proc/self/exe cannot be read (%s)", name, strerror(-r));
 	return r;
 }

@@ -20,4 +20,11 @@ int program_add(struct image *img, const char *binary, const char *dst);
  * Errors are reported. */
 int program_add_packed(struct image *img, const char *binary, const char *dst);
 
+/* The path of one of lifeboat's own programs (lifeboat-init,
+ * lifeboat-login, ...): beside the generator (the build tree) or in
+ * ../lib/lifeboat/ from it. Returns 0 or -ENOENT, reported by
+ * program_find_own, not by the quiet one (for what may be missing). */
+int program_find_own(const char *name, char *out, size_t size);
+int program_find_own_quiet(const char *name, char *out, size_t size);
+
 #endif

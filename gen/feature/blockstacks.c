@@ -83,7 +83,7 @@ int blockstacks_pack(const struct build_ctx *c)
 	if (r == 0 && (wanted[1] || o->block_stacks))
 		r = stackhost_add_lvm_conf(c->img, h != NULL);
 	if (r == 0 && h)
-		r = stackhost_add_config(o, h, c->img);
+		r = stackhost_add_config(&o->add_files, h, c->img);
 	return r;
 }
 

@@ -2,7 +2,7 @@
 #ifndef LIFEBOAT_BLOCKSTACKS_H
 #define LIFEBOAT_BLOCKSTACKS_H
 
-#include "gen/build_ctx.h"
+#include "gen/opts/build_ctx.h"
 #include "gen/host/hostonly.h"
 
 /* Whether a host-only image of the host h scanned needs the tool at path

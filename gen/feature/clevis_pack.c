@@ -7,7 +7,7 @@
  * --clevis. When a binding may name a Tang server, the marker
  * LAYOUT_CLEVIS_NET tells the init to bring the network up before the
  * root's device wait (init/plan.c). --clevis implies --block-stacks and
- * --net (gen/build_opts.c). */
+ * --net (gen/opts/build_opts.c). */
 #include "gen/feature/feature.h"
 
 #include <errno.h>

@@ -10,7 +10,7 @@
 
 #include <stdbool.h>
 
-#include "gen/build_ctx.h"
+#include "gen/opts/build_ctx.h"
 #include "gen/kmod/kmods.h"
 
 struct feature {

@@ -2,7 +2,7 @@
 #ifndef LIFEBOAT_FSCKPACK_H
 #define LIFEBOAT_FSCKPACK_H
 
-#include "gen/build_opts.h"
+#include "gen/opts/build_opts.h"
 #include "gen/image/image.h"
 
 /* Add the checkers of common/fsckcheck.h with their libraries: a generic

@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "gen/build_ctx.h"
+#include "gen/opts/build_ctx.h"
 
 /* --iscsi, or a host-only image on a machine with an iSCSI session (its
  * root may be on it). Its entry of the feature table (gen/feature/feature.h)

@@ -4,7 +4,7 @@
 #ifndef LIFEBOAT_GEN_KDUMP_PACK_H
 #define LIFEBOAT_GEN_KDUMP_PACK_H
 
-#include "gen/build_opts.h"
+#include "gen/opts/build_opts.h"
 #include "gen/image/image.h"
 
 /* Nothing without --kdump. Returns 0, or -errno after reporting. */

@@ -10,12 +10,7 @@
 #include <stddef.h>
 
 #include "gen/image/image.h"
-
-enum microcode_mode {
-	MICROCODE_AUTO,   /* the host CPU's for host-only images, all for generic ones */
-	MICROCODE_ALL,
-	MICROCODE_NONE,
-};
+#include "gen/opts/build_opts.h"   /* enum microcode_mode, --microcode */
 
 /* The processor a host-only image is for, from /proc/cpuinfo. */
 struct cpu_id {

@@ -2,7 +2,7 @@
 #ifndef LIFEBOAT_RESCUE_PACK_H
 #define LIFEBOAT_RESCUE_PACK_H
 
-#include "gen/build_opts.h"
+#include "gen/opts/build_opts.h"
 #include "gen/image/image.h"
 
 /* Where --rescue busybox takes busybox from: Debian's busybox-static. */

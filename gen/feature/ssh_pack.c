@@ -20,7 +20,6 @@
 #include <unistd.h>
 
 #include "common/layout.h"
-#include "gen/cmd/build.h"
 #include "gen/elf/program.h"
 #include "gen/gen_report.h"
 #include "gen/host/authkeys.h"
@@ -226,7 +225,7 @@ static int add_programs(struct image *img)
 	}
 	r = program_add(img, DROPBEAR_HOST, LAYOUT_DROPBEAR);
 	if (r == 0)
-		r = build_find_program("lifeboat-login", login, sizeof(login));
+		r = program_find_own("lifeboat-login", login, sizeof(login));
 	if (r == 0)
 		r = program_add(img, login, LAYOUT_SSH_LOGIN);
 	return r;

@@ -6,7 +6,6 @@
 #include <limits.h>
 
 #include "common/layout.h"
-#include "gen/cmd/build.h"
 #include "gen/elf/program.h"
 #include "gen/feature/feature.h"
 
@@ -40,7 +39,7 @@ static bool wayout_pack_wanted(const struct build_ctx *c)
 static int wayout_pack_add_files(struct build_ctx *c)
 {
 	char way_out[PATH_MAX];
-	int r = build_find_program("lifeboat-shutdown", way_out, sizeof(way_out));
+	int r = program_find_own("lifeboat-shutdown", way_out, sizeof(way_out));
 
 	/* The init leaves it in /run/initramfs for the shutdown. */
 	return r < 0 ? r : program_add_packed(c->img, way_out, LAYOUT_SHUTDOWN_XZ);

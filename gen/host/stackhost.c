@@ -41,15 +41,15 @@ static bool resolve_source(const char *source, char *dev, size_t size)
 	return ok;
 }
 
-/* Where the --add-files entries land in the image. */
-static int added_paths(const struct build_opts *o, struct strv *out)
+/* Where the --add-files entries (SRC[:DST]) land in the image. */
+static int added_paths(const struct strv *add_files, struct strv *out)
 {
 	int r = 0;
 
-	for (size_t i = 0; r == 0 && i < o->add_files.len; i++) {
-		const char *colon = strchr(o->add_files.items[i], ':');
+	for (size_t i = 0; r == 0 && i < add_files->len; i++) {
+		const char *colon = strchr(add_files->items[i], ':');
 
-		r = strv_push(out, colon ? colon + 1 : o->add_files.items[i]);
+		r = strv_push(out, colon ? colon + 1 : add_files->items[i]);
 	}
 	return r;
 }
@@ -78,11 +78,11 @@ static void crypttab_note(void *ctx, const char *name, const struct luks_opts *o
 		gen_warn("host-only: /etc/crypttab's options for %s: %s", name, o->notes);
 }
 
-static int add_crypttab(const struct build_opts *o, const struct host_scan *h, struct image *img)
+static int add_crypttab(const struct strv *add_files, const struct host_scan *h, struct image *img)
 {
 	struct strv added = STRV_INIT;
 	char *host = host_text("/etc/crypttab"), *text = NULL, *left = NULL;
-	int r = added_paths(o, &added);
+	int r = added_paths(add_files, &added);
 
 	if (r == 0)
 		r = stackconf_crypttab(h, host, resolve_source, &added, &text, &left);
@@ -148,10 +148,10 @@ static int add_stack_cmdline(const struct host_scan *h, const char *const uuids[
 	return r;
 }
 
-int stackhost_add_config(const struct build_opts *o, const struct host_scan *h, struct image *img)
+int stackhost_add_config(const struct strv *add_files, const struct host_scan *h, struct image *img)
 {
 	char *uuids[HOST_STACK_MAX] = { NULL };
-	int r = h->n_luks ? add_crypttab(o, h, img) : 0;
+	int r = h->n_luks ? add_crypttab(add_files, h, img) : 0;
 
 	md_uuids_read(h, uuids);
 	if (r == 0 && h->n_md)

@@ -51,11 +51,11 @@ def include_errors(tree, rules, path, top, text, edges):
     """What is wrong with one file's includes; adds its folder edges."""
     errors = []
     for inc in ANGLE_INCLUDE.findall(text):
-        if inc.split('/')[0] in rules and os.path.exists(os.path.join(tree, inc)):
+        if folder_of(inc, rules) in rules and os.path.exists(os.path.join(tree, inc)):
             errors.append(f'{path}: #include <{inc}> is one of the tree\'s own headers: '
                           f'write it "{inc}", so its folder is checked')
     for inc in INCLUDE.findall(text):
-        target = inc.split('/')[0]
+        target = folder_of(inc, rules)
         if ('/' not in inc or os.path.normpath(inc) != inc
                 or not os.path.exists(os.path.join(tree, inc))):
             errors.append(f'{path}: #include "{inc}" does not name a file from the top of the tree')
@@ -97,10 +97,10 @@ def link_errors(objdir, tree, rules):
     for obj, (defined, _) in objs.items():
         if not obj.startswith('tests/'):
             for sym in defined:
-                where.setdefault(sym, set()).add(obj.split('/')[0])
+                where.setdefault(sym, set()).add(folder_of(obj, rules))
     errors = []
     for obj, (_, undefined) in sorted(objs.items()):
-        top = obj.split('/')[0]
+        top = folder_of(obj, rules)
         if top not in rules:
             continue
         for sym in sorted(undefined):
@@ -109,6 +109,17 @@ def link_errors(objdir, tree, rules):
                 target = sorted(targets)[0]
                 errors.append(f'{obj} uses {sym} of {target}/: {top}/ may not use {target}/')
     return errors, len(objs)
+
+
+def folder_of(path, rules):
+    """The row a file or object belongs to: the longest row name that is
+    its folder or a folder above it (gen/cmd/build.c: gen/cmd; gen/x.c: gen)."""
+    parts = path.split('/')[:-1]
+    for n in range(len(parts), 0, -1):
+        name = '/'.join(parts[:n])
+        if name in rules:
+            return name
+    return parts[0] if parts else path
 
 
 def main():
@@ -120,7 +131,7 @@ def main():
     rules = read_rules(tree)
     errors, edges, names = [], {}, {}
     for path in sorted(sources(tree)):
-        top = path.split('/')[0]
+        top = folder_of(path, rules)
         names.setdefault(os.path.basename(path), []).append(path)
         if top not in rules:
             errors.append(f'{path}: folder {top}/ has no line in docs/architecture.md\'s layers table')

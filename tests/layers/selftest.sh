@@ -73,5 +73,9 @@ cc -c -o "$scratch/obj/init/lt_callee.o" "$scratch/t/init/lt_callee.c" &&
 cc -c -o "$scratch/obj/net/lt_caller.o" "$scratch/t/net/lt_caller.c"
 expect link 'net/lt_caller.o uses init_callee of init/: net/ may not use init/' --objects "$scratch/obj"
 
+fresh   # inside the generator: a lower room of gen/ including the command layer
+echo '#include "gen/cmd/build.h"' >> "$scratch/t/gen/archive/cpio.c"
+expect gen-rooms 'gen/archive/cpio.c: #include "gen/cmd/build.h": gen/archive/ may not use gen/cmd/'
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

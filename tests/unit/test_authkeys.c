@@ -8,7 +8,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "gen/build_opts.h"
+#include "gen/opts/build_opts.h"
 #include "gen/host/authkeys.h"
 
 /* A real Ed25519 public key (made with dropbearkey for these tests). */

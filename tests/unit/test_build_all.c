@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "gen/build_opts.h"
+#include "gen/opts/build_opts.h"
 #include "gen/cmd/build_all.h"
 #include "gen/kmod/kernel.h"
 

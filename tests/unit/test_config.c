@@ -10,8 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "gen/build_opts.h"
-#include "gen/config.h"
+#include "gen/opts/build_opts.h"
+#include "gen/opts/config.h"
 
 struct seen {
 	char keys[8][32];

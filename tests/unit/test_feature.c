@@ -10,8 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "gen/build_ctx.h"
-#include "gen/build_opts.h"
+#include "gen/opts/build_ctx.h"
+#include "gen/opts/build_opts.h"
 #include "gen/feature/feature.h"
 #include "gen/host/hostfacts.h"
 

@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "gen/build_opts.h"
+#include "gen/opts/build_opts.h"
 #include "gen/feature/kdump_pack.h"
 #include "gen/image/image_entry.h"
 #include "tests/unit/image_fixture.h"

@@ -18,7 +18,7 @@
 #include "common/layout.h"
 #include "gen/archive/archive.h"
 #include "gen/archive/sink.h"
-#include "gen/build_opts.h"
+#include "gen/opts/build_opts.h"
 #include "gen/elf/applets.h"
 #include "gen/feature/rescue_pack.h"
 #include "gen/host/shadow.h"

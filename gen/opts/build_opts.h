@@ -5,10 +5,16 @@
 #include <stdbool.h>
 
 #include "common/strv.h"
-#include "gen/feature/microcode.h"
 #include "gen/image/image.h"
 
 enum build_mode { BUILD_HOST_ONLY, BUILD_GENERIC };
+
+/* --microcode (gen/feature/microcode.c adds it). */
+enum microcode_mode {
+	MICROCODE_AUTO,   /* the host CPU's for host-only images, all for generic ones */
+	MICROCODE_ALL,
+	MICROCODE_NONE,
+};
 
 /* --kver all: every installed kernel (gen/cmd/build_all.c). */
 #define BUILD_KVER_ALL "all"

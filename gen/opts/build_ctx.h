@@ -4,7 +4,7 @@
 #ifndef LIFEBOAT_BUILD_CTX_H
 #define LIFEBOAT_BUILD_CTX_H
 
-#include "gen/build_opts.h"
+#include "gen/opts/build_opts.h"
 #include "gen/host/hostfacts.h"
 #include "gen/image/image.h"
 

@@ -1,12 +1,12 @@
 /* build_opts: the settings of `lifeboat build`, from config files and the command line. */
-#include "gen/build_opts.h"
+#include "gen/opts/build_opts.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "gen/config.h"
+#include "gen/opts/config.h"
 #include "gen/gen_report.h"
 #include "gen/kmod/kernel_rd.h"
 #include "gen/uki/uki_cmdline.h"

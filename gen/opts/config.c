@@ -1,5 +1,5 @@
 /* config: the "key = value" configuration files of the generator. */
-#include "gen/config.h"
+#include "gen/opts/config.h"
 
 #include <ctype.h>
 #include <dirent.h>
