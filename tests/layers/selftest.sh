@@ -11,7 +11,7 @@ passed=0 failed=0
 
 fresh() {   # a copy of the sources and the rules, without build/ and .git
 	rm -rf "$scratch/t" && mkdir "$scratch/t"
-	(cd "$top" && tar --exclude=./build --exclude=./.git -cf - .) | tar -C "$scratch/t" -xf -
+	(cd "$top" && tar --exclude='./build*' --exclude=./.git -cf - .) | tar -C "$scratch/t" -xf -
 }
 
 expect() {   # expect NAME WORDS [ARGS]: check-layers ARGS fails on the copy and says WORDS
