@@ -11,7 +11,6 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -22,6 +21,7 @@
 #include "bootlib/log.h"
 #include "bootlib/modload.h"
 #include "bootlib/procstat.h"
+#include "common/fileread.h"
 
 /* A process in the kernel (a hung NFS read, say) ends when it comes
  * back: this long at most, in 10 ms steps, then the boot goes on. */
@@ -32,17 +32,10 @@
  * must live on, or the root's device stops answering. */
 static bool stays_for_the_root(pid_t pid)
 {
-	char path[64], first = 0;
-	int fd;
+	char path[64], first[2];
 
 	snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	if (read(fd, &first, 1) != 1)
-		first = 0;
-	close(fd);
-	return first == '@';
+	return file_read_line(path, first, sizeof(first)) == 0 && first[0] == '@';
 }
 
 /* Kill every process of /proc but self, the kernel's threads and the
