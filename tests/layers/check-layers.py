@@ -11,6 +11,8 @@ folder: "FOLDER may use: FOLDER..."), then fails on:
     ".." or "." (they would slip past the two rules above);
   - a cycle between top folders in the includes actually written;
   - a file base name used twice anywhere in the tree;
+  - the feature -> files map (the ```features block, tests/layers/featuremap.py):
+    a source or test file in no feature, a path that matches no file;
   - with --objects DIR (the build's object tree, DIR/FOLDER/...o): an object
     that uses a symbol another folder's object defines where its line does
     not list that folder. This is what the linker reads: a function declared
@@ -21,6 +23,9 @@ import os
 import re
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import featuremap  # noqa: E402  (beside this file)
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 ANGLE_INCLUDE = re.compile(r'^\s*#\s*include\s+<([^>]+)>', re.M)
@@ -41,7 +46,7 @@ def read_rules(tree):
 
 def sources(tree):
     for d, dirs, files in os.walk(tree):
-        dirs[:] = [x for x in dirs if not x.startswith('.') and x != 'build']
+        dirs[:] = [x for x in dirs if not x.startswith(('.', 'build'))]
         for f in files:
             if f.endswith(('.c', '.h')):
                 yield os.path.relpath(os.path.join(d, f), tree)
@@ -144,6 +149,8 @@ def main():
     cycle = find_cycle(edges)
     if cycle:
         errors.append('include cycle between folders: ' + ' -> '.join(cycle))
+    mapped, features = featuremap.errors(tree, list(sources(tree)))
+    errors += mapped
     nobjs = 0
     if objdir:
         link, nobjs = link_errors(objdir, tree, rules)
@@ -155,7 +162,7 @@ def main():
         return 1
     linked = f', {nobjs} objects\' symbols' if objdir else ''
     print(f'check-layers: {len(list(sources(tree)))} files, {sum(map(len, edges.values()))} '
-          f'folder edges{linked}, no problem')
+          f'folder edges{linked}, {features}, no problem')
     return 0
 
 

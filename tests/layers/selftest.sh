@@ -77,5 +77,29 @@ fresh   # inside the generator: a lower room of gen/ including the command layer
 echo '#include "gen/cmd/build.h"' >> "$scratch/t/gen/archive/cpio.c"
 expect gen-rooms 'gen/archive/cpio.c: #include "gen/cmd/build.h": gen/archive/ may not use gen/cmd/'
 
+fresh   # a source file that no feature of the map names
+echo 'int net_orphan(void) { return 0; }' > "$scratch/t/net/lt_orphan.c"
+expect unmapped 'net/lt_orphan.c is in no feature: add it to a line "FEATURE code ..."'
+
+fresh   # a feature naming a file that is not there (removed, or renamed)
+sed -i 's|^# FEATURE .*|&\nlt_feature     code  net/lt_missing.c|' "$scratch/t/docs/architecture.md"
+expect missing 'feature lt_feature names net/lt_missing.c, which matches no file'
+
+fresh   # a glob that matches nothing
+sed -i 's|^# FEATURE .*|&\nlt_feature     code  net/lt_*.[ch]|' "$scratch/t/docs/architecture.md"
+expect glob 'feature lt_feature names net/lt_*.[ch], which matches no file'
+
+fresh   # a unit test named as a fuzz target
+sed -i 's|^# FEATURE .*|&\nlt_feature     fuzz  tests/unit/test_cmdline.c|' "$scratch/t/docs/architecture.md"
+expect kind-place 'names tests/unit/test_cmdline.c as fuzz, whose files are under tests/fuzz/'
+
+fresh   # a line whose kind is none of the map's
+sed -i 's|^# FEATURE .*|&\nlt_feature     source net/dhcp.c|' "$scratch/t/docs/architecture.md"
+expect kind 'kind "source" is none of'
+
+fresh   # a new boot case file in no feature
+echo 'case_lt_orphan() { return 0; }' > "$scratch/t/tests/boot/cases-lt.sh"
+expect unmapped-case 'tests/boot/cases-lt.sh is in no feature: add it to a line "FEATURE boot ..."'
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
