@@ -1,4 +1,4 @@
-/* sink_codec: what each compressor behind gen/sink.h provides. */
+/* sink_codec: what each compressor behind gen/archive/sink.h provides. */
 #ifndef LIFEBOAT_SINK_CODEC_H
 #define LIFEBOAT_SINK_CODEC_H
 

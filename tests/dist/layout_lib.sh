@@ -1,6 +1,6 @@
 # layout_lib.sh: synthetic module trees and library directories laid out as
 # distributions lay them out, made from the installed Debian kernel's
-# modules. Sourced by tests/dist/run.sh and tests/boot/cases_distro.sh.
+# modules. Sourced by tests/dist/run.sh and tests/boot/cases-distro.sh.
 
 LAYOUT_KVER=${LAYOUT_KVER:-$(ls /lib/modules | sort -V | tail -n 1)}
 # What a virtio-blk ext4 root needs (with dependencies), and one module that

@@ -13,6 +13,8 @@ folder: "FOLDER may use: FOLDER..."), then fails on:
   - a file base name used twice anywhere in the tree;
   - the feature -> files map (the ```features block, tests/layers/featuremap.py):
     a source or test file in no feature, a path that matches no file;
+  - a comment or a page naming a path of the tree that is not there
+    (tests/layers/stalepaths.py);
   - with --objects DIR (the build's object tree, DIR/FOLDER/...o): an object
     that uses a symbol another folder's object defines where its line does
     not list that folder. This is what the linker reads: a function declared
@@ -26,6 +28,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import featuremap  # noqa: E402  (beside this file)
+import stalepaths  # noqa: E402
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 ANGLE_INCLUDE = re.compile(r'^\s*#\s*include\s+<([^>]+)>', re.M)
@@ -151,6 +154,7 @@ def main():
         errors.append('include cycle between folders: ' + ' -> '.join(cycle))
     mapped, features = featuremap.errors(tree, list(sources(tree)))
     errors += mapped
+    errors += stalepaths.errors(tree)[0]
     nobjs = 0
     if objdir:
         link, nobjs = link_errors(objdir, tree, rules)

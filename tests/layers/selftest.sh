@@ -101,5 +101,13 @@ fresh   # a new boot case file in no feature
 echo 'case_lt_orphan() { return 0; }' > "$scratch/t/tests/boot/cases-lt.sh"
 expect unmapped-case 'tests/boot/cases-lt.sh is in no feature: add it to a line "FEATURE boot ..."'
 
+fresh   # a comment naming a file that moved away
+echo '/* the table is in net/lt_gone.c */' >> "$scratch/t/net/dhcp.c"
+expect stale-path "net/dhcp.c:$(wc -l < "$scratch/t/net/dhcp.c") names net/lt_gone.c, which is not in the tree"
+
+fresh   # a comment naming a folder's file without its extension, after the file moved
+echo '/* see gen/lt_gone for why */' >> "$scratch/t/gen/gen_report.c"
+expect stale-stem 'names gen/lt_gone, which is not in the tree'
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -1,4 +1,4 @@
-/* Tests for gen/archive and gen/ls: archives made by GNU cpio, concatenated
+/* Tests for gen/archive and gen/cmd/ls.c: archives made by GNU cpio, concatenated
  * and compressed members, this machine's initrd, broken input. */
 #include <errno.h>
 #include <setjmp.h>

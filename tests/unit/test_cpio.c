@@ -1,4 +1,4 @@
-/* Tests for gen/cpio and gen/sink: header bytes, padding, trailer, parsing,
+/* Tests for gen/archive/cpio.c and gen/archive/sink.c: header bytes, padding, trailer, parsing,
  * and the gzip stream zlib can read back. */
 #include <errno.h>
 #include <setjmp.h>

@@ -1,4 +1,4 @@
-/* Tests for gen/ls on hostile images: names with escape sequences, a
+/* Tests for gen/cmd/ls.c on hostile images: names with escape sequences, a
  * symlink whose size field says 2 GiB or 4 GiB, compressed members past the
  * image's unpack budget, and a listing of 160,000 entries whose CPU time
  * grows linearly. */

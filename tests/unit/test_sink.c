@@ -1,4 +1,4 @@
-/* Tests for gen/sink's compressors: each one's output is read back by the
+/* Tests for gen/archive/sink.c's compressors: each one's output is read back by the
  * archive reader's decompressor (gen/archive/decompress.c) and by the real tool,
  * the same input gives the same bytes, stored stretches survive; and the
  * kernel config check (gen/kmod/kernel_rd.c). */
