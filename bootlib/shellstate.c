@@ -15,7 +15,7 @@ static const char *const cause_names[] = {
 };
 #define N_CAUSES (sizeof(cause_names) / sizeof(cause_names[0]))
 
-const char *shell_cause_name(enum shell_cause cause)
+const char *shell_state_cause_name(enum shell_cause cause)
 {
 	return (size_t)cause < N_CAUSES ? cause_names[cause] : "remote";
 }
@@ -29,7 +29,7 @@ bool shell_state_console_open(const struct shell_state *st)
 void shell_state_format(const struct shell_state *st, char *buf, size_t size)
 {
 	snprintf(buf, size, "shell=%d cause=%s pid=%ld\n", st->shell ? 1 : 0,
-		 shell_cause_name(st->cause), (long)st->console_pid);
+		 shell_state_cause_name(st->cause), (long)st->console_pid);
 }
 
 static int parse_cause(const char *word, size_t len, enum shell_cause *cause)

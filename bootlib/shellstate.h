@@ -26,7 +26,7 @@ struct shell_state {
  * rd.break: the boot waits for it, and a remote login may end it. */
 bool shell_state_console_open(const struct shell_state *st);
 /* "failure", "action", "break", "remote". */
-const char *shell_cause_name(enum shell_cause cause);
+const char *shell_state_cause_name(enum shell_cause cause);
 /* Format st as the one line of the file into buf. */
 void shell_state_format(const struct shell_state *st, char *buf, size_t size);
 /* Parse that line. Returns 0, or -EINVAL for a malformed one (the login

@@ -145,7 +145,7 @@ int addrwatch_read(int fd, struct addr_event *out, int max)
 	return n < 0 ? 0 : n;
 }
 
-bool addr_event_usable(const struct addr_event *ev, int index, uint8_t scope)
+bool addrwatch_event_usable(const struct addr_event *ev, int index, uint8_t scope)
 {
 	return ev->index == index && !ev->removed && ev->scope == scope &&
 	       !(ev->flags & (IFA_F_TENTATIVE | IFA_F_DADFAILED));

@@ -36,6 +36,6 @@ int addrwatch_read(int fd, struct addr_event *out, int max);
 int addrwatch_dump(int fd);
 /* Whether ev is a usable address of interface index: present, DAD done
  * (not tentative, not failed), of the scope asked for. */
-bool addr_event_usable(const struct addr_event *ev, int index, uint8_t scope);
+bool addrwatch_event_usable(const struct addr_event *ev, int index, uint8_t scope);
 
 #endif

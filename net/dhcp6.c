@@ -76,7 +76,7 @@ static int client_send(struct dhcp6_client *c)
 
 	inet_pton(AF_INET6, "ff02::1:2", &to.sin6_addr);  /* all DHCP servers and relays */
 	c->req.elapsed_cs = (uint16_t)(cs > 0xffff ? 0xffff : cs);
-	len = dhcp6_build(&c->req, buf, sizeof(buf));
+	len = dhcp6pkt_build(&c->req, buf, sizeof(buf));
 	if (len < 0)
 		return len;
 	c->next_ms = clock_now_ms() + backoff_ms(&c->rnd, c->attempt);
@@ -172,14 +172,14 @@ static int addr_receive(struct dhcp6_client *c)
 
 	for (int i = 0; i < n; i++) {
 		if (c->state == DHCP6_WAIT_LINK_LOCAL &&
-		    addr_event_usable(&ev[i], c->link->index, RT_SCOPE_LINK))
+		    addrwatch_event_usable(&ev[i], c->link->index, RT_SCOPE_LINK))
 			return link_local_ready(c);
 		if (c->state != DHCP6_WAIT_DAD || ev[i].index != c->link->index ||
 		    memcmp(&ev[i].addr, &c->lease.addr, 16) != 0)
 			continue;
 		if (ev[i].flags & IFA_F_DADFAILED)
 			return addr_dad_failed(c);
-		if (addr_event_usable(&ev[i], c->link->index, RT_SCOPE_UNIVERSE)) {
+		if (addrwatch_event_usable(&ev[i], c->link->index, RT_SCOPE_UNIVERSE)) {
 			c->done = true;
 			return 1;
 		}
@@ -249,7 +249,7 @@ static int udp_receive(struct dhcp6_client *c)
 
 	if (n < 0)
 		return errno == EAGAIN || errno == EINTR ? 0 : -errno;
-	n = (size_t)n > sizeof(buf) ? -1 : dhcp6_parse(buf, (size_t)n, c->req.xid, c->link->mac, &m);
+	n = (size_t)n > sizeof(buf) ? -1 : dhcp6pkt_parse(buf, (size_t)n, c->req.xid, c->link->mac, &m);
 	/* The boot file URL may hold iSCSI CHAP secrets: not left on the stack. */
 	explicit_bzero(buf, sizeof(buf));
 	if (n < 0)

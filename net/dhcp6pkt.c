@@ -86,7 +86,7 @@ static void put_ia_na(struct builder *b, const struct dhcp6_request *req)
 	}
 }
 
-int dhcp6_build(const struct dhcp6_request *req, uint8_t *buf, size_t size)
+int dhcp6pkt_build(const struct dhcp6_request *req, uint8_t *buf, size_t size)
 {
 	struct builder b = { buf, HDR, size, size < HDR };
 	uint8_t *p;
@@ -234,7 +234,7 @@ static bool client_id_ours(const uint8_t *msg, size_t len, const uint8_t mac[6])
 	return false;
 }
 
-int dhcp6_parse(const uint8_t *msg, size_t len, uint32_t xid, const uint8_t mac[6],
+int dhcp6pkt_parse(const uint8_t *msg, size_t len, uint32_t xid, const uint8_t mac[6],
 		struct dhcp6_lease *out)
 {
 	memset(out, 0, sizeof(*out));

@@ -50,11 +50,11 @@ struct dhcp6_request {
 };
 
 /* Build the UDP payload into buf. Returns its length, or -ENOSPC. */
-int dhcp6_build(const struct dhcp6_request *req, uint8_t *buf, size_t size);
+int dhcp6pkt_build(const struct dhcp6_request *req, uint8_t *buf, size_t size);
 /* Parse a UDP payload from a server: an ADVERTISE or REPLY with our xid,
  * our client DUID (DUID-LL of mac) and a server DUID. Returns 0, or -EINVAL
  * for anything else, never reading outside msg[0..len). */
-int dhcp6_parse(const uint8_t *msg, size_t len, uint32_t xid, const uint8_t mac[6],
+int dhcp6pkt_parse(const uint8_t *msg, size_t len, uint32_t xid, const uint8_t mac[6],
 		struct dhcp6_lease *out);
 
 #endif

@@ -186,7 +186,7 @@ static const struct lease_ops kinds[LEASE_KINDS] = {
 			    st6_result, st6_stop },
 };
 
-const char *lease_kind_name(enum lease_kind kind)
+const char *lease_race_kind_name(enum lease_kind kind)
 {
 	return kinds[kind].name;
 }

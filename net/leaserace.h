@@ -79,6 +79,6 @@ void lease_race_result(const struct lease_race *race, int winner, struct net_sta
 /* End every slot: close the sockets and let the losers' offers go. */
 void lease_race_stop(struct lease_race *race);
 /* A name for the kind, for messages: "DHCP", "DHCPv6", ... */
-const char *lease_kind_name(enum lease_kind kind);
+const char *lease_race_kind_name(enum lease_kind kind);
 
 #endif

@@ -174,7 +174,7 @@ static int lease_round(struct lease_race *race, struct race_join *j, int watch,
 	lease_race_stop(race);
 	if (r >= 0)
 		return 0;
-	log_warn("%s: no address on %s%s: %s", lease_kind_name(j->kinds[0]), race->slot[0].link.name,
+	log_warn("%s: no address on %s%s: %s", lease_race_kind_name(j->kinds[0]), race->slot[0].link.name,
 		 race->n > j->n_kinds ? " and the others" : "",
 		 r == -ETIMEDOUT ? "no server answered" : strerror(-r));
 	return r;

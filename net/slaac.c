@@ -134,7 +134,7 @@ static int addr_receive(struct slaac_client *c)
 			log_warn("%s: %s is used by another machine on the link (DAD failed)",
 				 c->link->name, a);
 		}
-		if (addr_event_usable(&ev[i], c->link->index, RT_SCOPE_UNIVERSE)) {
+		if (addrwatch_event_usable(&ev[i], c->link->index, RT_SCOPE_UNIVERSE)) {
 			c->addr = ev[i].addr;
 			c->prefix = ev[i].prefix;
 			c->done = true;

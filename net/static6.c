@@ -38,7 +38,7 @@ int static6_client_input(struct static6_client *c)
 			continue;
 		if (ev[i].flags & IFA_F_DADFAILED)
 			return -EADDRINUSE;
-		if (addr_event_usable(&ev[i], c->link->index, RT_SCOPE_UNIVERSE)) {
+		if (addrwatch_event_usable(&ev[i], c->link->index, RT_SCOPE_UNIVERSE)) {
 			c->done = true;
 			return 1;
 		}

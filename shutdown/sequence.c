@@ -110,18 +110,18 @@ static const struct shutdown_step steps[] = {
 	  "see the iSCSI sessions named above" },
 };
 
-const struct shutdown_step *shutdown_steps(size_t *count)
+const struct shutdown_step *shutdown_sequence_steps(size_t *count)
 {
 	*count = sizeof(steps) / sizeof(steps[0]);
 	return steps;
 }
 
-int shutdown_step_run_bounded(const struct shutdown_step *step)
+int shutdown_sequence_step_run_bounded(const struct shutdown_step *step)
 {
 	return bounded_run(step->run, step->timeout_ms);
 }
 
-int shutdown_steps_run(const struct shutdown_step *steps_in, size_t n, step_runner runner)
+int shutdown_sequence_run(const struct shutdown_step *steps_in, size_t n, step_runner runner)
 {
 	int unclean = 0;
 

@@ -20,13 +20,13 @@ struct shutdown_step {
 typedef int (*step_runner)(const struct shutdown_step *step);
 
 /* The way out's steps, in order; *count gets their number. */
-const struct shutdown_step *shutdown_steps(size_t *count);
+const struct shutdown_step *shutdown_sequence_steps(size_t *count);
 
 /* Run steps[0..n) in order with runner, logging each outcome. Returns how
  * many steps did not finish clean. */
-int shutdown_steps_run(const struct shutdown_step *steps, size_t n, step_runner runner);
+int shutdown_sequence_run(const struct shutdown_step *steps, size_t n, step_runner runner);
 
 /* The runner of the program: bounded_run with the step's time limit. */
-int shutdown_step_run_bounded(const struct shutdown_step *step);
+int shutdown_sequence_step_run_bounded(const struct shutdown_step *step);
 
 #endif

@@ -83,7 +83,7 @@ static void read_cmdline(struct shutdown_cmdline *words)
 
 	if (file_read_all("/proc/cmdline", 64 * 1024, &text, &len) < 0)
 		text = NULL;
-	shutdown_cmdline_parse(text ? text : "", words);
+	shutdown_verb_cmdline_parse(text ? text : "", words);
 	free(text);
 }
 
@@ -165,7 +165,7 @@ int main(int argc, char **argv)
 	char summary[64];
 
 	log_set_prefix(LASTREPORT_NAME);
-	if (shutdown_args_parse(argc, argv, &args) < 0) {
+	if (shutdown_verb_args_parse(argc, argv, &args) < 0) {
 		fprintf(stderr, "usage: %s reboot|poweroff|halt|kexec (the verb \"%s\" is "
 			"not one of these)\n", argv[0], argc > 1 ? argv[1] : "");
 		if (getpid() != 1)
@@ -181,8 +181,8 @@ int main(int argc, char **argv)
 	log_set_debug(args.debug || words.debug);
 	log_info("the way out (%s): taking the root's stack down", args.verb);
 	break_shell();
-	steps = shutdown_steps(&n);
-	unclean = shutdown_steps_run(steps, n, shutdown_step_run_bounded);
+	steps = shutdown_sequence_steps(&n);
+	unclean = shutdown_sequence_run(steps, n, shutdown_sequence_step_run_bounded);
 	if (unclean == 0)
 		log_info("the root's stack is down: all unmounted, closed and stopped");
 	snprintf(summary, sizeof(summary), unclean ? "%d of %zu steps not clean" : "all clean",

@@ -38,7 +38,7 @@ static bool log_level_is_debug(const char *arg)
 	return strcmp(level, "debug") == 0 || strcmp(level, "7") == 0;
 }
 
-int shutdown_args_parse(int argc, char *const *argv, struct shutdown_args *out)
+int shutdown_verb_args_parse(int argc, char *const *argv, struct shutdown_args *out)
 {
 	int v;
 
@@ -63,7 +63,7 @@ int shutdown_args_parse(int argc, char *const *argv, struct shutdown_args *out)
 	return 0;
 }
 
-void shutdown_cmdline_parse(const char *cmdline, struct shutdown_cmdline *out)
+void shutdown_verb_cmdline_parse(const char *cmdline, struct shutdown_cmdline *out)
 {
 	struct cmdword w;
 	const char *pos = cmdline;

@@ -20,7 +20,7 @@ struct shutdown_args {
  * the verb, then --log-level=, --timeout= and the like, which are accepted
  * and, but for the debug level, ignored). Returns 0, or -EINVAL when the
  * verb is missing or unknown. */
-int shutdown_args_parse(int argc, char *const *argv, struct shutdown_args *out);
+int shutdown_verb_args_parse(int argc, char *const *argv, struct shutdown_args *out);
 
 /* The kernel command line word of the way out: rd.shutdown.debug
  * (dracut's name), from the text of /proc/cmdline, split as the init splits
@@ -29,6 +29,6 @@ int shutdown_args_parse(int argc, char *const *argv, struct shutdown_args *out);
 struct shutdown_cmdline {
 	bool debug;
 };
-void shutdown_cmdline_parse(const char *cmdline, struct shutdown_cmdline *out);
+void shutdown_verb_cmdline_parse(const char *cmdline, struct shutdown_cmdline *out);
 
 #endif

@@ -23,7 +23,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		xid = (uint32_t)data[1] << 16 | (uint32_t)data[2] << 8 | data[3];
 		memcpy(mac, data + 12, 6);
 	}
-	if (dhcp6_parse(data, size, xid, mac, &l) < 0)
+	if (dhcp6pkt_parse(data, size, xid, mac, &l) < 0)
 		return 0;
 	c.addr = l.addr;
 	c.n_dns = l.n_dns;

@@ -24,8 +24,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (size_t i = 0; i < list.len; i++)
 		if (strncmp(list.items[i].path, "/oldroot", 8) != 0)
 			abort();
-	shutdown_cmdline_parse(text, &words);
-	(void)shutdown_args_parse(2, argv, &args);
+	shutdown_verb_cmdline_parse(text, &words);
+	(void)shutdown_verb_args_parse(2, argv, &args);
 	free(text);
 	return 0;
 }

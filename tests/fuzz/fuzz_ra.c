@@ -16,6 +16,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ra_parse(data, size, &ra);
 	n = addrwatch_parse(data, size, ev, 8);
 	for (int i = 0; i < n; i++)
-		addr_event_usable(&ev[i], ev[i].index, ev[i].scope);
+		addrwatch_event_usable(&ev[i], ev[i].index, ev[i].scope);
 	return 0;
 }

@@ -156,7 +156,7 @@ static void dhcp6_reply_parsed(void **state)
 
 	(void)state;
 	msg6_make(&m, DHCP6_REPLY, XID, 0);
-	assert_int_equal(dhcp6_parse(m.b, m.len, XID, mac, &l), 0);
+	assert_int_equal(dhcp6pkt_parse(m.b, m.len, XID, mac, &l), 0);
 	assert_int_equal(l.type, DHCP6_REPLY);
 	assert_true(l.has_addr);
 	assert_string_equal(addr6_text(&l.addr), "2001:db8::1b4");
@@ -179,13 +179,13 @@ static void dhcp6_not_ours_dropped(void **state)
 
 	(void)state;
 	msg6_make(&m, DHCP6_REPLY, XID, 0);
-	assert_int_equal(dhcp6_parse(m.b, m.len, XID + 1, mac, &l), -EINVAL);   /* xid */
-	assert_int_equal(dhcp6_parse(m.b, m.len, XID, other, &l), -EINVAL);     /* client id */
+	assert_int_equal(dhcp6pkt_parse(m.b, m.len, XID + 1, mac, &l), -EINVAL);   /* xid */
+	assert_int_equal(dhcp6pkt_parse(m.b, m.len, XID, other, &l), -EINVAL);     /* client id */
 	m.b[0] = DHCP6_SOLICIT;                                                 /* a client's */
-	assert_int_equal(dhcp6_parse(m.b, m.len, XID, mac, &l), -EINVAL);
+	assert_int_equal(dhcp6pkt_parse(m.b, m.len, XID, mac, &l), -EINVAL);
 	msg6_make(&m, DHCP6_ADVERTISE, XID, 0);
-	assert_int_equal(dhcp6_parse(m.b, m.len - 1, XID, mac, &l), -EINVAL);   /* cut short */
-	assert_int_equal(dhcp6_parse(m.b, 3, XID, mac, &l), -EINVAL);
+	assert_int_equal(dhcp6pkt_parse(m.b, m.len - 1, XID, mac, &l), -EINVAL);   /* cut short */
+	assert_int_equal(dhcp6pkt_parse(m.b, 3, XID, mac, &l), -EINVAL);
 }
 
 static void dhcp6_status_and_hostile(void **state)
@@ -196,13 +196,13 @@ static void dhcp6_status_and_hostile(void **state)
 
 	(void)state;
 	msg6_make(&m, DHCP6_ADVERTISE, XID, 2);       /* NoAddrsAvail in the IAADDR */
-	assert_int_equal(dhcp6_parse(m.b, m.len, XID, mac, &l), 0);
+	assert_int_equal(dhcp6pkt_parse(m.b, m.len, XID, mac, &l), 0);
 	assert_int_equal(l.status, 2);
 	/* A URL with shell characters is dropped, the message kept. */
 	msg6_make(&m, DHCP6_REPLY, XID, 0);
 	m.len -= 4 + strlen("nfs://[2001:db8::1]/nfsroot");
 	put_opt(&m, 59, bad_url, strlen(bad_url));
-	assert_int_equal(dhcp6_parse(m.b, m.len, XID, mac, &l), 0);
+	assert_int_equal(dhcp6pkt_parse(m.b, m.len, XID, mac, &l), 0);
 	assert_string_equal(l.boot_url, "");
 	/* No server id: not a server's answer. */
 	memset(&m, 0, sizeof(m));
@@ -212,7 +212,7 @@ static void dhcp6_status_and_hostile(void **state)
 	m.b[1] = (uint8_t)(XID >> 16);
 	m.len = 4;
 	put_opt(&m, 1, our_duid, sizeof(our_duid));
-	assert_int_equal(dhcp6_parse(m.b, m.len, XID, mac, &l), -EINVAL);
+	assert_int_equal(dhcp6pkt_parse(m.b, m.len, XID, mac, &l), -EINVAL);
 }
 
 static void dhcp6_request_built(void **state)
@@ -224,7 +224,7 @@ static void dhcp6_request_built(void **state)
 
 	(void)state;
 	memcpy(req.mac, mac, 6);
-	len = dhcp6_build(&req, b, sizeof(b));
+	len = dhcp6pkt_build(&req, b, sizeof(b));
 	assert_true(len > 4);
 	assert_int_equal(b[0], DHCP6_SOLICIT);
 	assert_int_equal(b[1] << 16 | b[2] << 8 | b[3], XID);
@@ -237,11 +237,11 @@ static void dhcp6_request_built(void **state)
 	req.server_duid = server_duid;
 	req.server_duid_len = sizeof(server_duid);
 	req.addr = &want;
-	len = dhcp6_build(&req, b, sizeof(b));
+	len = dhcp6pkt_build(&req, b, sizeof(b));
 	assert_true(len > 0);
 	assert_non_null(memmem(b, (size_t)len, server_duid, sizeof(server_duid)));
 	assert_non_null(memmem(b, (size_t)len, &want, sizeof(want)));
-	assert_int_equal(dhcp6_build(&req, b, 20), -ENOSPC);
+	assert_int_equal(dhcp6pkt_build(&req, b, 20), -ENOSPC);
 }
 
 /* ---- router advertisements ---- */
@@ -346,14 +346,14 @@ static void addrwatch_events(void **state)
 	assert_int_equal(ev[0].index, 3);
 	assert_int_equal(ev[0].prefix, 64);
 	assert_string_equal(addr6_text(&ev[0].addr), "2001:db8::1b4");
-	assert_false(addr_event_usable(&ev[0], 3, RT_SCOPE_UNIVERSE));   /* DAD running */
-	assert_true(addr_event_usable(&ev[1], 3, RT_SCOPE_UNIVERSE));
-	assert_false(addr_event_usable(&ev[1], 4, RT_SCOPE_UNIVERSE));
-	assert_false(addr_event_usable(&ev[1], 3, RT_SCOPE_LINK));
+	assert_false(addrwatch_event_usable(&ev[0], 3, RT_SCOPE_UNIVERSE));   /* DAD running */
+	assert_true(addrwatch_event_usable(&ev[1], 3, RT_SCOPE_UNIVERSE));
+	assert_false(addrwatch_event_usable(&ev[1], 4, RT_SCOPE_UNIVERSE));
+	assert_false(addrwatch_event_usable(&ev[1], 3, RT_SCOPE_LINK));
 	/* IFA_FLAGS wins over the 8-bit ifa_flags: DAD failed. */
 	n = newaddr_make(b, 3, 0, IFA_F_DADFAILED);
 	assert_int_equal(addrwatch_parse(b, n, ev, 2), 1);
-	assert_false(addr_event_usable(&ev[0], 3, RT_SCOPE_UNIVERSE));
+	assert_false(addrwatch_event_usable(&ev[0], 3, RT_SCOPE_UNIVERSE));
 	assert_int_equal(addrwatch_parse(b, n - 1, ev, 2), -EINVAL);
 	/* A prefix longer than an IPv6 address (found by fuzz_slaac_static6). */
 	n = newaddr_make(b, 3, 0, 0);

@@ -33,7 +33,7 @@ static int parse(const char *a1, const char *a2, struct shutdown_args *out)
 	char *argv[] = { (char *)"/shutdown", (char *)a1, (char *)a2, NULL };
 	int argc = a1 ? (a2 ? 3 : 2) : 1;
 
-	return shutdown_args_parse(argc, argv, out);
+	return shutdown_verb_args_parse(argc, argv, out);
 }
 
 /* systemd's options after the verb, and whether each asks for the debug
@@ -89,18 +89,18 @@ static void cmdline_words(void **state)
 	struct shutdown_cmdline w;
 
 	(void)state;
-	shutdown_cmdline_parse("root=/dev/vda rd.break=shutdown quiet\n", &w);
+	shutdown_verb_cmdline_parse("root=/dev/vda rd.break=shutdown quiet\n", &w);
 	assert_false(w.debug);
-	shutdown_cmdline_parse("rd.shutdown.debug rd.break=pre-pivot", &w);
+	shutdown_verb_cmdline_parse("rd.shutdown.debug rd.break=pre-pivot", &w);
 	assert_true(w.debug);
-	shutdown_cmdline_parse("xrd.shutdown.debug rd.shutdown.debugx rd.shutdown.debug=0", &w);
+	shutdown_verb_cmdline_parse("xrd.shutdown.debug rd.shutdown.debugx rd.shutdown.debug=0", &w);
 	assert_false(w.debug);
 	/* Quotes group and are removed, as the init reads them. */
-	shutdown_cmdline_parse("root=/dev/vda \"rd.shutdown.debug\"", &w);
+	shutdown_verb_cmdline_parse("root=/dev/vda \"rd.shutdown.debug\"", &w);
 	assert_true(w.debug);
-	shutdown_cmdline_parse("a=\"b rd.shutdown.debug\"", &w);
+	shutdown_verb_cmdline_parse("a=\"b rd.shutdown.debug\"", &w);
 	assert_false(w.debug);
-	shutdown_cmdline_parse("", &w);
+	shutdown_verb_cmdline_parse("", &w);
 	assert_false(w.debug);
 	/* The init reads rd.break=shutdown to leave the shell and its mark. */
 	assert_int_equal(stage_parse("shutdown"), STAGE_SHUTDOWN);
@@ -421,12 +421,12 @@ static void steps_all_run(void **state)
 
 	(void)state;
 	n_ran = 0;
-	assert_int_equal(shutdown_steps_run(t, 3, rec_runner), 2);
+	assert_int_equal(shutdown_sequence_run(t, 3, rec_runner), 2);
 	assert_int_equal(n_ran, 3);
 	assert_string_equal(ran[2], "c");
 	/* The real table: unmounting before the block layers come down, the
 	 * iSCSI sessions under them last. */
-	real = shutdown_steps(&n);
+	real = shutdown_sequence_steps(&n);
 	for (size_t i = 0; i < n; i++) {
 		assert_true(real[i].timeout_ms > 0);
 		if (strstr(real[i].name, "unmounting"))
