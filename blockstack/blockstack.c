@@ -63,13 +63,9 @@ static const struct evloop_observer stack_observer = {
 	.console_free = console_free,
 };
 
-void blockstack_setup(const struct strv *words)
+void blockstack_setup(const struct stack_params *p)
 {
-	stack_params_init(&params);
-	for (size_t i = 0; i < words->len; i++)
-		if (stack_params_apply(&params, words->items[i]) < 0)
-			log_warn("%s: malformed; it is ignored (see lifeboat.cmdline(7))",
-				 words->items[i]);
+	params = *p;
 	luks_config_load(&params);
 	configured = true;
 	evloop_observe(&stack_observer);

@@ -11,10 +11,11 @@
 
 #include <stdbool.h>
 
-#include "common/strv.h"
+#include "blockstack/params.h"
 
-/* Read the rd.luks*, rd.lvm*, rd.md* words (a malformed one is logged). */
-void blockstack_setup(const struct strv *words);
+/* Take the rd.luks*, rd.lvm*, rd.md* words (as the command line's parse
+ * left them), then the image's crypttab. */
+void blockstack_setup(const struct stack_params *p);
 /* A block device appeared or changed: assemble what it is a member of.
  * Safe to call again for the same device. */
 void blockstack_device_added(const char *devname);

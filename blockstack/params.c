@@ -1,4 +1,4 @@
-/* params: parse rd.luks*, rd.lvm*, rd.md* into struct stack_params, table-driven. */
+/* params: rd.luks*, rd.lvm*, rd.md* into struct stack_params, and the image's crypttab. */
 #include "blockstack/params.h"
 
 #include <errno.h>
@@ -12,13 +12,6 @@ void stack_params_init(struct stack_params *p)
 	memset(p, 0, sizeof(*p));
 	p->luks = p->lvm = p->md = p->crypttab = true;
 	luks_opts_init(&p->all_opts);
-}
-
-/* dracut's booleans: "0", "no", "false", "off" turn off; anything else on. */
-static bool value_on(const char *v)
-{
-	return !v || !(strcmp(v, "0") == 0 || strcmp(v, "no") == 0 ||
-		       strcmp(v, "false") == 0 || strcmp(v, "off") == 0);
 }
 
 static int copy_name(char *dst, const char *v)
@@ -58,25 +51,25 @@ static int add_luks(struct stack_params *p, const char *uuid, const char *name)
 
 static int set_luks(struct stack_params *p, const char *v)
 {
-	p->luks = value_on(v);
+	p->luks = cmdline_bool(v);
 	return 0;
 }
 
 static int set_luks_crypttab(struct stack_params *p, const char *v)
 {
-	p->crypttab = value_on(v);
+	p->crypttab = cmdline_bool(v);
 	return 0;
 }
 
 static int set_lvm(struct stack_params *p, const char *v)
 {
-	p->lvm = value_on(v);
+	p->lvm = cmdline_bool(v);
 	return 0;
 }
 
 static int set_md(struct stack_params *p, const char *v)
 {
-	p->md = value_on(v);
+	p->md = cmdline_bool(v);
 	return 0;
 }
 
@@ -192,35 +185,42 @@ static int set_md_uuid(struct stack_params *p, const char *v)
 	return add_to(p->md_uuids, &p->n_md, v);
 }
 
-struct stack_param {
-	const char *name;
-	int (*apply)(struct stack_params *p, const char *value);
+/* The setters above, as the command line's parser calls them. */
+#define WORD(fn) \
+	static int fn##_word(void *args, const struct cmdline_word *w, const char *value) \
+	{ (void)w; return fn(args, value); }
+WORD(set_luks)
+WORD(set_luks_uuid)
+WORD(set_luks_name)
+WORD(set_luks_key)
+WORD(set_luks_options)
+WORD(set_luks_crypttab)
+WORD(set_luks_timeout)
+WORD(set_lvm)
+WORD(set_lvm_vg)
+WORD(set_lvm_lv)
+WORD(set_md)
+WORD(set_md_uuid)
+#undef WORD
+
+static const struct cmdline_word words[] = {
+	{ "rd.luks",          set_luks_word,          0 },
+	{ "rd.luks.uuid",     set_luks_uuid_word,     0 },
+	{ "rd.luks.name",     set_luks_name_word,     0 },
+	{ "rd.luks.key",      set_luks_key_word,      0 },
+	{ "rd.luks.options",  set_luks_options_word,  0 },
+	{ "rd.luks.crypttab", set_luks_crypttab_word, 0 },
+	{ "rd.luks.timeout",  set_luks_timeout_word,  0 },
+	{ "rd.lvm",           set_lvm_word,           0 },
+	{ "rd.lvm.vg",        set_lvm_vg_word,        0 },
+	{ "rd.lvm.lv",        set_lvm_lv_word,        0 },
+	{ "rd.md",            set_md_word,            0 },
+	{ "rd.md.uuid",       set_md_uuid_word,       0 },
 };
 
-static const struct stack_param table[] = {
-	{ "rd.luks",      set_luks },
-	{ "rd.luks.uuid", set_luks_uuid },
-	{ "rd.luks.name", set_luks_name },
-	{ "rd.luks.key",  set_luks_key },
-	{ "rd.luks.options", set_luks_options },
-	{ "rd.luks.crypttab", set_luks_crypttab },
-	{ "rd.luks.timeout", set_luks_timeout },
-	{ "rd.lvm",       set_lvm },
-	{ "rd.lvm.vg",    set_lvm_vg },
-	{ "rd.lvm.lv",    set_lvm_lv },
-	{ "rd.md",        set_md },
-	{ "rd.md.uuid",   set_md_uuid },
-};
-
-int stack_params_apply(struct stack_params *p, const char *word)
+struct cmdline_owner stack_params_cmdline(struct stack_params *p)
 {
-	const char *eq = strchr(word, '=');
-	size_t len = eq ? (size_t)(eq - word) : strlen(word);
-
-	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
-		if (strlen(table[i].name) == len && strncmp(table[i].name, word, len) == 0)
-			return table[i].apply(p, eq ? eq + 1 : NULL);
-	return 0;
+	return (struct cmdline_owner){ "blockstack", words, CMDLINE_N(words), p, NULL };
 }
 
 bool stack_uuid_equal(const char *a, const char *b)

@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "blockstack/keyspec.h"
+#include "bootlib/cmdline.h"
 #include "common/crypttab.h"
 #include "common/luksopts.h"
 
@@ -49,10 +50,10 @@ struct stack_params {
 
 /* Everything on, no list: assemble whatever appears. */
 void stack_params_init(struct stack_params *p);
-/* Apply one "name=value" word (or "name" alone) of the command line; words
- * that are not block-stack parameters are ignored. Returns 0, or -EINVAL
- * for a malformed value, -E2BIG when a list is full, -ENAMETOOLONG. */
-int stack_params_apply(struct stack_params *p, const char *word);
+/* rd.luks*, rd.lvm*, rd.md*, filling p (stack_params_init first). A
+ * refused value: -EINVAL when malformed, -E2BIG when a list is full,
+ * -ENAMETOOLONG. */
+struct cmdline_owner stack_params_cmdline(struct stack_params *p);
 /* Take a line of the image's /etc/crypttab: a source named by UUID gives
  * the container's name (when rd.luks.name= does not), its options, and a
  * key file field a key for that container, tried after rd.luks.key='s.

@@ -1,144 +1,72 @@
-/* cmdline: the kernel command line as the init understands it (dracut's names). */
+/* cmdline: the kernel command line's one parsing pass. Each component
+ * declares its own words (dracut's names) and the struct they fill, beside
+ * its code (e.g. net/net_args.c, blockstack/params.c); init/bootargs.c
+ * hands them all to cmdline_parse(), which gives every word to the one
+ * component that declares it. */
 #ifndef LIFEBOAT_CMDLINE_H
 #define LIFEBOAT_CMDLINE_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "common/layout.h"
 #include "common/strv.h"
 
 #define CMDLINE_MAX 4096
 #define CMDLINE_VALUE_MAX 256
 
-/* rd.timeout default, in seconds, when the command line names none: a
- * missing root ends in a diagnosis instead of a silent hang (dracut waits
- * forever by default; rd.timeout=0 keeps that behaviour). */
-#define CMDLINE_DEFAULT_TIMEOUT 180
-
-/* rd.resume.timeout default: a swap that is missing or slow must not stall
- * a normal boot for long. */
-#define CMDLINE_DEFAULT_RESUME_TIMEOUT 5
-
 /* The longest wait a *timeout= word may ask for, in seconds: a day. */
 #define CMDLINE_TIMEOUT_MAX (24 * 3600)
 
-enum root_rw { ROOT_RW_DEFAULT, ROOT_RW_RO, ROOT_RW_RW };
+struct cmdline_word;
 
-/* Each component is given only its own part of the command line: the
- * iSCSI credentials reach net/'s login and nothing else. */
+/* Store value (NULL: the word had no '=') into args, the owner's struct.
+ * Returns 0, or -errno for a value that is refused (the default stays). */
+typedef int (*cmdline_set_fn)(void *args, const struct cmdline_word *w, const char *value);
 
-/* The root filesystem (init/): root=, rootfstype=, rootflags=, ro/rw,
- * init=, rd.timeout=. net/ reads it too for an NFS or iSCSI root. */
-struct root_args {
-	char root[CMDLINE_VALUE_MAX];
-	char fstype[CMDLINE_VALUE_MAX];
-	char flags[CMDLINE_VALUE_MAX];
-	char init[CMDLINE_VALUE_MAX];
-	enum root_rw rw;
-	unsigned int timeout_sec;     /* 0: wait forever */
+struct cmdline_word {
+	const char *name;
+	cmdline_set_fn set;
+	size_t offset;              /* of the field in the owner's struct, for the generic setters */
 };
 
-/* Resume from hibernation (resume/, docs/resume.md). */
-struct resume_args {
-	char device[CMDLINE_VALUE_MAX];       /* resume=: the swap device */
-	unsigned long long offset;            /* resume_offset=: pages into it (swap file) */
-	bool noresume;
-	unsigned int timeout_sec;             /* rd.resume.timeout= */
+/* One component's words and the struct they fill. */
+struct cmdline_owner {
+	const char *component;
+	const struct cmdline_word *words;
+	size_t n_words;
+	void *args;
+	/* Words that no owner declares by name (MODULE.PARAM=VALUE); may be NULL. */
+	int (*other)(void *args, const char *word);
 };
 
-/* Rescue (rescue/, bootlib/shell.c): rd.shell, rd.break[=STAGE]. */
-struct rescue_args {
-	bool shell;                   /* a shell on failure (default on) */
-	unsigned int break_stages;    /* STAGE_BIT()s */
-};
-
-/* The network (net/, docs/network.md). */
-struct net_args {
-	char ip[CMDLINE_VALUE_MAX];           /* ip=: the last one given */
-	char bootdev[CMDLINE_VALUE_MAX];      /* bootdev=: the interface to use */
-	char nfsroot[CMDLINE_VALUE_MAX];      /* nfsroot=, with root=/dev/nfs */
-	char netroot[CMDLINE_VALUE_MAX];      /* netroot=nfs:..., netroot=iscsi:... */
-	bool neednet;                         /* rd.neednet */
-	unsigned int timeout_dhcp;            /* rd.net.timeout.dhcp=, seconds */
-	unsigned int timeout_carrier;         /* rd.net.timeout.carrier=, seconds */
-	unsigned int timeout_iflink;          /* rd.net.timeout.iflink=, seconds */
-	struct strv netdevs;                  /* vlan=, bond=, bridge=, ifname= words, whole */
-	char bootif[CMDLINE_VALUE_MAX];       /* BOOTIF=: the NIC the firmware booted from */
-	bool bootif_ignored;                  /* rd.bootif=0 */
-};
-
-/* The SSH server of an image built with --ssh (remote/, docs/remote.md). */
-#define CMDLINE_DEFAULT_SSH_PORT LAYOUT_SSH_DEFAULT_PORT
-struct remote_args {
-	bool ssh;                             /* rd.ssh=0 keeps the server off */
-	unsigned int port;                    /* rd.ssh.port= */
-};
-
-/* An iSCSI root (net/iscsi.h, docs/iscsi.md); the credentials stay out of logs. */
-struct iscsi_args {
-	char initiator[CMDLINE_VALUE_MAX];    /* rd.iscsi.initiator= */
-	char target_name[CMDLINE_VALUE_MAX];  /* rd.iscsi.target.name= */
-	char target_ip[CMDLINE_VALUE_MAX];    /* rd.iscsi.target.ip= */
-	char target_port[CMDLINE_VALUE_MAX];  /* rd.iscsi.target.port= */
-	char target_group[CMDLINE_VALUE_MAX]; /* rd.iscsi.target.group= */
-	char username[CMDLINE_VALUE_MAX];     /* rd.iscsi.username= */
-	char password[CMDLINE_VALUE_MAX];     /* rd.iscsi.password= */
-	char in_username[CMDLINE_VALUE_MAX];  /* rd.iscsi.in.username= */
-	char in_password[CMDLINE_VALUE_MAX];  /* rd.iscsi.in.password= */
-	bool firmware;                        /* rd.iscsi.firmware, rd.iscsi.ibft */
-};
-
-/* The check before mount (fsck/). Skipped by rd.fsck=0, fastboot,
- * rd.skipfsck (dracut) and fsck.mode=skip (systemd); forcefsck and
- * fsck.mode=force check a filesystem that says it is clean too. */
-enum fsck_mode { FSCK_MODE_SKIP, FSCK_MODE_AUTO, FSCK_MODE_FORCE };
-
-/* rd.driver.pre=, rd.driver.post=, rd.driver.blacklist= (init/), and the
- * modules' MODULE.PARAM=VALUE words in the order given, for the module
- * loader (bootlib/modparams.h). */
-struct driver_args {
-	struct strv pre;
-	struct strv post;
-	struct strv blacklist;
-	struct strv params;
-};
-
-/* The console's keyboard layout (bootlib/vconsole.h): the name of a keymap
- * the image carries, rd.vconsole.keymap= (dracut's) or vconsole.keymap=
- * (systemd's); and its font (bootlib/vfont.h), rd.vconsole.font= or
- * vconsole.font=. */
-struct vconsole_args {
-	char keymap[CMDLINE_VALUE_MAX];
-	char font[CMDLINE_VALUE_MAX];
-};
-
-struct boot_args {
-	struct root_args root;
-	struct resume_args resume;
-	struct rescue_args rescue;
-	struct net_args net;
-	struct iscsi_args iscsi;
-	struct remote_args remote;
-	struct driver_args drivers;
-	struct vconsole_args vconsole;
-	enum fsck_mode fsck;
-	bool debug;                   /* rd.debug */
-	/* rd.luks*, rd.lvm*, rd.md* words as given, for blockstack/params.c */
-	struct strv stack_params;
-	/* The name of the first parameter whose value was refused, for the
-	 * message (not the value: it may be a secret). */
-	char bad_param[64];
-};
+#define CMDLINE_N(table) (sizeof(table) / sizeof((table)[0]))
 
 /* Split a command line into words the way the kernel does: spaces separate
  * words, double quotes group (and are removed), so `a="b c"` is one word
  * a=b c. Appends to out. */
 int cmdline_split(const char *line, struct strv *out);
-/* Apply one command line (kernel or embedded) to args; later calls override
- * earlier ones, as the last occurrence of a parameter wins. */
-int cmdline_parse(const char *line, struct boot_args *args);
-void cmdline_args_init(struct boot_args *args);
-void cmdline_args_free(struct boot_args *args);
+/* Apply one command line (kernel or embedded, named source in messages;
+ * NULL: none is logged) to the owners' structs; later calls override earlier ones, as the last
+ * occurrence of a word wins. A refused value does not stop the other
+ * words: each is logged by name (never its value: it may be a secret) and
+ * the first error is returned. */
+int cmdline_parse(const char *line, const char *source, const struct cmdline_owner *owners,
+		  size_t n_owners);
+/* A word that two owners declare, or NULL: each word has one owner. */
+const char *cmdline_owners_conflict(const struct cmdline_owner *owners, size_t n_owners);
+
+/* dracut's booleans: no value, or anything but 0/no/false/off, is on. */
+bool cmdline_bool(const char *value);
+
+/* The generic setters, for a field at w->offset of the owner's struct. */
+int cmdline_set_string(void *args, const struct cmdline_word *w, const char *value); /* char[CMDLINE_VALUE_MAX] */
+int cmdline_set_flag(void *args, const struct cmdline_word *w, const char *value);   /* bool */
+int cmdline_set_seconds(void *args, const struct cmdline_word *w, const char *value); /* unsigned int, <= CMDLINE_TIMEOUT_MAX */
+int cmdline_set_port(void *args, const struct cmdline_word *w, const char *value);   /* unsigned int, 1..65535 */
+/* Comma lists that accumulate over repeated words (struct strv). */
+int cmdline_set_list(void *args, const struct cmdline_word *w, const char *value);
+/* The whole word "name=value", once (struct strv): for words a component
+ * parses later, as written (net/netdevspec.c's vlan=, bond=, ...). */
+int cmdline_set_word_once(void *args, const struct cmdline_word *w, const char *value);
 
 #endif

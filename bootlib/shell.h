@@ -7,7 +7,7 @@
 #ifndef LIFEBOAT_BOOTLIB_SHELL_H
 #define LIFEBOAT_BOOTLIB_SHELL_H
 
-#include "bootlib/cmdline.h"
+#include "bootlib/rescue_args.h"
 
 /* Why a shell is asked for. rd.shell=0 refuses every shell but the one the
  * command line itself asks for by name (rd.break): whoever can type

@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-#include "bootlib/cmdline.h"
+#include "fsck/fsck_args.h"
 #include "common/fsckcheck.h"
 
 enum fsck_result {
@@ -18,7 +18,7 @@ enum fsck_result fsck_status_meaning(int status);
 
 /* Check /dev/DEVNAME (fstype) in preen mode when the image has its checker
  * and mode is not FSCK_MODE_SKIP; FSCK_MODE_FORCE checks a clean
- * filesystem too (bootlib/cmdline.h says which words set which). The
+ * filesystem too (fsck/fsck_args.h says which words set which). The
  * checker's output goes to out. Must run after the resume decision: it
  * writes to the device. Returns the result; a missing checker is FSCK_CLEAN. */
 enum fsck_result fsck_root(const char *devname, const char *fstype, enum fsck_mode mode,

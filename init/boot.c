@@ -310,7 +310,7 @@ int main(int argc, char **argv)
 	if (r < 0)
 		failure_poweroff(why);
 	timeline_flush();
-	cmdline_args_init(&args);
+	bootargs_init(&args);
 	bootargs_load(&args);
 	log_set_debug(args.debug);
 	boot_plan_make(&args, &plan);
@@ -326,9 +326,10 @@ int main(int argc, char **argv)
 	rescue_break(&args.rescue, STAGE_PRE_UDEV);
 	/* LUKS, LVM and md are assembled as their members appear, in the
 	 * device waits of a capture, of the resume decision and of the root. */
-	blockstack_setup(&args.stack_params);
+	blockstack_setup(&args.stacks);
 	/* A kernel started by a crash saves the dump and goes no further. */
-	kdump_capture_if_crashed(&args.net, &args.rescue, plan.tang_bindings);
+	if (plan.capture)
+		kdump_capture(&args.net, &args.rescue, plan.tang_bindings);
 	preload_root_fs(&args, &plan);
 	/* Tang's servers are on the network, and the resume device may be
 	 * in a bound container: links and addresses come up before the
@@ -345,5 +346,6 @@ int main(int argc, char **argv)
 		rescue_failure(&args.rescue, why);
 		if (args.root.timeout_sec == 0 || args.root.timeout_sec > RETRY_TIMEOUT_SEC)
 			args.root.timeout_sec = RETRY_TIMEOUT_SEC;
+		plan.net.timeout_sec = args.root.timeout_sec;
 	}
 }

@@ -10,8 +10,58 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bootlib/log.h"
 #include "common/redact.h"
+
+static const struct cmdline_word debug_words[] = {
+	{ "rd.debug", cmdline_set_flag, offsetof(struct boot_args, debug) },
+};
+
+void bootargs_owners(struct boot_args *args, struct cmdline_owner owners[BOOTARGS_OWNERS])
+{
+	struct cmdline_owner all[BOOTARGS_OWNERS] = {
+		root_args_cmdline(&args->root),
+		resume_args_cmdline(&args->resume),
+		rescue_args_cmdline(&args->rescue),
+		net_args_cmdline(&args->net),
+		iscsi_args_cmdline(&args->iscsi),
+		remote_args_cmdline(&args->remote),
+		vconsole_args_cmdline(&args->vconsole),
+		stack_params_cmdline(&args->stacks),
+		fsck_args_cmdline(&args->fsck),
+		{ "log", debug_words, CMDLINE_N(debug_words), args, NULL },
+		/* Last: it also takes the words nobody declares (MODULE.PARAM=). */
+		driver_args_cmdline(&args->drivers),
+	};
+
+	memcpy(owners, all, sizeof(all));
+}
+
+void bootargs_init(struct boot_args *args)
+{
+	memset(args, 0, sizeof(*args));
+	root_args_init(&args->root);
+	resume_args_init(&args->resume);
+	rescue_args_init(&args->rescue);
+	net_args_init(&args->net);
+	remote_args_init(&args->remote);
+	driver_args_init(&args->drivers);
+	stack_params_init(&args->stacks);
+	args->fsck = FSCK_MODE_AUTO;
+}
+
+void bootargs_free(struct boot_args *args)
+{
+	driver_args_free(&args->drivers);
+	net_args_free(&args->net);
+}
+
+int bootargs_parse(const char *line, const char *source, struct boot_args *args)
+{
+	struct cmdline_owner owners[BOOTARGS_OWNERS];
+
+	bootargs_owners(args, owners);
+	return cmdline_parse(line, source, owners, BOOTARGS_OWNERS);
+}
 
 static int apply_file(const char *path, struct boot_args *args)
 {
@@ -27,15 +77,8 @@ static int apply_file(const char *path, struct boot_args *args)
 	if (n < 0)
 		return -errno;
 	line[n] = '\0';
-	r = cmdline_parse(line, args);
+	r = bootargs_parse(line, path, args);
 	explicit_bzero(line, sizeof(line));   /* it may hold CHAP secrets */
-	if (r == -ERANGE)
-		log_warn("%s: %s= asks for more than %u s; it was ignored", path, args->bad_param,
-			 CMDLINE_TIMEOUT_MAX);
-	else if (r < 0)
-		log_warn("%s: %s= has a bad value (%s); it was ignored, see docs/cmdline.md "
-			 "for its form", path, args->bad_param[0] ? args->bad_param : "a parameter",
-			 strerror(-r));
 	return r;
 }
 

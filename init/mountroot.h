@@ -4,7 +4,7 @@
 
 #include <stdbool.h>
 
-#include "bootlib/cmdline.h"
+#include "init/root_args.h"
 #include "bootlib/devwait.h"
 #include "bootlib/sysroot.h"
 

@@ -20,7 +20,7 @@ int multicall_run(int argc, char **argv)
 		return -1;
 	/* The image's /etc/cmdline.d and the kernel's words, as the boot read
 	 * them: rd.driver.blacklist= and MODULE.PARAM=VALUE apply here too. */
-	cmdline_args_init(&args);
+	bootargs_init(&args);
 	bootargs_load(&args);
 	return modprobe_main(argc, argv, &args.drivers);
 }

@@ -1,26 +1,31 @@
 /* plan: what this boot will do, decided once from the command line.
  *
  * The root's kind is read here and nowhere else: the flow in init/boot.c
- * dispatches on it, and each component is given only its part of the
- * command line (bootlib/cmdline.h), so the iSCSI credentials reach net/'s
- * login and nothing else. */
+ * dispatches on it, net/ is given the root as read here (struct net_root),
+ * and each component is given only its part of the command line
+ * (init/bootargs.h), so the iSCSI credentials reach net/'s login and
+ * nothing else. */
 #include "init/plan.h"
 
 #include <unistd.h>
 
 #include "common/layout.h"
-#include "net/iscsi.h"
+#include "kdump/kdump.h"
+
+static enum root_kind root_kind_of(enum net_root_kind kind)
+{
+	return kind == NET_ROOT_ISCSI ? ROOT_KIND_ISCSI :
+	       kind == NET_ROOT_NFS ? ROOT_KIND_NFS : ROOT_KIND_DISK;
+}
 
 void boot_plan_make(struct boot_args *args, struct boot_plan *plan)
 {
-	plan->net = (struct net_request){ .root = &args->root, .net = &args->net,
-					  .iscsi = &args->iscsi };
-	if (iscsi_root_wanted(&plan->net))
-		plan->root_kind = ROOT_KIND_ISCSI;
-	else if (net_root_wanted(&plan->net))
-		plan->root_kind = ROOT_KIND_NFS;
-	else
-		plan->root_kind = ROOT_KIND_DISK;
+	plan->capture = kdump_is_capture_kernel();
+	plan->net = (struct net_request){ .net = &args->net, .iscsi = &args->iscsi,
+					  .read_write = args->root.rw == ROOT_RW_RW,
+					  .timeout_sec = args->root.timeout_sec };
+	net_root_classify(args->root.root, &args->net, &args->iscsi, &plan->net.root);
+	plan->root_kind = root_kind_of(plan->net.root.kind);
 	if (plan->root_kind != ROOT_KIND_ISCSI)
 		plan->net.iscsi = NULL;
 	/* The generator marks an image whose clevis bindings may name a Tang

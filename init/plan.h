@@ -4,7 +4,7 @@
 
 #include <stdbool.h>
 
-#include "bootlib/cmdline.h"
+#include "init/bootargs.h"
 #include "net/net.h"
 
 enum root_kind {
@@ -14,6 +14,9 @@ enum root_kind {
 };
 
 struct boot_plan {
+	/* A kernel started by a crash (it gives /proc/vmcore): the capture
+	 * saves the dump and the boot goes no further (kdump/). */
+	bool capture;
 	enum root_kind root_kind;
 	/* A disk root with rd.neednet: the network comes up before the real
 	 * init, which may need it; and before the root's device wait when
@@ -24,8 +27,9 @@ struct boot_plan {
 	 * kernel brings the network up before its dump disks, a disk root's
 	 * boot before the resume decision (tang). */
 	bool tang_bindings;
-	/* What net/ is given for an NFS or iSCSI root, and rd.neednet's
-	 * setup; its iscsi part is set for an iSCSI root only. */
+	/* What net/ is given for an NFS or iSCSI root (the root as the
+	 * command line names it, read here once), and rd.neednet's setup;
+	 * its iscsi part is set for an iSCSI root only. */
 	struct net_request net;
 };
 

@@ -277,15 +277,17 @@ static void unlock_unattended(struct capture *cap, bool tang)
 			 "locked unless their TPM2 token or key file opens them");
 }
 
-void kdump_capture_if_crashed(const struct net_args *net, const struct rescue_args *rescue,
-			      bool tang)
+bool kdump_is_capture_kernel(void)
+{
+	return access(VMCORE, R_OK) == 0;
+}
+
+void kdump_capture(const struct net_args *net, const struct rescue_args *rescue, bool tang)
 {
 	static struct capture cap;
 	struct timespec t0;
 	int r;
 
-	if (access(VMCORE, R_OK) < 0)
-		return;
 	cap.net = net;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	log_console("kdump: this is a capture kernel after a crash; saving the crashed kernel's memory\n");

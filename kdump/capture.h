@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bootlib/cmdline.h"
+#include "net/net_args.h"
 #include "common/kdumpconf.h"
 #include "kdump/diskdump.h"
 #include "kdump/elfcore.h"

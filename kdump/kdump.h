@@ -6,17 +6,19 @@
 
 #include <stdbool.h>
 
-#include "bootlib/cmdline.h"
+#include "bootlib/rescue_args.h"
+#include "net/net_args.h"
 
-/* Returns at once when this is no capture kernel; otherwise saves the dump
- * and takes the configured action, and does not return. net is for network
+/* Whether this kernel was started by a crash: it gives /proc/vmcore. */
+bool kdump_is_capture_kernel(void);
+/* In a capture kernel: save the dump and take the configured action; does
+ * not return. net is for network
  * targets; rescue (rd.shell) for the gate of a shell action
  * (bootlib/shell.h). A dump disk in LUKS is opened by blockstack/ (set up
  * before this), unattended: key files, TPM2 token, Tang binding (tang:
  * the image has the Tang unlock, so the network comes up first), and a
  * prompt bounded by KDUMP_PROMPT_SEC. */
 #define KDUMP_PROMPT_SEC 30
-void kdump_capture_if_crashed(const struct net_args *net, const struct rescue_args *rescue,
-			      bool tang);
+void kdump_capture(const struct net_args *net, const struct rescue_args *rescue, bool tang);
 
 #endif

@@ -28,11 +28,6 @@
 #define LOGIN_TRIES 4
 #define LOGIN_PAUSE_MS 2000
 
-bool iscsi_root_wanted(const struct net_request *args)
-{
-	return iscsi_conf_wanted(args);
-}
-
 /* The kernel side: iscsi_tcp pulls libiscsi and scsi_transport_iscsi; it
  * asks the crypto API for crc32c (header digests) by request_module, which
  * nothing answers here, and fails a connection with ENOMEM without it;
@@ -64,7 +59,7 @@ static int target_choose(const struct net_request *a, const struct net_state *st
 	int r;
 
 	fw_initiator[0] = '\0';
-	if (!a->iscsi->firmware)
+	if (a->root.from != NET_ROOT_FROM_FIRMWARE)
 		return iscsi_conf_target(a, st->conf6.method ? st->conf6.boot_url : st->conf.root_path,
 					 t, why, n);
 	modload_name(FEATUREMODS_ISCSI_FIRMWARE);
@@ -142,7 +137,7 @@ static int login(const struct net_request *a, uint64_t deadline, const struct is
 		snprintf(why, n, "logging in to the iSCSI target %s at %s:%u did not succeed within "
 			 "%d tries and rd.timeout=%u; check that the target runs and is reachable "
 			 "(iscsistart's messages above say why)", t->name, t->server, t->port,
-			 LOGIN_TRIES, a->root->timeout_sec);
+			 LOGIN_TRIES, a->timeout_sec);
 	else if (r < 0)
 		snprintf(why, n, "logging in to the iSCSI target %s at %s:%u failed (iscsistart "
 			 "exit status %d): %s", t->name, t->server, t->port, status,
@@ -228,7 +223,7 @@ int iscsi_root_attach(const struct net_request *a, char *root, size_t root_size,
 	struct net_state st;
 	struct iscsi_target t;
 	/* The network, the login and the LUN's disk within rd.timeout=. */
-	uint64_t deadline = clock_deadline(clock_now_ms(), a->root->timeout_sec);
+	uint64_t deadline = clock_deadline(clock_now_ms(), a->timeout_sec);
 	int r = net_bring_up_state(a->net, deadline, &st, why, n);
 
 	memset(&t, 0, sizeof(t));
@@ -242,8 +237,8 @@ int iscsi_root_attach(const struct net_request *a, char *root, size_t root_size,
 	if (r < 0)
 		return r;
 	iscsi_conf_forget(a->iscsi);
-	if (iscsi_conf_root_is_lun(a->root->root))
+	if (a->root.root_is_lun)
 		return lun_wait(deadline, &t, root, root_size, why, n);
-	snprintf(root, root_size, "%s", a->root->root);
+	snprintf(root, root_size, "%s", a->root.root);
 	return 0;
 }

@@ -1,5 +1,5 @@
 /* iscsi: a root on an iSCSI LUN: log in after the network is up, so that the
- * LUN's disk appears and mounts as a local one. docs/network.md has the
+ * LUN's disk appears and mounts as a local one. docs/iscsi.md has the
  * parameters. */
 #ifndef LIFEBOAT_NET_ISCSI_H
 #define LIFEBOAT_NET_ISCSI_H
@@ -7,13 +7,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "bootlib/cmdline.h"
 #include "net/net.h"
 
-/* Whether the command line puts the root on iSCSI (net/iscsi_conf.h says when). */
-bool iscsi_root_wanted(const struct net_request *args);
 /* Configure the network, log in to the target (bounded retries), all of it
- * within rd.timeout, and leave in root what the root device is: args->root->root when
+ * within rd.timeout, and leave in root what the root device is: root= when
  * it names a filesystem, else /dev/DISK of the target's LUN once it is
  * there. Once logged in, the passwords of args->iscsi are forgotten
  * (iscsi_conf_forget). Returns 0, or -errno with what failed and what the

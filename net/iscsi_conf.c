@@ -6,38 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bootlib/devspec.h"
 
 #define DEFAULT_GROUP 1
-
-bool iscsi_conf_root_is_lun(const char *root)
-{
-	return !root[0] || rfc4173_is_iscsi(root) || strcmp(root, "iscsi") == 0 ||
-	       strcmp(root, "/dev/root") == 0;
-}
-
-bool iscsi_conf_wanted(const struct net_request *a)
-{
-	struct dev_spec spec;
-
-	if (strncmp(a->net->netroot, "iscsi", 5) == 0 || rfc4173_is_iscsi(a->root->root) ||
-	    a->iscsi->target_name[0] || a->iscsi->firmware)
-		return true;
-	if (strcmp(a->net->netroot, "dhcp") != 0)
-		return false;
-	/* dracut's words for an iSCSI root by DHCP: root=/dev/root is the disk
-	 * the network root gives, which only a block root has (an NFS root by
-	 * DHCP is root=dhcp, or netroot=dhcp alone). */
-	if (strcmp(a->root->root, "/dev/root") == 0 || strcmp(a->root->root, "iscsi") == 0)
-		return true;
-	return !iscsi_conf_root_is_lun(a->root->root) && devspec_parse(a->root->root, &spec) == 0;
-}
-
-bool iscsi_conf_from_dhcp(const struct net_request *a)
-{
-	return !rfc4173_is_iscsi(a->net->netroot) && !rfc4173_is_iscsi(a->root->root) &&
-	       !a->iscsi->target_name[0] && !a->iscsi->firmware;
-}
 
 /* rd.iscsi.username=, .password=, .in.username=, .in.password= */
 static const struct {
@@ -125,11 +95,9 @@ int iscsi_conf_target(const struct net_request *a, const char *root_path,
 {
 	int r;
 
-	if (rfc4173_is_iscsi(a->net->netroot))
-		r = target_from_path("netroot=", a->net->netroot, t, why, n);
-	else if (rfc4173_is_iscsi(a->root->root))
-		r = target_from_path("root=", a->root->root, t, why, n);
-	else if (a->iscsi->target_name[0])
+	if (a->root.from == NET_ROOT_FROM_SPEC)
+		r = target_from_path(a->root.spec_word, a->root.spec, t, why, n);
+	else if (a->root.from == NET_ROOT_FROM_PARAMS)
 		r = target_from_params(a, t, why, n);
 	else if (root_path && rfc4173_is_iscsi(root_path))
 		r = target_from_path("DHCP's root-path (option 17)", root_path, t, why, n);
@@ -140,7 +108,7 @@ int iscsi_conf_target(const struct net_request *a, const char *root_path,
 			 "or rd.iscsi.target.name= and rd.iscsi.target.ip=, or set the DHCP "
 			 "server's root-path to iscsi:...%s%s", other ?
 			 " (it gives a root-path that is not iscsi:)" : "",
-			 other && strcmp(a->root->root, "/dev/root") == 0 ?
+			 other && strcmp(a->root.root, "/dev/root") == 0 ?
 			 "; for an NFS root by DHCP, write root=dhcp instead of root=/dev/root" : "");
 		return -ENOENT;
 	}

@@ -7,7 +7,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bootlib/cmdline.h"
 #include "common/layout.h"
 #include "net/net.h"
 #include "net/rfc4173.h"
@@ -18,17 +17,8 @@
  * a date the naming authority owned the domain, then the domain reversed). */
 #define ISCSI_GENERATED_PREFIX "iqn.2026-01.org.lifeboat:"
 
-/* Whether the command line puts the root on an iSCSI LUN: netroot=iscsi...,
- * root=iscsi:..., rd.iscsi.target.name=, rd.iscsi.firmware, or
- * netroot=dhcp with a root= that names a filesystem (UUID=, LABEL=, /dev/...)
- * or the LUN's disk (root=/dev/root, dracut's; root=iscsi): a disk that
- * comes over the network is an iSCSI LUN, whose location is DHCP's root-path. */
-bool iscsi_conf_wanted(const struct net_request *a);
-/* Whether the target comes from DHCP's root-path (rather than the command
- * line or the firmware). */
-bool iscsi_conf_from_dhcp(const struct net_request *a);
-/* The target from the command line (netroot=, root=, rd.iscsi.target.*) or,
- * when those name none, from root_path (DHCP option 17; may be NULL), with
+/* The target from the command line (netroot=, root=, rd.iscsi.target.*:
+ * a->root.from) or, when those name none, from root_path (DHCP option 17; may be NULL), with
  * rd.iscsi.username= and the other CHAP parameters over what the root path
  * says. Defaults filled in: port 3260, portal group 1. The server may stay
  * empty (the caller knows DHCP's). Returns 0, or -errno with what is wrong
@@ -45,7 +35,4 @@ void iscsi_conf_forget(struct iscsi_args *a);
  * (stable across boots, so the target's ACL can name it). */
 void iscsi_conf_initiator(const struct net_request *a, const char *firmware, const char *file,
 			  const uint8_t mac[6], char *out, size_t size);
-/* Whether the root= value names no filesystem and the LUN's disk is meant. */
-bool iscsi_conf_root_is_lun(const char *root);
-
 #endif

@@ -30,36 +30,6 @@
 #define NFS_RETRY_MS 1000
 #define KERNEL_NFSROOT_DEFAULT "/tftpboot/%s"
 
-/* Where the root's location comes from. */
-enum root_source { FROM_SPEC, FROM_NFSROOT, FROM_DHCP };
-
-bool net_root_wanted(const struct net_request *a)
-{
-	if (strncmp(a->net->netroot, "nfs", 3) == 0 || strcmp(a->net->netroot, "dhcp") == 0 ||
-	    strcmp(a->root->root, "/dev/nfs") == 0 ||
-	    strcmp(a->root->root, "dhcp") == 0 || nfs_spec_is_nfs_root(a->root->root))
-		return true;
-	return !a->root->root[0] && (a->net->neednet || strncmp(a->net->ip, "dhcp", 4) == 0 ||
-			       strstr(a->net->ip, ":dhcp") != NULL);
-}
-
-static enum root_source root_source(const struct net_request *a, const char **text)
-{
-	*text = NULL;
-	if (nfs_spec_is_nfs_root(a->root->root))
-		*text = a->root->root;
-	else if (strncmp(a->net->netroot, "nfs", 3) == 0 && strcmp(a->net->netroot, "nfs") != 0 &&
-		 strcmp(a->net->netroot, "nfs4") != 0)
-		*text = a->net->netroot;
-	if (*text)
-		return FROM_SPEC;
-	if (strcmp(a->root->root, "/dev/nfs") == 0 && a->net->nfsroot[0]) {
-		*text = a->net->nfsroot;
-		return FROM_NFSROOT;
-	}
-	return FROM_DHCP;
-}
-
 /* A location without a server: ip='s server, then (IPv4) DHCP's next
  * server, then the DHCP server itself; spec->family stays 0 without one. */
 static void server_default(const struct ip_conf *ipc, const struct net_state *st,
@@ -83,36 +53,31 @@ static void server_default(const struct ip_conf *ipc, const struct net_state *st
 /* DHCP names an iSCSI target, but the command line asks for an NFS root:
  * the words that would make it an iSCSI one, only those not given yet.
  * The root path is not repeated: it may hold a CHAP secret. */
-static void iscsi_from_nfs_why(const struct net_request *a, const struct net_state *st,
+static void iscsi_from_nfs_why(const struct net_root *root, const struct net_state *st,
 			       char *why, size_t n)
 {
-	bool has_netroot = strcmp(a->net->netroot, "dhcp") == 0;
 	char root_word[CMDLINE_VALUE_MAX + 32] = "";
 
-	if (a->root->root[0])
-		snprintf(root_word, sizeof(root_word), " instead of root=%s", a->root->root);
+	if (root->root[0])
+		snprintf(root_word, sizeof(root_word), " instead of root=%s", root->root);
 	snprintf(why, n, "DHCP's root-path on %s names an iSCSI target, but the command line "
 		 "asks for an NFS root; %s root=/dev/root (the LUN's disk) or a root= naming "
 		 "the filesystem on the LUN (root=LABEL=...)%s (docs/iscsi.md)", st->link.name,
-		 has_netroot ? "give" : "add netroot=dhcp and give", root_word);
+		 root->netroot_dhcp ? "give" : "add netroot=dhcp and give", root_word);
 }
 
 /* The root's location, once the network says what DHCP gave. Without a
  * server named, the one ip= names, then DHCP's next server, then the
  * DHCP server itself are used, as the kernel and dracut do. */
-static int spec_resolve(const struct net_request *a, const struct ip_conf *ipc,
+static int spec_resolve(const struct net_root *root, const struct ip_conf *ipc,
 			const struct net_state *st, struct nfs_spec *spec, char *why, size_t n)
 {
-	const char *text;
-	enum root_source src = root_source(a, &text);
+	const char *dhcp_root = st->conf6.method ? st->conf6.boot_url : st->conf.root_path;
+	const char *text = root->spec;
 	int r;
 
-	const char *dhcp_root = st->conf6.method ? st->conf6.boot_url : st->conf.root_path;
-
-	if (src == FROM_DHCP && !dhcp_root[0] && strcmp(a->root->root, "/dev/nfs") == 0)
-		text = KERNEL_NFSROOT_DEFAULT;
-	else if (src == FROM_DHCP)
-		text = dhcp_root;
+	if (root->from == NET_ROOT_FROM_DHCP)
+		text = !dhcp_root[0] && root->kernel_default ? KERNEL_NFSROOT_DEFAULT : dhcp_root;
 	if (!text[0]) {
 		snprintf(why, n, "the DHCP server on %s gave no %s and the command line names no "
 			 "NFS root; give root=nfs:SERVER:/PATH or set it on the DHCP server",
@@ -120,18 +85,19 @@ static int spec_resolve(const struct net_request *a, const struct ip_conf *ipc,
 			 "root-path (option 17)");
 		return -ENOENT;
 	}
-	if (src == FROM_DHCP && rfc4173_is_iscsi(text)) {
-		iscsi_from_nfs_why(a, st, why, n);
+	if (root->from == NET_ROOT_FROM_DHCP && rfc4173_is_iscsi(text)) {
+		iscsi_from_nfs_why(root, st, why, n);
 		return -EMEDIUMTYPE;
 	}
-	r = src == FROM_NFSROOT ? nfs_spec_parse_nfsroot(text, spec) : nfs_spec_parse(text, spec);
+	r = root->from == NET_ROOT_FROM_NFSROOT ? nfs_spec_parse_nfsroot(text, spec) :
+		nfs_spec_parse(text, spec);
 	if (r < 0) {
 		snprintf(why, n, "the NFS root '%s' is %s; write it as [nfs:|nfs4:]SERVER:/PATH"
 			 "[:OPTIONS] with SERVER an IPv4 address or an IPv6 one in brackets", text,
 			 r == -EOPNOTSUPP ? "not an IP address and path" : "malformed");
 		return r;
 	}
-	if (strncmp(a->root->root, "nfs4", 4) == 0 || strncmp(a->net->netroot, "nfs4", 4) == 0)
+	if (root->nfs4)
 		spec->v4 = true;
 	server_default(ipc, st, spec);
 	if (!spec->family) {
@@ -163,7 +129,7 @@ static int nfs_mount(const struct net_request *a, uint64_t deadline, const struc
 	static const char *const mods[] = { FEATUREMODS_NFS };
 	char data[CMDLINE_VALUE_MAX * 2], path[NFS_PATH_MAX + 32], src[NFS_PATH_MAX + 64];
 	char server[INET6_ADDRSTRLEN + 2], me[INET6_ADDRSTRLEN];
-	unsigned long flags = a->root->rw == ROOT_RW_RW ? 0 : MS_RDONLY;
+	unsigned long flags = a->read_write ? 0 : MS_RDONLY;
 	int r;
 
 	for (size_t i = 0; i < sizeof(mods) / sizeof(mods[0]); i++)
@@ -296,11 +262,11 @@ int net_root_mount(const struct net_request *args, char *why, size_t why_size)
 	struct net_state st;
 	struct nfs_spec spec;
 	/* The whole step, network and mount, within rd.timeout=. */
-	uint64_t deadline = clock_deadline(clock_now_ms(), args->root->timeout_sec);
+	uint64_t deadline = clock_deadline(clock_now_ms(), args->timeout_sec);
 	int r = net_configure(args->net, deadline, &ipc, &st, why, why_size);
 
 	if (r == 0)
-		r = spec_resolve(args, &ipc, &st, &spec, why, why_size);
+		r = spec_resolve(&args->root, &ipc, &st, &spec, why, why_size);
 	if (r == 0)
 		r = nfs_mount(args, deadline, &st, &spec, why, why_size);
 	return r;

@@ -7,21 +7,22 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bootlib/cmdline.h"
+#include "net/iscsi_args.h"
+#include "net/net_args.h"
+#include "net/netroot.h"
 
-/* What net/ is given of the command line: the root's words (root=, ro/rw,
- * rd.timeout=), the network's, and the iSCSI ones (credentials included)
- * only when the root is on iSCSI; nothing else of the boot's arguments. */
+/* What net/ is given for a root on the network: what the command line
+ * says of it (read once by init/plan.c), the network's words, the iSCSI
+ * ones (credentials included) only when the root is on iSCSI, and of the
+ * root's words only ro/rw and rd.timeout=. */
 struct net_request {
-	const struct root_args *root;
+	struct net_root root;
 	const struct net_args *net;
 	struct iscsi_args *iscsi;             /* its passwords are wiped after the login */
+	bool read_write;                      /* rw */
+	unsigned int timeout_sec;             /* rd.timeout=: the whole step; 0: none */
 };
 
-/* Whether the command line puts the root on the network: root=nfs:,
- * root=nfs4:, root=SERVER:/PATH, root=/dev/nfs, root=dhcp, netroot=nfs:, or
- * no root= at all with ip=dhcp or rd.neednet. */
-bool net_root_wanted(const struct net_request *args);
 /* Configure the network as ip=/bootdev= say (DHCP when they say nothing),
  * then mount the NFS root at SYSROOT, all of it within rd.timeout= (each
  * wait also within its rd.net.timeout.* word). Returns 0, or -errno with

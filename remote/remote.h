@@ -13,7 +13,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "bootlib/cmdline.h"
+#include "bootlib/rescue_args.h"
+#include "remote/remote_args.h"
 
 /* The server's messages, with what it was asked (no secret reaches it). */
 #define REMOTE_LOG "/run/lifeboat/dropbear.log"

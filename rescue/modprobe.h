@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "bootlib/cmdline.h"
+#include "bootlib/driver_args.h"
 #include "common/modtab.h"
 #include "common/strv.h"
 

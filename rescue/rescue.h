@@ -9,7 +9,7 @@
 #ifndef LIFEBOAT_RESCUE_RESCUE_H
 #define LIFEBOAT_RESCUE_RESCUE_H
 
-#include "bootlib/cmdline.h"
+#include "bootlib/rescue_args.h"
 #include "bootlib/stage.h"
 
 /* Seconds the summary stays on the screen before the reboot that ends a

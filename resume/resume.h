@@ -2,7 +2,7 @@
 #ifndef LIFEBOAT_RESUME_H
 #define LIFEBOAT_RESUME_H
 
-#include "bootlib/cmdline.h"
+#include "resume/resume_args.h"
 
 /* Decide whether to resume, and resume: wait for the device resume= names
  * (up to rd.resume.timeout), read its hibernation signature and, for a

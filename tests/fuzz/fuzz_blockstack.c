@@ -6,7 +6,7 @@
 
 #include "blockstack/keyspec.h"
 #include "blockstack/params.h"
-#include "bootlib/cmdline.h"
+#include "init/bootargs.h"
 #include "common/dmname.h"
 #include "common/luksopts.h"
 
@@ -24,18 +24,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(line, data, size);
 	line[size] = '\0';
-	cmdline_args_init(&args);
-	cmdline_parse(line, &args);
-	stack_params_init(&p);
-	for (size_t i = 0; i < args.stack_params.len; i++) {
-		const char *w = args.stack_params.items[i];
-
-		stack_params_apply(&p, w);
-		stack_params_luks_wanted(&p, w, name, sizeof(name));
-		stack_params_luks_opts(&p, w);
-		stack_params_md_wanted(&p, w);
+	bootargs_init(&args);
+	bootargs_parse(line, NULL, &args);
+	p = args.stacks;
+	stack_params_luks_wanted(&p, line, name, sizeof(name));
+	stack_params_luks_opts(&p, line);
+	stack_params_md_wanted(&p, line);
+	for (size_t i = 0; i < p.n_luks; i++) {
+		stack_params_luks_wanted(&p, p.luks_names[i].uuid, name, sizeof(name));
+		stack_params_luks_timeout(&p, p.luks_names[i].uuid);
 	}
-	stack_params_apply(&p, line);
 	for (size_t i = 0; i < p.n_keys; i++) {
 		luks_key_applies(&p.luks_keys[i], "vda", line);
 		if (p.luks_keys[i].has_keydev)
@@ -50,7 +48,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	dmname_from_path(line, name, sizeof(name));
 	dmname_from_path(line, name, 3);
 	dmname_lvm_vg(line, name, sizeof(name));
-	cmdline_args_free(&args);
+	bootargs_free(&args);
 	free(line);
 	return 0;
 }

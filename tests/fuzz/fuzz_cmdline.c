@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bootlib/cmdline.h"
+#include "init/bootargs.h"
 #include "bootlib/devspec.h"
 #include "bootlib/modparams.h"
 #include "init/mountopts.h"
@@ -21,8 +21,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(line, data, size);
 	line[size] = '\0';
-	cmdline_args_init(&args);
-	cmdline_parse(line, &args);
+	bootargs_init(&args);
+	bootargs_parse(line, NULL, &args);
 	if (devspec_parse(args.root.root, &spec) == 0) {
 		struct blk_info info = { .label = "x", .uuid = "y" };
 
@@ -39,7 +39,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		free(opts);
 	}
-	cmdline_args_free(&args);
+	bootargs_free(&args);
 	free(line);
 	return 0;
 }

@@ -8,7 +8,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "bootlib/cmdline.h"
+#include "init/bootargs.h"
+#include "init/plan.h"
 #include "net/ibft.h"
 #include "net/iscsi_conf.h"
 #include "net/iscsistart.h"
@@ -79,7 +80,7 @@ static void ibft_fuzz(const char *text)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct boot_args args;
-	const struct net_request rq = { .root = &args.root, .net = &args.net, .iscsi = &args.iscsi };
+	static struct boot_plan plan;
 	struct iscsi_target t;
 	char why[512];
 	char *text = malloc(size + 1);
@@ -90,15 +91,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	text[size] = '\0';
 	rfc4173_parse(text, &t);
 	iscsistart_reported_status(text);
-	cmdline_args_init(&args);
+	bootargs_init(&args);
 	strcpy(args.net.netroot, "dhcp");
 	strcpy(args.root.root, "LABEL=root");
-	iscsi_conf_wanted(&rq);
-	iscsi_conf_target(&rq, text, &t, why, sizeof(why));
+	boot_plan_make(&args, &plan);
+	iscsi_conf_target(&plan.net, text, &t, why, sizeof(why));
 	if (size < sizeof(args.net.netroot)) {
 		strcpy(args.net.netroot, text);
-		iscsi_conf_wanted(&rq);
-		iscsi_conf_target(&rq, NULL, &t, why, sizeof(why));
+		boot_plan_make(&args, &plan);
+		if (plan.net.iscsi)
+			iscsi_conf_target(&plan.net, NULL, &t, why, sizeof(why));
 	}
 	ibft_fuzz(text);
 	free(text);

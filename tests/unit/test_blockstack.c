@@ -8,7 +8,8 @@
 #include <string.h>
 
 #include "blockstack/params.h"
-#include "bootlib/cmdline.h"
+#include "tests/unit/stackwords.h"
+#include "init/bootargs.h"
 #include "common/dmname.h"
 
 #define U1 "1b2c3d4e-0001-4a5b-8c6d-7e8f9a0b1c2d"
@@ -18,14 +19,12 @@
 static int parse(const char *line, struct stack_params *p)
 {
 	struct boot_args args;
-	int r = 0;
+	int r;
 
-	cmdline_args_init(&args);
-	assert_int_equal(cmdline_parse(line, &args), 0);
-	stack_params_init(p);
-	for (size_t i = 0; i < args.stack_params.len && r == 0; i++)
-		r = stack_params_apply(p, args.stack_params.items[i]);
-	cmdline_args_free(&args);
+	bootargs_init(&args);
+	r = bootargs_parse(line, NULL, &args);
+	*p = args.stacks;
+	bootargs_free(&args);
 	return r;
 }
 

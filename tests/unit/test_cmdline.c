@@ -7,7 +7,7 @@
 #include <string.h>
 #include <sys/mount.h>
 
-#include "bootlib/cmdline.h"
+#include "init/bootargs.h"
 #include "bootlib/devspec.h"
 #include "bootlib/uevent.h"
 #include "init/mountopts.h"
@@ -31,12 +31,12 @@ static void parse_dracut_names(void **state)
 	struct boot_args a;
 
 	(void)state;
-	cmdline_args_init(&a);
-	assert_int_equal(a.root.timeout_sec, CMDLINE_DEFAULT_TIMEOUT);
-	assert_int_equal(cmdline_parse("BOOT_IMAGE=/vmlinuz root=UUID=abc rootfstype=xfs "
+	bootargs_init(&a);
+	assert_int_equal(a.root.timeout_sec, ROOT_DEFAULT_TIMEOUT);
+	assert_int_equal(bootargs_parse("BOOT_IMAGE=/vmlinuz root=UUID=abc rootfstype=xfs "
 				       "rootflags=noatime,nouuid ro init=/bin/sh rd.timeout=7 "
 				       "rd.debug rd.driver.pre=a,b rd.driver.pre=c "
-				       "rd.driver.blacklist=nouveau quiet", &a), 0);
+				       "rd.driver.blacklist=nouveau quiet", NULL, &a), 0);
 	assert_string_equal(a.root.root, "UUID=abc");
 	assert_string_equal(a.root.fstype, "xfs");
 	assert_string_equal(a.root.flags, "noatime,nouuid");
@@ -47,7 +47,7 @@ static void parse_dracut_names(void **state)
 	assert_int_equal(a.drivers.pre.len, 3);
 	assert_string_equal(a.drivers.pre.items[2], "c");
 	assert_true(strv_contains(&a.drivers.blacklist, "nouveau"));
-	cmdline_args_free(&a);
+	bootargs_free(&a);
 }
 
 static void last_occurrence_wins(void **state)
@@ -55,13 +55,13 @@ static void last_occurrence_wins(void **state)
 	struct boot_args a;
 
 	(void)state;
-	cmdline_args_init(&a);
-	assert_int_equal(cmdline_parse("root=/dev/sda1 ro rd.debug", &a), 0);
-	assert_int_equal(cmdline_parse("root=LABEL=x rw rd.debug=0", &a), 0);
+	bootargs_init(&a);
+	assert_int_equal(bootargs_parse("root=/dev/sda1 ro rd.debug", NULL, &a), 0);
+	assert_int_equal(bootargs_parse("root=LABEL=x rw rd.debug=0", NULL, &a), 0);
 	assert_string_equal(a.root.root, "LABEL=x");
 	assert_int_equal(a.root.rw, ROOT_RW_RW);
 	assert_false(a.debug);
-	cmdline_args_free(&a);
+	bootargs_free(&a);
 }
 
 /* The console's layout and font: dracut's and systemd's names, the
@@ -71,14 +71,14 @@ static void vconsole_names(void **state)
 	struct boot_args a;
 
 	(void)state;
-	cmdline_args_init(&a);
-	assert_int_equal(cmdline_parse("rd.vconsole.keymap=de rd.vconsole.font=Lat15-Terminus16", &a), 0);
+	bootargs_init(&a);
+	assert_int_equal(bootargs_parse("rd.vconsole.keymap=de rd.vconsole.font=Lat15-Terminus16", NULL, &a), 0);
 	assert_string_equal(a.vconsole.keymap, "de");
 	assert_string_equal(a.vconsole.font, "Lat15-Terminus16");
-	assert_int_equal(cmdline_parse("vconsole.font=eurlatgr", &a), 0);
+	assert_int_equal(bootargs_parse("vconsole.font=eurlatgr", NULL, &a), 0);
 	assert_string_equal(a.vconsole.font, "eurlatgr");
 	assert_string_equal(a.vconsole.keymap, "de");
-	cmdline_args_free(&a);
+	bootargs_free(&a);
 }
 
 static void bad_values_are_reported_not_fatal(void **state)
@@ -87,25 +87,61 @@ static void bad_values_are_reported_not_fatal(void **state)
 	char longval[400];
 
 	(void)state;
-	cmdline_args_init(&a);
-	assert_int_equal(cmdline_parse("rd.timeout=abc root=/dev/vda", &a), -EINVAL);
+	bootargs_init(&a);
+	assert_int_equal(bootargs_parse("rd.timeout=abc root=/dev/vda", NULL, &a), -EINVAL);
 	assert_string_equal(a.root.root, "/dev/vda");
-	assert_int_equal(a.root.timeout_sec, CMDLINE_DEFAULT_TIMEOUT);
-	/* The message names the parameter, not its value (it may be a secret). */
-	assert_string_equal(a.bad_param, "rd.timeout");
-	assert_int_equal(cmdline_parse("rd.net.timeout.dhcp=86401 rd.net.timeout.carrier=-1", &a),
+	assert_int_equal(a.root.timeout_sec, ROOT_DEFAULT_TIMEOUT);
+	assert_int_equal(bootargs_parse("rd.net.timeout.dhcp=86401 rd.net.timeout.carrier=-1", NULL, &a),
 			 -ERANGE);
-	assert_string_equal(a.bad_param, "rd.net.timeout.dhcp");
 	assert_int_equal(a.net.timeout_dhcp, 0);
 	assert_int_equal(a.net.timeout_carrier, 0);
-	assert_int_equal(cmdline_parse("rd.net.timeout.carrier=86400", &a), 0);
+	assert_int_equal(bootargs_parse("rd.net.timeout.carrier=86400", NULL, &a), 0);
 	assert_int_equal(a.net.timeout_carrier, 86400);
 	memset(longval, 'x', sizeof(longval));
 	memcpy(longval, "root=", 5);
 	longval[sizeof(longval) - 1] = '\0';
-	assert_int_equal(cmdline_parse(longval, &a), -ENAMETOOLONG);
+	assert_int_equal(bootargs_parse(longval, NULL, &a), -ENAMETOOLONG);
 	assert_string_equal(a.root.root, "/dev/vda");
-	cmdline_args_free(&a);
+	bootargs_free(&a);
+}
+
+/* Each word has one owner: a second component declaring a word would
+ * silently never see it (the first owner in the list takes it). */
+static void each_word_has_one_owner(void **state)
+{
+	static const struct cmdline_word twice[] = { { "rd.luks.uuid", cmdline_set_flag, 0 } };
+	struct cmdline_owner owners[BOOTARGS_OWNERS + 1];
+	struct boot_args a;
+	bool flag = false;
+
+	(void)state;
+	bootargs_init(&a);
+	bootargs_owners(&a, owners);
+	assert_null(cmdline_owners_conflict(owners, BOOTARGS_OWNERS));
+	owners[BOOTARGS_OWNERS] = (struct cmdline_owner){ "planted", twice, 1, &flag, NULL };
+	assert_string_equal(cmdline_owners_conflict(owners, BOOTARGS_OWNERS + 1), "rd.luks.uuid");
+	bootargs_free(&a);
+}
+
+/* A word goes to its component's struct only; a word nobody declares
+ * reaches the module loader only when it sets a module's parameter. */
+static void words_reach_their_component(void **state)
+{
+	struct boot_args a;
+
+	(void)state;
+	bootargs_init(&a);
+	assert_int_equal(bootargs_parse("rd.lvm.vg=vg0 rd.md=0 rd.ssh.port=2222 fsck.mode=force "
+					"resume=/dev/vdb e1000.debug=2 quiet splash", NULL, &a), 0);
+	assert_int_equal(a.stacks.n_vgs, 1);
+	assert_string_equal(a.stacks.lvm_vgs[0], "vg0");
+	assert_false(a.stacks.md);
+	assert_int_equal(a.remote.port, 2222);
+	assert_int_equal(a.fsck, FSCK_MODE_FORCE);
+	assert_string_equal(a.resume.device, "/dev/vdb");
+	assert_int_equal(a.drivers.params.len, 1);
+	assert_string_equal(a.drivers.params.items[0], "e1000.debug=2");
+	bootargs_free(&a);
 }
 
 static void root_spec_forms(void **state)
@@ -206,6 +242,8 @@ int main(void)
 		cmocka_unit_test(last_occurrence_wins),
 		cmocka_unit_test(vconsole_names),
 		cmocka_unit_test(bad_values_are_reported_not_fatal),
+		cmocka_unit_test(each_word_has_one_owner),
+		cmocka_unit_test(words_reach_their_component),
 		cmocka_unit_test(root_spec_forms),
 		cmocka_unit_test(root_spec_matching),
 		cmocka_unit_test(mount_options_split),

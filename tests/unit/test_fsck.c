@@ -7,7 +7,7 @@
 #include <cmocka.h>
 
 #include "blockstack/params.h"
-#include "bootlib/cmdline.h"
+#include "init/bootargs.h"
 #include "fsck/fsck.h"
 
 static void checkers(void **state)
@@ -47,10 +47,10 @@ static enum fsck_mode fsck_on(const char *line)
 	struct boot_args args;
 	enum fsck_mode mode;
 
-	cmdline_args_init(&args);
-	assert_int_equal(cmdline_parse(line, &args), 0);
+	bootargs_init(&args);
+	assert_int_equal(bootargs_parse(line, NULL, &args), 0);
 	mode = args.fsck;
-	cmdline_args_free(&args);
+	bootargs_free(&args);
 	return mode;
 }
 
@@ -78,12 +78,12 @@ static void unknown_fsck_mode(void **state)
 	struct boot_args args;
 
 	(void)state;
-	cmdline_args_init(&args);
-	assert_int_equal(cmdline_parse("fsck.mode=force", &args), 0);
-	assert_int_equal(cmdline_parse("fsck.mode=sometimes", &args), -EINVAL);
-	assert_int_equal(cmdline_parse("fsck.mode", &args), -EINVAL);
+	bootargs_init(&args);
+	assert_int_equal(bootargs_parse("fsck.mode=force", NULL, &args), 0);
+	assert_int_equal(bootargs_parse("fsck.mode=sometimes", NULL, &args), -EINVAL);
+	assert_int_equal(bootargs_parse("fsck.mode", NULL, &args), -EINVAL);
 	assert_int_equal(args.fsck, FSCK_MODE_FORCE);
-	cmdline_args_free(&args);
+	bootargs_free(&args);
 }
 
 static void skipped_when_off(void **state)

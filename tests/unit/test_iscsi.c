@@ -11,7 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "bootlib/cmdline.h"
+#include "init/bootargs.h"
+#include "init/plan.h"
 #include "net/ibft.h"
 #include "net/iscsi_conf.h"
 #include "net/iscsi_lun.h"
@@ -120,13 +121,14 @@ static void rfc4173_too_long(void **state)
 
 /* ---- rd.iscsi.* and which target ---- */
 
-/* What net/ is given of a's words (net/net.h). */
-#define RQ(a) (&(struct net_request){ .root = &(a).root, .net = &(a).net, .iscsi = &(a).iscsi })
+/* What net/ is given of a's words (net/net.h), as init/plan.c decides it. */
+static struct boot_plan plan;
+#define RQ(a) (boot_plan_make(&(a), &plan), &plan.net)
 
 static void args_from(struct boot_args *a, const char *line)
 {
-	cmdline_args_init(a);
-	assert_int_equal(cmdline_parse(line, a), 0);
+	bootargs_init(a);
+	assert_int_equal(bootargs_parse(line, NULL, a), 0);
 }
 
 static void conf_wanted(void **state)
@@ -135,34 +137,41 @@ static void conf_wanted(void **state)
 
 	(void)state;
 	args_from(&a, "root=LABEL=r netroot=iscsi:10.0.0.1::::iqn.x");
-	assert_true(iscsi_conf_wanted(RQ(a)));
+	assert_true(RQ(a)->root.kind == NET_ROOT_ISCSI);
 	args_from(&a, "root=iscsi:10.0.0.1::::iqn.x");
-	assert_true(iscsi_conf_wanted(RQ(a)));
+	assert_true(RQ(a)->root.kind == NET_ROOT_ISCSI);
 	args_from(&a, "root=UUID=1234 netroot=dhcp");
-	assert_true(iscsi_conf_wanted(RQ(a)));
-	assert_true(iscsi_conf_from_dhcp(RQ(a)));
+	assert_true(RQ(a)->root.kind == NET_ROOT_ISCSI);
+	assert_true(RQ(a)->root.from == NET_ROOT_FROM_DHCP);
 	args_from(&a, "rd.iscsi.firmware");
-	assert_true(iscsi_conf_wanted(RQ(a)));
-	assert_false(iscsi_conf_from_dhcp(RQ(a)));
+	assert_true(RQ(a)->root.kind == NET_ROOT_ISCSI);
+	assert_false(RQ(a)->root.from == NET_ROOT_FROM_DHCP);
 	args_from(&a, "root=dhcp");
-	assert_false(iscsi_conf_wanted(RQ(a)));
+	assert_false(RQ(a)->root.kind == NET_ROOT_ISCSI);
 	args_from(&a, "root=/dev/vda1");
-	assert_false(iscsi_conf_wanted(RQ(a)));
+	assert_false(RQ(a)->root.kind == NET_ROOT_ISCSI);
 	args_from(&a, "netroot=dhcp");
-	assert_false(iscsi_conf_wanted(RQ(a)));
+	assert_false(RQ(a)->root.kind == NET_ROOT_ISCSI);
 	/* dracut's iSCSI root by DHCP: the LUN's disk is the root. */
 	args_from(&a, "root=/dev/root netroot=dhcp ip=lan0:dhcp rd.iscsi.initiator=iqn.x");
-	assert_true(iscsi_conf_wanted(RQ(a)));
-	assert_true(iscsi_conf_from_dhcp(RQ(a)));
+	assert_true(RQ(a)->root.kind == NET_ROOT_ISCSI);
+	assert_true(RQ(a)->root.from == NET_ROOT_FROM_DHCP);
 	args_from(&a, "root=iscsi netroot=dhcp");
-	assert_true(iscsi_conf_wanted(RQ(a)));
+	assert_true(RQ(a)->root.kind == NET_ROOT_ISCSI);
 	args_from(&a, "root=/dev/root");
-	assert_false(iscsi_conf_wanted(RQ(a)));
+	assert_false(RQ(a)->root.kind == NET_ROOT_ISCSI);
 	args_from(&a, "root=nfs:10.0.0.1:/x");
-	assert_false(iscsi_conf_wanted(RQ(a)));
-	assert_true(iscsi_conf_root_is_lun(""));
-	assert_true(iscsi_conf_root_is_lun("iscsi:10.0.0.1::::iqn.x"));
-	assert_false(iscsi_conf_root_is_lun("LABEL=r"));
+	assert_false(RQ(a)->root.kind == NET_ROOT_ISCSI);
+	/* Which disk is the root: the LUN's, or the filesystem root= names. */
+	args_from(&a, "netroot=iscsi:10.0.0.1::::iqn.x");
+	assert_true(RQ(a)->root.root_is_lun);
+	args_from(&a, "root=iscsi:10.0.0.1::::iqn.x");
+	assert_true(RQ(a)->root.root_is_lun);
+	args_from(&a, "root=LABEL=r netroot=iscsi:10.0.0.1::::iqn.x");
+	assert_false(RQ(a)->root.root_is_lun);
+	/* The firmware's table comes before the command line's target. */
+	args_from(&a, "rd.iscsi.firmware netroot=iscsi:10.0.0.1::::iqn.x");
+	assert_int_equal(RQ(a)->root.from, NET_ROOT_FROM_FIRMWARE);
 }
 
 static void conf_target_sources(void **state)
@@ -265,24 +274,26 @@ static int tmp_teardown(void **state)
 static void initiator_choice(void **state)
 {
 	struct boot_args a;
+	/* Only the iSCSI words count for the initiator name: no root needed. */
+	struct net_request rq = { .net = &a.net, .iscsi = &a.iscsi };
 	char out[ISCSI_NAME_MAX], file[300];
 
 	(void)state;
 	snprintf(file, sizeof(file), "%s/initiatorname.iscsi", tmpdir);
 	write_file("initiatorname.iscsi", "## comment\n#InitiatorName=iqn.no\nInitiatorName=iqn.1993-08.org.debian:01:abc\n");
 	args_from(&a, "rd.iscsi.initiator=iqn.cmd:x");
-	iscsi_conf_initiator(RQ(a), "iqn.fw", file, mac, out, sizeof(out));
+	iscsi_conf_initiator(&rq, "iqn.fw", file, mac, out, sizeof(out));
 	assert_string_equal(out, "iqn.cmd:x");
 	args_from(&a, "");
-	iscsi_conf_initiator(RQ(a), "iqn.fw", file, mac, out, sizeof(out));
+	iscsi_conf_initiator(&rq, "iqn.fw", file, mac, out, sizeof(out));
 	assert_string_equal(out, "iqn.fw");
-	iscsi_conf_initiator(RQ(a), "", file, mac, out, sizeof(out));
+	iscsi_conf_initiator(&rq, "", file, mac, out, sizeof(out));
 	assert_string_equal(out, "iqn.1993-08.org.debian:01:abc");
-	iscsi_conf_initiator(RQ(a), NULL, "/nonexistent", mac, out, sizeof(out));
+	iscsi_conf_initiator(&rq, NULL, "/nonexistent", mac, out, sizeof(out));
 	assert_string_equal(out, ISCSI_GENERATED_PREFIX "525400123456");
 	write_file("empty.iscsi", "InitiatorName=\n");
 	snprintf(file, sizeof(file), "%s/empty.iscsi", tmpdir);
-	iscsi_conf_initiator(RQ(a), NULL, file, mac, out, sizeof(out));
+	iscsi_conf_initiator(&rq, NULL, file, mac, out, sizeof(out));
 	assert_string_equal(out, ISCSI_GENERATED_PREFIX "525400123456");
 }
 

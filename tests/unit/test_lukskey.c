@@ -15,7 +15,8 @@
 #include "blockstack/keyspec.h"
 #include "blockstack/lukskey.h"
 #include "blockstack/params.h"
-#include "bootlib/cmdline.h"
+#include "tests/unit/stackwords.h"
+#include "init/bootargs.h"
 
 #define U1 "1b2c3d4e-0001-4a5b-8c6d-7e8f9a0b1c2d"
 #define U2 "1b2c3d4e-0004-4a5b-8c6d-7e8f9a0b1c2d"
@@ -113,13 +114,11 @@ static void keys_on_the_command_line(void **state)
 	struct stack_params p;
 
 	(void)state;
-	cmdline_args_init(&args);
-	assert_int_equal(cmdline_parse("root=/dev/mapper/r rd.luks.key=/a.key "
-				       "rd.luks.key=/b.key:LABEL=usb:UUID=" U1, &args), 0);
-	stack_params_init(&p);
-	for (size_t i = 0; i < args.stack_params.len; i++)
-		assert_int_equal(stack_params_apply(&p, args.stack_params.items[i]), 0);
-	cmdline_args_free(&args);
+	bootargs_init(&args);
+	assert_int_equal(bootargs_parse("root=/dev/mapper/r rd.luks.key=/a.key "
+				       "rd.luks.key=/b.key:LABEL=usb:UUID=" U1, NULL, &args), 0);
+	p = args.stacks;
+	bootargs_free(&args);
 	assert_int_equal(p.n_keys, 2);
 	assert_string_equal(p.luks_keys[0].path, "/a.key");
 	assert_string_equal(p.luks_keys[1].path, "/b.key");

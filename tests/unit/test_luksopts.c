@@ -11,7 +11,8 @@
 
 #include "blockstack/luks.h"
 #include "blockstack/params.h"
-#include "bootlib/cmdline.h"
+#include "tests/unit/stackwords.h"
+#include "init/bootargs.h"
 #include "common/luksopts.h"
 
 #define U1 "1b2c3d4e-0001-4a5b-8c6d-7e8f9a0b1c2d"
@@ -279,12 +280,10 @@ static void cmdline(const char *line, struct stack_params *p)
 {
 	struct boot_args args;
 
-	cmdline_args_init(&args);
-	assert_int_equal(cmdline_parse(line, &args), 0);
-	stack_params_init(p);
-	for (size_t i = 0; i < args.stack_params.len; i++)
-		assert_int_equal(stack_params_apply(p, args.stack_params.items[i]), 0);
-	cmdline_args_free(&args);
+	bootargs_init(&args);
+	assert_int_equal(bootargs_parse(line, NULL, &args), 0);
+	*p = args.stacks;
+	bootargs_free(&args);
 }
 
 static void crypttab_line(struct stack_params *p, const char *line)

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bootlib/cmdline.h"
+#include "init/bootargs.h"
 #include "bootlib/modparams.h"
 
 /* The options module gets from the command lines given, applied in order
@@ -19,13 +19,13 @@ static void check_lines(const char *image_line, const char *kernel_line, const c
 	static struct boot_args args;
 	char *got = NULL;
 
-	cmdline_args_init(&args);
-	assert_int_equal(cmdline_parse(image_line, &args), 0);
-	assert_int_equal(cmdline_parse(kernel_line, &args), 0);
+	bootargs_init(&args);
+	assert_int_equal(bootargs_parse(image_line, NULL, &args), 0);
+	assert_int_equal(bootargs_parse(kernel_line, NULL, &args), 0);
 	assert_int_equal(modparams_for(&args.drivers.params, module, &got), 0);
 	assert_string_equal(got, want);
 	free(got);
-	cmdline_args_free(&args);
+	bootargs_free(&args);
 }
 
 static void check(const char *cmdline, const char *module, const char *want)

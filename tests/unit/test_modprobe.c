@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bootlib/cmdline.h"
+#include "init/bootargs.h"
 #include "bootlib/modload.h"
 #include "bootlib/shellsetup.h"
 #include "common/modtab.h"
@@ -275,8 +275,8 @@ static int run_modprobe(int argc, char *const argv[], const char *cmdline, char 
 	assert_true(tfd >= 0 && sfd >= 0 && saved >= 0);
 	assert_int_equal(write(tfd, load_table, sizeof(load_table) - 1), sizeof(load_table) - 1);
 	close(tfd);
-	cmdline_args_init(&args);
-	assert_int_equal(cmdline_parse(cmdline, &args), 0);
+	bootargs_init(&args);
+	assert_int_equal(bootargs_parse(cmdline, NULL, &args), 0);
 	assert_int_equal(modprobe_parse(argc, argv, &req, msg, sizeof(msg)), 0);
 	load_log[0] = '\0';
 	modload_load_fn = fake_load;
@@ -295,7 +295,7 @@ static int run_modprobe(int argc, char *const argv[], const char *cmdline, char 
 	unlink(said);
 	unlink(table);
 	modprobe_request_free(&req);
-	cmdline_args_free(&args);
+	bootargs_free(&args);
 	return status;
 }
 

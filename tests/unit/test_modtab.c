@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bootlib/cmdline.h"
+#include "init/bootargs.h"
 #include "bootlib/modload.h"
 #include "common/modtab.h"
 #include "gen/kmod/modtab_write.h"
@@ -246,10 +246,10 @@ static void set_params(const char *line)
 {
 	static struct boot_args args;
 
-	cmdline_args_init(&args);
-	assert_int_equal(cmdline_parse(line, &args), 0);
+	bootargs_init(&args);
+	assert_int_equal(bootargs_parse(line, NULL, &args), 0);
 	assert_int_equal(modload_set_params(&args.drivers.params), 0);
-	cmdline_args_free(&args);
+	bootargs_free(&args);
 }
 
 static int loader_setup(void **state)

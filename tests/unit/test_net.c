@@ -12,7 +12,8 @@
 #include <unistd.h>
 
 #include "bootlib/clock.h"
-#include "bootlib/cmdline.h"
+#include "init/bootargs.h"
+#include "init/plan.h"
 #include "net/dhcppkt.h"
 #include "net/ipconf.h"
 #include "net/net.h"
@@ -522,37 +523,38 @@ static void netconf_chap_root_path(void **state)
 	assert_int_equal(rmdir(dir), 0);
 }
 
-/* What net/ is given of a's words (net/net.h). */
-#define RQ(a) (&(struct net_request){ .root = &(a).root, .net = &(a).net, .iscsi = &(a).iscsi })
+/* What net/ is given of a's words (net/net.h), as init/plan.c decides it. */
+static struct boot_plan plan;
+#define RQ(a) (boot_plan_make(&(a), &plan), &plan.net)
 
 static void net_parameters(void **state)
 {
 	struct boot_args a;
 
 	(void)state;
-	cmdline_args_init(&a);
-	assert_int_equal(cmdline_parse("ip=dhcp rd.neednet=1 bootdev=eth1 rd.net.timeout.dhcp=7 "
-				       "nfsroot=198.51.100.1:/r", &a), 0);
+	bootargs_init(&a);
+	assert_int_equal(bootargs_parse("ip=dhcp rd.neednet=1 bootdev=eth1 rd.net.timeout.dhcp=7 "
+				       "nfsroot=198.51.100.1:/r", NULL, &a), 0);
 	assert_string_equal(a.net.ip, "dhcp");
 	assert_true(a.net.neednet);
 	assert_string_equal(a.net.bootdev, "eth1");
 	assert_int_equal(a.net.timeout_dhcp, 7);
-	assert_true(net_root_wanted(RQ(a)));          /* no root=, ip=dhcp */
-	assert_int_equal(cmdline_parse("root=/dev/vda1", &a), 0);
-	assert_false(net_root_wanted(RQ(a)));
-	assert_int_equal(cmdline_parse("root=/dev/nfs", &a), 0);
-	assert_true(net_root_wanted(RQ(a)));
-	assert_int_equal(cmdline_parse("root=UUID=x netroot=nfs4:198.51.100.1:/r", &a), 0);
-	assert_true(net_root_wanted(RQ(a)));
-	cmdline_args_free(&a);
-	cmdline_args_init(&a);
-	assert_int_equal(cmdline_parse("netroot=dhcp", &a), 0);
-	assert_true(net_root_wanted(RQ(a)));
-	cmdline_args_free(&a);
-	cmdline_args_init(&a);
-	assert_int_equal(cmdline_parse("ip=198.51.100.2::::::none", &a), 0);
-	assert_false(net_root_wanted(RQ(a)));
-	cmdline_args_free(&a);
+	assert_int_equal(RQ(a)->root.kind, NET_ROOT_NFS);          /* no root=, ip=dhcp */
+	assert_int_equal(bootargs_parse("root=/dev/vda1", NULL, &a), 0);
+	assert_int_equal(RQ(a)->root.kind, NET_ROOT_NONE);
+	assert_int_equal(bootargs_parse("root=/dev/nfs", NULL, &a), 0);
+	assert_int_equal(RQ(a)->root.kind, NET_ROOT_NFS);
+	assert_int_equal(bootargs_parse("root=UUID=x netroot=nfs4:198.51.100.1:/r", NULL, &a), 0);
+	assert_int_equal(RQ(a)->root.kind, NET_ROOT_NFS);
+	bootargs_free(&a);
+	bootargs_init(&a);
+	assert_int_equal(bootargs_parse("netroot=dhcp", NULL, &a), 0);
+	assert_int_equal(RQ(a)->root.kind, NET_ROOT_NFS);
+	bootargs_free(&a);
+	bootargs_init(&a);
+	assert_int_equal(bootargs_parse("ip=198.51.100.2::::::none", NULL, &a), 0);
+	assert_int_equal(RQ(a)->root.kind, NET_ROOT_NONE);
+	bootargs_free(&a);
 }
 
 /* ---- the waits within rd.timeout= ---- */

@@ -8,7 +8,7 @@
 #include <linux/if_link.h>
 #include <string.h>
 
-#include "bootlib/cmdline.h"
+#include "init/bootargs.h"
 #include "net/netdevspec.h"
 
 static char why[512];
@@ -172,11 +172,11 @@ static void cmdline_carries_the_words(void **state)
 	struct boot_args a;
 
 	(void)state;
-	cmdline_args_init(&a);
-	assert_int_equal(cmdline_parse("vlan=vlan5:bond0 bond=bond0:eth0,eth1:mode=1 "
+	bootargs_init(&a);
+	assert_int_equal(bootargs_parse("vlan=vlan5:bond0 bond=bond0:eth0,eth1:mode=1 "
 				       "bridge=br0:vlan5 ifname=lan0:52:54:00:00:00:01 "
-				       "BOOTIF=01-52-54-00-00-00-01 rd.net.timeout.iflink=7", &a), 0);
-	assert_int_equal(cmdline_parse("vlan=vlan5:bond0 rd.bootif=0", &a), 0);
+				       "BOOTIF=01-52-54-00-00-00-01 rd.net.timeout.iflink=7", NULL, &a), 0);
+	assert_int_equal(bootargs_parse("vlan=vlan5:bond0 rd.bootif=0", NULL, &a), 0);
 	assert_int_equal(a.net.netdevs.len, 4);
 	assert_string_equal(a.net.netdevs.items[0], "vlan=vlan5:bond0");
 	assert_string_equal(a.net.netdevs.items[1], "bond=bond0:eth0,eth1:mode=1");
@@ -185,12 +185,12 @@ static void cmdline_carries_the_words(void **state)
 	assert_string_equal(a.net.bootif, "01-52-54-00-00-00-01");
 	assert_true(a.net.bootif_ignored);
 	assert_int_equal(a.net.timeout_iflink, 7);
-	assert_int_equal(cmdline_parse("rd.bootif=1 bond", &a), 0);
+	assert_int_equal(bootargs_parse("rd.bootif=1 bond", NULL, &a), 0);
 	assert_false(a.net.bootif_ignored);
 	assert_string_equal(a.net.netdevs.items[4], "bond");
-	assert_int_equal(cmdline_parse("rd.net.timeout.iflink=soon", &a), -EINVAL);
+	assert_int_equal(bootargs_parse("rd.net.timeout.iflink=soon", NULL, &a), -EINVAL);
 	assert_int_equal(a.net.timeout_iflink, 7);
-	cmdline_args_free(&a);
+	bootargs_free(&a);
 }
 
 int main(void)

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bootlib/cmdline.h"
+#include "init/bootargs.h"
 #include "common/cmdwords.h"
 #include "common/redact.h"
 #include "init/bootargs.h"
@@ -190,10 +190,10 @@ static void parser_agrees(void **state)
 
 	(void)state;
 	redact_cmdline(line, out, sizeof(out));
-	cmdline_args_init(&a);
-	cmdline_args_init(&b);
-	assert_int_equal(cmdline_parse(line, &a), 0);
-	assert_int_equal(cmdline_parse(out, &b), 0);
+	bootargs_init(&a);
+	bootargs_init(&b);
+	assert_int_equal(bootargs_parse(line, NULL, &a), 0);
+	assert_int_equal(bootargs_parse(out, NULL, &b), 0);
 	assert_string_equal(a.root.root, "iscsi:u:p@10.0.0.1::::iqn.x");
 	assert_string_equal(a.iscsi.password, "s1");
 	assert_string_equal(a.iscsi.in_password, "s2");
@@ -202,8 +202,8 @@ static void parser_agrees(void **state)
 	assert_string_equal(b.iscsi.in_password, "*");
 	assert_string_equal(b.iscsi.username, "alice");
 	assert_int_equal(b.root.rw, ROOT_RW_RO);
-	cmdline_args_free(&a);
-	cmdline_args_free(&b);
+	bootargs_free(&a);
+	bootargs_free(&b);
 }
 
 /* After the login PID 1 keeps no password (net/iscsi.c calls this). */
@@ -213,14 +213,14 @@ static void secrets_forgotten(void **state)
 	struct boot_args a;
 
 	(void)state;
-	cmdline_args_init(&a);
-	assert_int_equal(cmdline_parse("rd.iscsi.username=u rd.iscsi.password=Pw-2 "
-				       "rd.iscsi.in.password=Pw-3", &a), 0);
+	bootargs_init(&a);
+	assert_int_equal(bootargs_parse("rd.iscsi.username=u rd.iscsi.password=Pw-2 "
+				       "rd.iscsi.in.password=Pw-3", NULL, &a), 0);
 	iscsi_conf_forget(&a.iscsi);
 	assert_memory_equal(a.iscsi.password, zero, sizeof(zero));
 	assert_memory_equal(a.iscsi.in_password, zero, sizeof(zero));
 	assert_string_equal(a.iscsi.username, "u");
-	cmdline_args_free(&a);
+	bootargs_free(&a);
 }
 
 /* What the kernel hands to init's environment, and the real init inherits. */

@@ -19,7 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "bootlib/cmdline.h"
+#include "init/bootargs.h"
 #include "bootlib/console.h"
 #include "bootlib/guest.h"
 #include "bootlib/shellstate.h"
@@ -170,18 +170,18 @@ static void ssh_port_parameter(void **state)
 	struct boot_args a;
 
 	(void)state;
-	cmdline_args_init(&a);
+	bootargs_init(&a);
 	assert_true(a.remote.ssh);
 	assert_int_equal(a.remote.port, 22);
-	assert_int_equal(cmdline_parse("rd.ssh.port=2222", &a), 0);
+	assert_int_equal(bootargs_parse("rd.ssh.port=2222", NULL, &a), 0);
 	assert_int_equal(a.remote.port, 2222);
-	assert_int_equal(cmdline_parse("rd.ssh.port=0", &a), -EINVAL);
-	assert_int_equal(cmdline_parse("rd.ssh.port=65536", &a), -EINVAL);
-	assert_int_equal(cmdline_parse("rd.ssh.port=x", &a), -EINVAL);
+	assert_int_equal(bootargs_parse("rd.ssh.port=0", NULL, &a), -EINVAL);
+	assert_int_equal(bootargs_parse("rd.ssh.port=65536", NULL, &a), -EINVAL);
+	assert_int_equal(bootargs_parse("rd.ssh.port=x", NULL, &a), -EINVAL);
 	assert_int_equal(a.remote.port, 2222);
-	assert_int_equal(cmdline_parse("rd.ssh=0", &a), 0);
+	assert_int_equal(bootargs_parse("rd.ssh=0", NULL, &a), 0);
 	assert_false(a.remote.ssh);
-	cmdline_args_free(&a);
+	bootargs_free(&a);
 }
 
 /* The relay in a child, fed input; its output comes back on a pipe. */

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "bootlib/auth.h"
-#include "bootlib/cmdline.h"
+#include "init/bootargs.h"
 #include "bootlib/stage.h"
 #include "common/layout.h"
 #include "gen/archive/archive.h"
@@ -30,16 +30,16 @@ static void shell_defaults_on_and_parses_off(void **state)
 	struct boot_args a;
 
 	(void)state;
-	cmdline_args_init(&a);
+	bootargs_init(&a);
 	assert_true(a.rescue.shell);
 	assert_int_equal(a.rescue.break_stages, 0);
-	assert_int_equal(cmdline_parse("rd.shell=0", &a), 0);
+	assert_int_equal(bootargs_parse("rd.shell=0", NULL, &a), 0);
 	assert_false(a.rescue.shell);
-	assert_int_equal(cmdline_parse("rd.shell", &a), 0);
+	assert_int_equal(bootargs_parse("rd.shell", NULL, &a), 0);
 	assert_true(a.rescue.shell);
-	assert_int_equal(cmdline_parse("rd.shell=no", &a), 0);
+	assert_int_equal(bootargs_parse("rd.shell=no", NULL, &a), 0);
 	assert_false(a.rescue.shell);
-	cmdline_args_free(&a);
+	bootargs_free(&a);
 }
 
 static void break_stages_accumulate(void **state)
@@ -47,14 +47,14 @@ static void break_stages_accumulate(void **state)
 	struct boot_args a;
 
 	(void)state;
-	cmdline_args_init(&a);
-	assert_int_equal(cmdline_parse("rd.break=pre-mount rd.break=cmdline", &a), 0);
+	bootargs_init(&a);
+	assert_int_equal(bootargs_parse("rd.break=pre-mount rd.break=cmdline", NULL, &a), 0);
 	assert_int_equal(a.rescue.break_stages, STAGE_BIT(STAGE_PRE_MOUNT) |
 			 STAGE_BIT(STAGE_CMDLINE));
 	/* rd.break alone: before switch_root, as dracut's. */
-	assert_int_equal(cmdline_parse("rd.break", &a), 0);
+	assert_int_equal(bootargs_parse("rd.break", NULL, &a), 0);
 	assert_true(a.rescue.break_stages & STAGE_BIT(STAGE_PRE_PIVOT));
-	cmdline_args_free(&a);
+	bootargs_free(&a);
 }
 
 static void break_unknown_stage_is_an_error(void **state)
@@ -62,11 +62,11 @@ static void break_unknown_stage_is_an_error(void **state)
 	struct boot_args a;
 
 	(void)state;
-	cmdline_args_init(&a);
-	assert_int_equal(cmdline_parse("rd.break=nowhere root=/dev/vda", &a), -EINVAL);
+	bootargs_init(&a);
+	assert_int_equal(bootargs_parse("rd.break=nowhere root=/dev/vda", NULL, &a), -EINVAL);
 	assert_int_equal(a.rescue.break_stages, 0);
 	assert_string_equal(a.root.root, "/dev/vda");
-	cmdline_args_free(&a);
+	bootargs_free(&a);
 }
 
 static void stage_names_round_trip(void **state)

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bootlib/cmdline.h"
+#include "init/bootargs.h"
 #include "resume/sigprobe.h"
 #include "resume/swsusp.h"
 
@@ -182,32 +182,32 @@ static void resume_cmdline(void **state)
 	struct boot_args a;
 
 	(void)state;
-	cmdline_args_init(&a);
+	bootargs_init(&a);
 	assert_string_equal(a.resume.device, "");
 	assert_false(a.resume.noresume);
-	assert_int_equal(a.resume.timeout_sec, CMDLINE_DEFAULT_RESUME_TIMEOUT);
-	assert_int_equal(cmdline_parse("root=/dev/vda resume=UUID=ab-cd resume_offset=34816 "
-				       "rd.resume.timeout=9", &a), 0);
+	assert_int_equal(a.resume.timeout_sec, RESUME_DEFAULT_TIMEOUT);
+	assert_int_equal(bootargs_parse("root=/dev/vda resume=UUID=ab-cd resume_offset=34816 "
+				       "rd.resume.timeout=9", NULL, &a), 0);
 	assert_string_equal(a.resume.device, "UUID=ab-cd");
 	assert_true(a.resume.offset == 34816);
 	assert_int_equal(a.resume.timeout_sec, 9);
-	assert_int_equal(a.root.timeout_sec, CMDLINE_DEFAULT_TIMEOUT);
+	assert_int_equal(a.root.timeout_sec, ROOT_DEFAULT_TIMEOUT);
 	assert_false(a.resume.noresume);
-	assert_int_equal(cmdline_parse("noresume resume=/dev/vdb", &a), 0);
+	assert_int_equal(bootargs_parse("noresume resume=/dev/vdb", NULL, &a), 0);
 	assert_true(a.resume.noresume);
 	assert_string_equal(a.resume.device, "/dev/vdb");
 	/* Bad values are refused and leave the earlier ones. */
-	assert_int_equal(cmdline_parse("resume_offset=-1", &a), -EINVAL);
-	assert_int_equal(cmdline_parse("resume_offset=12x", &a), -EINVAL);
-	assert_int_equal(cmdline_parse("resume_offset=99999999999999999999999", &a), -EINVAL);
-	assert_int_equal(cmdline_parse("rd.resume.timeout=soon", &a), -EINVAL);
+	assert_int_equal(bootargs_parse("resume_offset=-1", NULL, &a), -EINVAL);
+	assert_int_equal(bootargs_parse("resume_offset=12x", NULL, &a), -EINVAL);
+	assert_int_equal(bootargs_parse("resume_offset=99999999999999999999999", NULL, &a), -EINVAL);
+	assert_int_equal(bootargs_parse("rd.resume.timeout=soon", NULL, &a), -EINVAL);
 	assert_true(a.resume.offset == 34816);
 	assert_int_equal(a.resume.timeout_sec, 9);
 	/* rd.timeout and rd.resume.timeout are separate. */
-	assert_int_equal(cmdline_parse("rd.timeout=3", &a), 0);
+	assert_int_equal(bootargs_parse("rd.timeout=3", NULL, &a), 0);
 	assert_int_equal(a.root.timeout_sec, 3);
 	assert_int_equal(a.resume.timeout_sec, 9);
-	cmdline_args_free(&a);
+	bootargs_free(&a);
 }
 
 int main(void)

@@ -7,13 +7,13 @@
 #include <cmocka.h>
 #include <errno.h>
 
-#include "bootlib/cmdline.h"
+#include "init/bootargs.h"
 #include "bootlib/shell.h"
 
 static void args_with(struct boot_args *a, const char *cmdline)
 {
-	cmdline_args_init(a);
-	assert_int_equal(cmdline_parse(cmdline, a), 0);
+	bootargs_init(a);
+	assert_int_equal(bootargs_parse(cmdline, NULL, a), 0);
 }
 
 /* rd.shell=0 closes the failure shells and kdump's action=shell, not the
@@ -29,7 +29,7 @@ static void rd_shell_0_refuses_all_but_rd_break(void **state)
 	assert_int_equal(shell_decide(&a.rescue, SHELL_FOR_FAILURE, 0), SHELL_REFUSED_CMDLINE);
 	assert_int_equal(shell_decide(&a.rescue, SHELL_FOR_BREAK, -ENOENT), SHELL_OPEN);
 	assert_int_equal(shell_decide(&a.rescue, SHELL_FOR_BREAK, 0), SHELL_ASK_PASSWORD);
-	cmdline_args_free(&a);
+	bootargs_free(&a);
 }
 
 /* With a password in the image every cause asks for it, kdump's too (the
@@ -45,7 +45,7 @@ static void password_asked_for_every_cause(void **state)
 		assert_int_equal(shell_decide(&a.rescue, causes[i], 0), SHELL_ASK_PASSWORD);
 		assert_int_equal(shell_decide(&a.rescue, causes[i], -ENOENT), SHELL_OPEN);
 	}
-	cmdline_args_free(&a);
+	bootargs_free(&a);
 }
 
 /* A password file that is there but malformed or unreadable fails closed. */
@@ -58,7 +58,7 @@ static void unusable_password_file_fails_closed(void **state)
 	assert_int_equal(shell_decide(&a.rescue, SHELL_FOR_FAILURE, -EINVAL), SHELL_REFUSED_AUTH_FILE);
 	assert_int_equal(shell_decide(&a.rescue, SHELL_FOR_ACTION, -EACCES), SHELL_REFUSED_AUTH_FILE);
 	assert_int_equal(shell_decide(&a.rescue, SHELL_FOR_BREAK, -EIO), SHELL_REFUSED_AUTH_FILE);
-	cmdline_args_free(&a);
+	bootargs_free(&a);
 }
 
 static int fallback_calls;
@@ -84,7 +84,7 @@ static void enter_refused_by_rd_shell_0(void **state)
 	req.cause = SHELL_FOR_ACTION;
 	assert_int_equal(shell_enter(&a.rescue, &req), -EPERM);
 	assert_int_equal(fallback_calls, 0);
-	cmdline_args_free(&a);
+	bootargs_free(&a);
 }
 
 int main(void)

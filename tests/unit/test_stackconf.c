@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "blockstack/params.h"
+#include "tests/unit/stackwords.h"
 #include "common/crypttab.h"
 #include "gen/feature/blockstacks.h"
 #include "gen/host/hostfacts.h"

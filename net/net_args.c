@@ -1,0 +1,50 @@
+/* net_args: ip=, bootdev=, nfsroot=, netroot=, rd.neednet, rd.net.timeout.*,
+ * vlan=, bond=, bridge=, ifname=, BOOTIF=, rd.bootif=. */
+#include "net/net_args.h"
+
+#include <stddef.h>
+#include <string.h>
+
+/* rd.bootif=0: BOOTIF= is not used to choose the interface. */
+static int set_bootif_ignored(void *args, const struct cmdline_word *w, const char *value)
+{
+	(void)w;
+	((struct net_args *)args)->bootif_ignored = !cmdline_bool(value);
+	return 0;
+}
+
+#define F(f) offsetof(struct net_args, f)
+/* vlan=, bond=, bridge=, ifname= are kept whole for net/netdevspec.c. */
+static const struct cmdline_word words[] = {
+	{ "ip",                     cmdline_set_string,    F(ip) },
+	{ "bootdev",                cmdline_set_string,    F(bootdev) },
+	{ "nfsroot",                cmdline_set_string,    F(nfsroot) },
+	{ "netroot",                cmdline_set_string,    F(netroot) },
+	{ "rd.neednet",             cmdline_set_flag,      F(neednet) },
+	{ "rd.net.timeout.dhcp",    cmdline_set_seconds,   F(timeout_dhcp) },
+	{ "rd.net.timeout.carrier", cmdline_set_seconds,   F(timeout_carrier) },
+	{ "rd.net.timeout.iflink",  cmdline_set_seconds,   F(timeout_iflink) },
+	{ "vlan",                   cmdline_set_word_once, F(netdevs) },
+	{ "bond",                   cmdline_set_word_once, F(netdevs) },
+	{ "bridge",                 cmdline_set_word_once, F(netdevs) },
+	{ "ifname",                 cmdline_set_word_once, F(netdevs) },
+	{ "BOOTIF",                 cmdline_set_string,    F(bootif) },
+	{ "rd.bootif",              set_bootif_ignored,    0 },
+};
+#undef F
+
+void net_args_init(struct net_args *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->netdevs = (struct strv)STRV_INIT;
+}
+
+void net_args_free(struct net_args *a)
+{
+	strv_free(&a->netdevs);
+}
+
+struct cmdline_owner net_args_cmdline(struct net_args *a)
+{
+	return (struct cmdline_owner){ "net", words, CMDLINE_N(words), a, NULL };
+}
