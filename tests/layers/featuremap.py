@@ -114,20 +114,31 @@ def line_errors(tree, line):
     return errors, files
 
 
+def stem(path):
+    """A file's subject: its name without folder, extension, the test
+    prefixes and separators (tests/unit/test_http_reply.c: httpreply)."""
+    base = os.path.basename(path).split('.')[0]
+    for prefix in ('test_', 'fuzz_', 'cases-', 'cases'):
+        if base.startswith(prefix):
+            base = base[len(prefix):]
+            break
+    return base.replace('_', '').replace('-', '')
+
+
 def suggestion(path, owners):
-    """The features of the files beside PATH whose names share the most of its
-    name (three letters at least): where a new file most likely belongs."""
-    folder, base = os.path.split(path)
-    best, features = 0, set()
+    """The features of the mapped files whose subject shares the most of
+    PATH's (four letters at least; a test is compared with every folder's
+    files, a source with its own folder's): where a new file most likely
+    belongs."""
+    folder, subject = os.path.dirname(path), stem(path)
+    best, features = 3, set()
     for other, feats in owners.items():
-        if os.path.dirname(other) != folder or other == path:
+        if other == path or (not path.startswith('tests/') and os.path.dirname(other) != folder):
             continue
-        n = len(os.path.commonprefix([base, os.path.basename(other)]))
-        if n < 3:
-            continue
+        n = len(os.path.commonprefix([subject, stem(other)]))
         if n > best:
             best, features = n, set(feats)
-        elif n == best:
+        elif n == best and features:
             features |= feats
     return sorted(features)
 
@@ -146,7 +157,7 @@ def errors(tree, sources):
     for path in must_be_mapped(tree, sources):
         if path not in owners:
             guess = suggestion(path, owners)
-            hint = (f' (the files beside it with the nearest names are in: {" ".join(guess)})'
+            hint = (f' (the files with the nearest names are in: {" ".join(guess)})'
                     if guess else '')
             problems.append(f'{path} is in no feature: add it to a line "FEATURE '
                             f'{kind_of(path)} ..." of docs/architecture.md\'s ```features '

@@ -81,6 +81,10 @@ fresh   # a source file that no feature of the map names
 echo 'int net_orphan(void) { return 0; }' > "$scratch/t/net/lt_orphan.c"
 expect unmapped 'net/lt_orphan.c is in no feature: add it to a line "FEATURE code ..."'
 
+fresh   # a new unit test: the message names the features of the code it tests
+echo 'int main(void) { return 0; }' > "$scratch/t/tests/unit/test_dhcp6pkt_more.c"
+expect unmapped-hint 'tests/unit/test_dhcp6pkt_more.c is in no feature: add it to a line "FEATURE unit ..." of docs/architecture.md'"'"'s ```features block (the files with the nearest names are in: ipv6)'
+
 fresh   # a feature naming a file that is not there (removed, or renamed)
 sed -i 's|^# FEATURE .*|&\nlt_feature     code  net/lt_missing.c|' "$scratch/t/docs/architecture.md"
 expect missing 'feature lt_feature names net/lt_missing.c, which matches no file'
