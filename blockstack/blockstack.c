@@ -11,6 +11,7 @@
 #include "blockstack/lukskey.h"
 #include "blockstack/lukstang.h"
 #include "blockstack/lukstpm2.h"
+#include "blockstack/lvmact.h"
 #include "blockstack/params.h"
 #include "bootlib/blkprobe.h"
 #include "bootlib/evloop.h"
@@ -22,7 +23,6 @@
 #include "common/filewrite.h"
 #include "common/layout.h"
 
-#define LVM LAYOUT_LVM
 #define MDADM LAYOUT_MDADM
 /* md_mod's start_ro: 1 starts every array auto-read-only (array_state
  * read-auto): no resync, recovery or superblock update until the first
@@ -38,6 +38,8 @@ static size_t n_seen;
 static bool keydev_allowed;
 /* start_ro is 1 until the resume decision (md_hold_read_only). */
 static bool md_held_read_only;
+/* LVM volumes that can write wait for the resume decision. */
+static struct lvm_activation lvm;
 
 /* Containers whose key device is not readable yet. */
 struct pending_luks {
@@ -67,6 +69,7 @@ void blockstack_setup(const struct stack_params *p)
 {
 	params = *p;
 	luks_config_load(&params);
+	lvmact_init(&lvm, NULL);
 	configured = true;
 	evloop_observe(&stack_observer);
 }
@@ -80,7 +83,9 @@ static void load_modules(const char *const *names)
 		modload_name(*names);
 }
 
-static const char *const dm_modules[] = { "dm_mod", NULL };
+/* dm_snapshot too: an origin is a snapshot-origin target, which lvm only
+ * asks the kernel for (loading it writes nothing, held or not). */
+static const char *const lvm_modules[] = { "dm_mod", "dm_snapshot", NULL };
 static const char *const crypt_modules[] = {
 	"dm_mod", "dm_crypt", FEATUREMODS_LUKS_CRYPTO, NULL,
 };
@@ -221,28 +226,9 @@ static void console_free(void)
 	asking = false;
 }
 
-/* Run "lvm VERB -ay --sysinit NAMES..." (no NAMES: every volume group). */
-static void lvm_activate(const char *verb, const char (*names)[STACK_NAME_MAX], size_t n,
-			 const char *devname)
-{
-	char *argv[4 + STACK_LIST_MAX + 1] = { LVM, (char *)verb, "-ay", "--sysinit" };
-	char out[1024];
-	int r;
-
-	for (size_t i = 0; i < n; i++)
-		argv[4 + i] = (char *)names[i];
-	r = run_tool(argv, NULL, 0, out, sizeof(out));
-	/* A volume group whose other physical volumes have not appeared yet
-	 * fails now and is activated when they do. */
-	if (r != 0)
-		log_info("lvm %s after /dev/%s appeared: exit %d: %s", verb, devname, r, out);
-	else
-		log_info("lvm %s -ay after /dev/%s appeared: done", verb, devname);
-}
-
-/* Every volume group, or the logical volumes rd.lvm.lv= names and the
- * volume groups rd.lvm.vg= names (a host-only image names its root's
- * group, a boot entry may name LVs too: both are activated). */
+/* The volumes rd.lvm.lv= and rd.lvm.vg= name (neither: every group);
+ * before the resume decision only those whose activation writes nothing
+ * (blockstack/lvmact.h). */
 static int assemble_lvm(const char *devname, const struct blk_info *info)
 {
 	(void)info;
@@ -251,11 +237,8 @@ static int assemble_lvm(const char *devname, const struct blk_info *info)
 			 "inactive", devname);
 		return 0;
 	}
-	load_modules(dm_modules);
-	if (params.n_lvs)
-		lvm_activate("lvchange", params.lvm_lvs, params.n_lvs, devname);
-	if (params.n_vgs || !params.n_lvs)
-		lvm_activate("vgchange", params.lvm_vgs, params.n_vgs, devname);
+	load_modules(lvm_modules);
+	lvmact_pv_appeared(&lvm, &params, devname);
 	return 0;
 }
 
@@ -364,6 +347,8 @@ void blockstack_resume_decided(void)
 		log_warn("writing 0 to %s failed: md arrays assembled from now on start "
 			 "auto-read-only (read-write at their first write)", MD_START_RO);
 	md_held_read_only = false;
+	if (configured)
+		lvmact_decided(&lvm, &params);
 }
 
 static void md_start_degraded(void)
@@ -394,5 +379,8 @@ void blockstack_settled(void)
 void blockstack_unattended(unsigned int prompt_sec)
 {
 	keydev_allowed = true;
+	/* No resume is decided in a capture kernel: nothing waits for it. */
+	if (configured)
+		lvmact_decided(&lvm, &params);
 	luks_bound_prompts(prompt_sec);
 }

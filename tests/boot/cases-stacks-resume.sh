@@ -34,13 +34,30 @@ md_dirty_copy() {
 	disk=$(stack_copy "$1") && python3 "$MD_SUPER" dirty "$disk" >&2 && echo "$disk"
 }
 
+# stop_in_resume_wait PATTERN...: once the console has shown each PATTERN
+# in turn, and 5 s more for anything that would write, stop the machine
+# (rescue_start'ed with resume= naming a device that never comes), still in
+# the resume wait.
+stop_in_resume_wait() {
+	local p rc=0
+	for p in "$@"; do
+		expect "$p" 200 || { rc=1; break; }
+	done
+	[ $rc -ne 0 ] || sleep 5
+	[ $rc -ne 0 ] || ! grep -q 'did not appear within' "$CASE_DIR/console.log" ||
+		{ echo "the resume wait ended before the disks were measured"; rc=1; }
+	monitor quit
+	rescue_stop "$rc"
+	return $rc
+}
+
 # The LVM-on-md root's stack, as a host-only image assembles it, with resume= naming a device that never comes:
 # the boot waits in the resume decision for rd.resume.timeout while md
 # assembles the array and LVM activates its volume group. Once both are
 # there (the root's filesystem probed on the LV) the machine is stopped,
 # still before the decision; the member disks must be as they were.
 case_stacks_nothing_written_before_resume() {
-	local a b sums rc
+	local a b sums
 	stacks_setup && stacks_mdconf_image || return 1
 	a=$(md_dirty_copy mdlvm-a) && b=$(md_dirty_copy mdlvm-b) || return 1
 	sums=$(cat "$a" "$b" | sha256sum)
@@ -48,17 +65,8 @@ case_stacks_nothing_written_before_resume() {
 	QEMU_TIMEOUT=300 rescue_start "$IMG_MDCONF" "root=UUID=$UUID_MD_LVM_FS rd.md.uuid=$UUID_MD_LVM \
 rd.lvm.vg=lbmvg resume=UUID=$UUID_GONE rd.resume.timeout=60 rd.timeout=120 rd.break=mount" \
 		$(virtio_disk "$a") $(virtio_disk "$b")
-	{
-		expect 'raid1:md[0-9]*: active with 2 out of 2 mirrors' 200 &&
-		expect 'lvm vgchange -ay after /dev/md[0-9]* appeared: done' 60 &&
-		sleep 5 &&
-		{ ! grep -q 'did not appear within' "$CASE_DIR/console.log" ||
-			{ echo "the resume wait ended before the stack was measured"; false; }; }
-	}
-	rc=$?
-	monitor quit
-	rescue_stop "$rc"
-	[ $rc -eq 0 ] || return 1
+	stop_in_resume_wait 'raid1:md[0-9]*: active with 2 out of 2 mirrors' \
+		'lvm [a-z]*change -ay.* after /dev/md[0-9]* appeared.*: done' || return 1
 	python3 "$MD_SUPER" show "$a" >"$CASE_DIR/super-after.txt"
 	[ "$(cat "$a" "$b" | sha256sum)" = "$sums" ] ||
 		{ echo "the member disks were written before the resume decision: superblock $(cat "$CASE_DIR/super-before.txt") became $(cat "$CASE_DIR/super-after.txt")"; return 1; }
@@ -82,4 +90,50 @@ resume=UUID=$UUID_GONE rd.resume.timeout=3 rd.timeout=120" $(virtio_disk "$a") $
 	resync=$(grep -n 'md: resync of RAID array md' "$CASE_DIR/console.log" | head -n 1 | cut -d: -f1)
 	[ "$resync" -gt "$decided" ] ||
 		{ echo "md resynced the array (console line $resync) before the resume decision (line $decided)"; return 1; }
+}
+
+# merge_pending FILE: the snapshot merge into lbsvg/data (cases-stacks.sh's
+# lvmmerge disk) has not run: data's first block still says AFTER-SNAPSHOT,
+# which the merge overwrites with the snapshot's BEFORE-SNAPSHOT.
+merge_pending() {
+	grep -q -a AFTER-SNAPSHOT "$1"
+}
+
+# A volume group with a snapshot merge pending (the lvmmerge disk: root and
+# swap linear, data an origin whose merge waits for its next activation),
+# resume= naming a device that never comes. In the resume wait the linear
+# volumes are activated and data is held: the machine is stopped there and
+# the disk is byte for byte as it was, the merge still pending. dm_snapshot
+# is loaded from the start (rd.driver.pre=), as a kernel with it built in
+# has it, so only the hold keeps the merge from starting.
+case_stacks_lvm_merge_held_before_resume() {
+	local disk sums
+	stacks_setup || return 1
+	disk=$(stack_copy lvmmerge)
+	merge_pending "$disk" || { echo "the lvmmerge disk has no merge pending"; return 1; }
+	sums=$(sha256sum < "$disk")
+	QEMU_TIMEOUT=300 rescue_start "$IMG_STACKS" "root=/dev/mapper/lbsvg-root rd.driver.pre=dm_snapshot \
+resume=UUID=$UUID_GONE rd.resume.timeout=60 rd.timeout=120 rd.break=mount" $(virtio_disk "$disk")
+	stop_in_resume_wait 'lvm [a-z]*change -ay.* after /dev/vda appeared.*: done' || return 1
+	merge_pending "$disk" ||
+		{ echo "the snapshot merge into lbsvg/data ran before the resume decision"; return 1; }
+	[ "$(sha256sum < "$disk")" = "$sums" ] ||
+		{ echo "the lvmmerge disk was written before the resume decision"; return 1; }
+}
+
+# The same disk with resume= naming the swap volume (no image in it): the
+# swap is found in the resume wait (linear volumes are activated then), the
+# decision is no resume, and only then data is activated: its merge runs
+# (dm_snapshot loaded by the init) and the root on the same group is
+# reached.
+case_stacks_lvm_merge_after_resume() {
+	local disk log=$CASE_DIR/console.log
+	stacks_setup || return 1
+	disk=$(stack_copy lvmmerge)
+	boot_qemu "$log" "$KERNEL" "$IMG_STACKS" \
+		"root=/dev/mapper/lbsvg-root resume=/dev/mapper/lbsvg-swap rd.timeout=90" $(virtio_disk "$disk")
+	assert_root_reached "$log" &&
+	assert_before "$log" 'resume: /dev/dm-[0-9]* at page 0: swap without a hibernation image' \
+		'lvm vgchange -ay after the resume decision: done' || return 1
+	! merge_pending "$disk" || { echo "the snapshot merge into lbsvg/data did not run after the resume decision"; return 1; }
 }

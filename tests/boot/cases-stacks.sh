@@ -30,11 +30,13 @@ UUID_HLUKS=1b2c3d4e-0012-4a5b-8c6d-7e8f9a0b1c2d
 UUID_HLUKS_FS=1b2c3d4e-0013-4a5b-8c6d-7e8f9a0b1c2d
 UUID_HLVLUKS=1b2c3d4e-0014-4a5b-8c6d-7e8f9a0b1c2d
 UUID_HLVLUKS_FS=1b2c3d4e-0015-4a5b-8c6d-7e8f9a0b1c2d
+UUID_SNAP_FS=1b2c3d4e-0016-4a5b-8c6d-7e8f9a0b1c2d
+UUID_SNAP_SWAP=1b2c3d4e-0017-4a5b-8c6d-7e8f9a0b1c2d
 UUID_GONE=1b2c3d4e-00ff-4a5b-8c6d-7e8f9a0b1c2d
 LUKS_PW=lifeboat-luks-pw
 # The disks the builder writes (by virtio serial), 64 MiB each but the
 # LUKS swap's (the hibernation image needs room after the LUKS2 header).
-STACK_DISKS="luks lvm lvmluks md-a md-b luksswap lukslvm mdlvm-a mdlvm-b hostonly mdhost-a mdhost-b hostluks hostlukslvm"
+STACK_DISKS="luks lvm lvmluks md-a md-b luksswap lukslvm mdlvm-a mdlvm-b hostonly mdhost-a mdhost-b hostluks hostlukslvm lvmmerge"
 STACK_TOOLS=/usr/sbin/lvm,/usr/sbin/cryptsetup,/usr/sbin/mdadm,/usr/sbin/mke2fs,/usr/sbin/mkswap
 HOSTGEN_INIT=$BUILD/hostgen-init
 
@@ -131,7 +133,7 @@ stacks_env() {
 	for v in UUID_LUKS UUID_LUKS_FS UUID_LVM_FS UUID_LUKS_LVM UUID_LUKS_LVM_FS UUID_MD UUID_MD_FS \
 		UUID_LUKS_SWAP UUID_LUKS_SWAP_INNER UUID_LVM_LUKS UUID_LVM_LUKS_FS UUID_MD_LVM \
 		UUID_MD_LVM_FS UUID_HOST_LUKS UUID_HOST_FS UUID_MDHOST UUID_MDHOST_FS UUID_HLUKS UUID_HLUKS_FS \
-		UUID_HLVLUKS UUID_HLVLUKS_FS UUID_GONE LUKS_PW; do
+		UUID_HLVLUKS UUID_HLVLUKS_FS UUID_SNAP_FS UUID_SNAP_SWAP UUID_GONE LUKS_PW; do
 		echo "$v=${!v}"
 	done
 }
@@ -159,7 +161,7 @@ stacks_disks() {
 				-device "virtio-blk-pci,drive=$d,serial=$d")
 		done
 		QEMU_TIMEOUT=400 boot_qemu "$dir/build.log" "$KERNEL" "$IMG_GENERIC" \
-			"root=LABEL=lbbuilder rw rd.driver.pre=dm_mod,dm_crypt,raid1,xts,aes_generic,sha256_generic,algif_skcipher" \
+			"root=LABEL=lbbuilder rw rd.driver.pre=dm_mod,dm_crypt,dm_snapshot,raid1,xts,aes_generic,sha256_generic,algif_skcipher" \
 			"${args[@]}"
 		grep -q 'STACKS-BUILD: done' "$dir/build.log" ||
 			{ echo "the stack builder failed (see $dir/build.log)"; exit 1; }
