@@ -2,9 +2,11 @@
 #include "fsck/fsck.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bootlib/blockattr.h"
@@ -32,7 +34,7 @@ enum fsck_result fsck_root(const char *devname, const char *fstype, enum fsck_mo
 
 	out[0] = '\0';
 	if (mode == FSCK_MODE_SKIP || !c || access(c->path, X_OK) < 0)
-		return FSCK_CLEAN;
+		return FSCK_SKIPPED;
 	argv[0] = (char *)c->path;
 	snprintf(dev, sizeof(dev), "/dev/%s", devname);
 	/* -f: e2fsck checks a filesystem that says it is clean too. */
@@ -67,12 +69,14 @@ int fsck_before_mount(enum fsck_mode mode, const char *devname, const char *type
 		return 0;
 	}
 	switch (fsck_root(devname, type, mode, out, sizeof(out))) {
-	case FSCK_CLEAN:
+	case FSCK_SKIPPED:
 		return 0;
+	case FSCK_CLEAN:
+		return 1;
 	case FSCK_REPAIRED:
 		log_console("lifeboat: the filesystem check repaired /dev/%s (%s):\n%s\n",
 			    devname, type, out);
-		return 0;
+		return 1;
 	case FSCK_FAILED:
 		break;
 	}
@@ -82,4 +86,24 @@ int fsck_before_mount(enum fsck_mode mode, const char *devname, const char *type
 		 "fsck /dev/%s (or e2fsck), then exit to retry; rd.fsck=0 skips the check",
 		 devname, type, devname);
 	return -EUCLEAN;
+}
+
+int fsck_stamp_leave(const char *path)
+{
+	char dir[256];
+	char *slash;
+	int fd;
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (slash && slash != dir) {
+		*slash = '\0';
+		if (mkdir(dir, 0755) < 0 && errno != EEXIST)
+			return -errno;
+	}
+	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	return 0;
 }

@@ -234,6 +234,9 @@ static int mount_disk_root(struct boot_args *args, const struct boot_plan *plan,
 	r = fsck_before_mount(args->fsck, dev.devname, type, why, WHY_MAX);
 	if (r < 0)
 		return r;
+	if (r > 0 && fsck_stamp_leave(FSCK_ROOT_STAMP) < 0)
+		log_warn("writing %s failed: the real root's systemd checks /dev/%s again",
+			 FSCK_ROOT_STAMP, dev.devname);
 	if (mount_root(&args->root, &dev) < 0)
 		return failed(why, -EIO, "mounting the root filesystem /dev/%s failed; see the "
 			      "message above", dev.devname);

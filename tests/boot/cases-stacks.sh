@@ -284,24 +284,29 @@ fsck_disk() {
 }
 
 # fsck before mount: fastboot skips it; without it a wrong free-inode count
-# is repaired and reported, and the root boots.
+# is repaired and reported, the root boots, and /run/initramfs/fsck-root
+# is left for systemd-fsck-root (not when the check was skipped).
 case_stacks_fsck_repair() {
 	local disk
 	stacks_setup || return 1
 	disk=$(fsck_disk repair "ssv free_inodes_count 7") || { echo "making the disk failed"; return 1; }
-	boot_qemu "$CASE_DIR/console.log" "$KERNEL" "$IMG_STACKS" "root=LABEL=lbfsck rd.timeout=60 fastboot" \
+	local stamp=lifeboat.test.show=/run/initramfs/fsck-root
+	boot_qemu "$CASE_DIR/console.log" "$KERNEL" "$IMG_STACKS" "root=LABEL=lbfsck rd.timeout=60 fastboot $stamp" \
 		$(virtio_disk "$disk")
 	assert_root_reached "$CASE_DIR/console.log" &&
-	assert_not_log "$CASE_DIR/console.log" 'filesystem check' || return 1
+	assert_not_log "$CASE_DIR/console.log" 'filesystem check' &&
+	assert_log "$CASE_DIR/console.log" 'show missing /run/initramfs/fsck-root' || return 1
 	boot_qemu "$CASE_DIR/console1.log" "$KERNEL" "$IMG_STACKS" "root=LABEL=lbfsck rd.timeout=60 rd.skipfsck" \
 		$(virtio_disk "$disk")
 	assert_root_reached "$CASE_DIR/console1.log" &&
 	assert_not_log "$CASE_DIR/console1.log" 'filesystem check' || return 1
-	boot_qemu "$CASE_DIR/console2.log" "$KERNEL" "$IMG_STACKS" "root=LABEL=lbfsck rd.timeout=60" \
+	# Checked: the stamp tells the real root's systemd-fsck-root not to check again.
+	boot_qemu "$CASE_DIR/console2.log" "$KERNEL" "$IMG_STACKS" "root=LABEL=lbfsck rd.timeout=60 $stamp" \
 		$(virtio_disk "$disk")
 	assert_root_reached "$CASE_DIR/console2.log" &&
 	assert_log "$CASE_DIR/console2.log" 'the filesystem check repaired /dev/vda (ext4)' &&
-	assert_log "$CASE_DIR/console2.log" 'was not cleanly unmounted, check forced'
+	assert_log "$CASE_DIR/console2.log" 'was not cleanly unmounted, check forced' &&
+	assert_not_log "$CASE_DIR/console2.log" 'show missing /run/initramfs/fsck-root'
 }
 
 # A host-only image of the build host (its root is ext4) has no e2fsck

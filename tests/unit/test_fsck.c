@@ -5,6 +5,10 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "blockstack/params.h"
 #include "init/bootargs.h"
@@ -91,9 +95,32 @@ static void skipped_when_off(void **state)
 	char out[16] = "x";
 
 	(void)state;
-	assert_int_equal(fsck_root("vda", "ext4", FSCK_MODE_SKIP, out, sizeof(out)), FSCK_CLEAN);
+	assert_int_equal(fsck_root("vda", "ext4", FSCK_MODE_SKIP, out, sizeof(out)), FSCK_SKIPPED);
 	assert_string_equal(out, "");
-	assert_int_equal(fsck_root("vda", "xfs", FSCK_MODE_FORCE, out, sizeof(out)), FSCK_CLEAN);
+	/* No checker for the type: not checked, so no stamp for systemd. */
+	assert_int_equal(fsck_root("vda", "xfs", FSCK_MODE_FORCE, out, sizeof(out)),
+			 FSCK_SKIPPED);
+}
+
+/* The stamp is left only when the root was checked: systemd then skips it. */
+static void stamp_only_when_checked(void **state)
+{
+	char dir[] = "/tmp/lifeboat-fsck-XXXXXX", path[64], why[128];
+	struct stat st;
+
+	(void)state;
+	assert_int_equal(fsck_before_mount(FSCK_MODE_SKIP, "vda", "ext4", why, sizeof(why)), 0);
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/initramfs/fsck-root", dir);
+	assert_int_equal(fsck_stamp_leave(path), 0);
+	assert_int_equal(stat(path, &st), 0);
+	assert_true(S_ISREG(st.st_mode));
+	assert_int_equal(st.st_size, 0);
+	assert_int_equal(fsck_stamp_leave(path), 0);   /* a retry after the rescue */
+	assert_int_equal(unlink(path), 0);
+	snprintf(path, sizeof(path), "%s/initramfs", dir);
+	assert_int_equal(rmdir(path), 0);
+	assert_int_equal(rmdir(dir), 0);
 }
 
 int main(void)
@@ -104,6 +131,7 @@ int main(void)
 		cmocka_unit_test(switches),
 		cmocka_unit_test(unknown_fsck_mode),
 		cmocka_unit_test(skipped_when_off),
+		cmocka_unit_test(stamp_only_when_checked),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
