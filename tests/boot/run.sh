@@ -60,8 +60,16 @@ if [ "${1:-}" = "--case" ]; then
 	exit 0
 fi
 
-cases=("$@")
+cases=("${@#case_}")
 [ ${#cases[@]} -gt 0 ] || mapfile -t cases < <(declare -F | sed -n 's/^declare -f case_//p')
+# A name that is no case stops here, before the images are made.
+for c in "${cases[@]}"; do
+	declare -F "case_$c" >/dev/null || {
+		echo "boot: no case $c: the cases are the case_* functions of tests/boot/cases*.sh"
+		echo "0 passed, ${#cases[@]} failed"
+		exit 1
+	}
+done
 rm -rf "$WORK/cases"
 if ! prepare; then
 	echo "boot: preparing the images and disks failed"
