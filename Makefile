@@ -94,13 +94,14 @@ $(BUILD)/lifeboat-login: $(BUILD)/obj/remote/login_main.o $(BUILD)/libinit.a $(B
 	$(debug_split)
 
 # The Tang unlock helper (docs/blockstacks.md): its own program, so that the
-# init itself keeps linking glibc and libblkid only.
-$(BUILD)/lifeboat-clevis: $(BUILD)/obj/clevis/clevis_main.o $(BUILD)/libclevis.a $(BUILD)/libcommon.a
+# init itself keeps linking glibc and libblkid only. From bootlib/ it takes
+# the HTTP client (libcurl, dlopen()ed) and the clock.
+$(BUILD)/lifeboat-clevis: $(BUILD)/obj/clevis/clevis_main.o $(BUILD)/libclevis.a $(BUILD)/libinit.a $(BUILD)/libcommon.a
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CLEVIS_LIBS)
 	$(debug_split)
 
 # Each unit test links against all the archives; only what it uses is pulled in.
-$(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(BUILD)/libgen.a $(BUILD)/libinit.a $(BUILD)/libclevis.a $(BUILD)/libcommon.a
+$(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(BUILD)/libgen.a $(BUILD)/libclevis.a $(BUILD)/libinit.a $(BUILD)/libcommon.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ -lcmocka $(GEN_LIBS) $(INIT_LIBS) $(TEST_LIBS) $(CLEVIS_LIBS)
 
@@ -134,7 +135,7 @@ test: all unit-build $(BUILD)/test-init $(BUILD)/hib-init $(BUILD)/hostgen-init
 	tests/run-all.sh
 
 # libFuzzer targets are built with clang in their own build directory.
-$(BUILD)/fuzz/%: $(BUILD)/obj/tests/fuzz/%.o $(BUILD)/libgen.a $(BUILD)/libinit.a $(BUILD)/libclevis.a $(BUILD)/libcommon.a
+$(BUILD)/fuzz/%: $(BUILD)/obj/tests/fuzz/%.o $(BUILD)/libgen.a $(BUILD)/libclevis.a $(BUILD)/libinit.a $(BUILD)/libcommon.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) -fsanitize=fuzzer -o $@ $^ $(GEN_LIBS) $(INIT_LIBS) $(CLEVIS_LIBS)
 

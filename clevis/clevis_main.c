@@ -32,8 +32,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "clevis/http.h"
 #include "clevis/pin.h"
+#include "clevis/tang.h"
 #include "clevis/token.h"
 
 #define PASSPHRASE_MAX 1024
@@ -105,7 +105,7 @@ static int try_token(int id, const struct clevis_jwe *jwe, void *ctx)
 static int list_token(int id, const struct clevis_jwe *jwe, void *ctx)
 {
 	const char *pin = jwe_pin(jwe), *url;
-	char found[HTTP_HOST_MAX + HTTP_PATH_MAX];
+	char found[TANG_URL_MAX];
 
 	(void)ctx;
 	/* One word each: a pin or URL with blanks in it would break the line. */

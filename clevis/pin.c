@@ -1,15 +1,13 @@
-/* pin: the dispatch on a clevis JWE's pin, and the Tang server reached
- * over HTTP. */
+/* pin: the dispatch on a clevis JWE's pin. */
 #include "clevis/pin.h"
 
 #include <errno.h>
 #include <json-c/json.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "clevis/dirkey.h"
-#include "clevis/http.h"
 #include "clevis/sss.h"
+#include "clevis/tang.h"
 
 #define WHY_MAX 512
 
@@ -23,56 +21,10 @@ bool pin_known(const char *pin)
 	return false;
 }
 
-/* A Tang server, over HTTP, as mr_recover's exchanger. */
-struct tang_http {
-	const char *url;
-	int timeout_ms;
-	char why[WHY_MAX];
-};
-
-static void describe(struct tang_http *t, int err, int status)
-{
-	if (err == -ETIMEDOUT)
-		snprintf(t->why, sizeof(t->why), "no answer within %d s", t->timeout_ms / 1000);
-	else if (err == -EPROTO)
-		snprintf(t->why, sizeof(t->why), "it answered HTTP %d (a key it no longer has?)", status);
-	else if (err == -EHOSTUNREACH)
-		snprintf(t->why, sizeof(t->why), "the server's name cannot be resolved or its address "
-			 "reached (a name needs the DNS servers of DHCP or ip=)");
-	else
-		snprintf(t->why, sizeof(t->why), "%s", strerror(-err));
-}
-
-/* mr_exchange_fn: POST the blinded key to URL/rec/KID. */
-static int tang_exchange(const char *kid, const char *request, char *reply, size_t size, void *ctx)
-{
-	struct tang_http *t = ctx;
-	struct http_url url;
-	char path[HTTP_PATH_MAX];
-	int fd, r, status = 0;
-
-	if (http_url_parse(t->url, &url) < 0) {
-		snprintf(t->why, sizeof(t->why), "the URL is not http://HOST[:PORT][/PATH]");
-		return -EINVAL;
-	}
-	snprintf(path, sizeof(path), "/rec/%s", kid);
-	fd = http_connect(&url, t->timeout_ms);
-	if (fd < 0) {
-		describe(t, fd, 0);
-		return fd;
-	}
-	r = http_post_fd(fd, &url, path, "application/jwk+json", request, reply, size,
-			 t->timeout_ms, &status);
-	close(fd);
-	if (r < 0)
-		describe(t, r, status);
-	return r;
-}
-
 static long tang_recover(const struct clevis_jwe *jwe, const struct pin_env *env,
 			 unsigned char *out, size_t size, const char *what)
 {
-	struct tang_http t = { .url = jwe_tang_url(jwe), .timeout_ms = env->timeout_ms };
+	struct tang_server t = { .url = jwe_tang_url(jwe), .timeout_ms = env->timeout_ms };
 	char why[WHY_MAX];
 	long n;
 

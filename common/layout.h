@@ -97,6 +97,10 @@
 #define LAYOUT_TSS2_MU "libtss2-mu.so.0"
 #define LAYOUT_TSS2_TCTI_DEVICE "libtss2-tcti-device.so.0"
 #define LAYOUT_TSS2_LIBS LAYOUT_TSS2_ESYS, LAYOUT_TSS2_MU, LAYOUT_TSS2_TCTI_DEVICE
+/* libcurl, by soname: dlopen()ed by the image's HTTP client
+ * (bootlib/curlfn.c) for a Tang server and for kdump's URL targets; the
+ * generator adds it (and what it links) to the images that have either. */
+#define LAYOUT_LIBCURL "libcurl.so.4"
 /* Host-only: the lines of the host's crypttab for the root's containers. */
 #define LAYOUT_CRYPTTAB "/etc/crypttab"
 

@@ -18,7 +18,7 @@
 #include "bootlib/log.h"
 #include "common/layout.h"
 #include "kdump/capture.h"
-#include "kdump/curlfn.h"
+#include "bootlib/curlfn.h"
 
 #define CA_BUNDLE LAYOUT_KDUMP_CA
 

@@ -4,7 +4,8 @@
  * passphrase (blockstack/lukstang.c, docs/blockstacks.md). Its libraries
  * libcrypto and json-c are cryptsetup's too; libtss2 (the tpm2 pin,
  * dlopen()ed) is added when a binding may use the TPM (tpm2, sss) or with
- * --clevis. When a binding may name a Tang server, the marker
+ * --clevis. When a binding may name a Tang server, libcurl (dlopen()ed by
+ * the HTTP client, bootlib/curlfn.c) comes along, and the marker
  * LAYOUT_CLEVIS_NET tells the init to bring the network up before the
  * root's device wait (init/plan.c). --clevis implies --block-stacks and
  * --net (gen/opts/build_opts.c). */
@@ -42,6 +43,18 @@ static int clevis_pack_modules(const struct build_ctx *c, struct kmods *k)
 	return r;
 }
 
+/* libcurl for a Tang server, with what it links, found as lifeboat-clevis's
+ * loader would find it. */
+static int clevis_pack_curl(struct image *img, const char *clevis)
+{
+	int r = program_add_dlopen(img, clevis, LAYOUT_LIBCURL);
+
+	if (r == -ENOENT)
+		gen_error("clevis tang pin: %s is missing; lifeboat-clevis reaches Tang servers "
+			  "with it: install libcurl4 (apt-get install libcurl4)", LAYOUT_LIBCURL);
+	return r;
+}
+
 /* lifeboat-clevis is built and installed beside lifeboat-init. */
 static int clevis_pack_add_files(struct build_ctx *c)
 {
@@ -56,11 +69,13 @@ static int clevis_pack_add_files(struct build_ctx *c)
 
 	snprintf(path, sizeof(path), "%.*s/lifeboat-clevis", dir_len, slash ? c->init : ".");
 	gen_info("clevis unlock: %s as %s%s%s", path, LAYOUT_CLEVIS,
-		 net ? "; the network comes up before the root's wait" : "",
+		 net ? "; libcurl for Tang, the network up before the root's wait" : "",
 		 tpm ? "; libtss2 for the tpm2 pin" : "");
 	r = program_add(c->img, path, LAYOUT_CLEVIS);
 	if (r == 0 && net)
 		r = image_add_data(c->img, LAYOUT_CLEVIS_NET, "", 0, 0644);
+	if (r == 0 && net)
+		r = clevis_pack_curl(c->img, path);
 	/* lifeboat-clevis dlopen()s them (clevis/tss2fn.c). */
 	for (size_t i = 0; r == 0 && tpm && i < sizeof(tss2_libs) / sizeof(tss2_libs[0]); i++) {
 		r = program_add_dlopen(c->img, path, tss2_libs[i]);

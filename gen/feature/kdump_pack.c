@@ -13,8 +13,6 @@
 #include "gen/feature/feature.h"
 #include "gen/gen_report.h"
 
-/* The name the init dlopen()s (kdump/curlfn.c). */
-#define KDUMP_LIBCURL "libcurl.so.4"
 #define CA_BUNDLE "/etc/ssl/certs/ca-certificates.crt"
 /* Where target N's file KEY goes in the image: kdump-target1.cafile. */
 #define KDUMP_TARGET_FILE "/etc/lifeboat/kdump-target%zu.%s"
@@ -24,15 +22,16 @@ static bool target_is_url(const char *t)
 	return strstr(t, "://") != NULL;
 }
 
-/* libcurl for the init's dlopen() when it sends a dump to a URL (images
- * without URL targets do not carry it), found as the init's loader would. */
+/* libcurl for the init's dlopen() (bootlib/curlfn.c) when it sends a dump
+ * to a URL (images without URL targets do not carry it), found as the
+ * init's loader would. */
 static int add_curl(struct image *img, const char *init)
 {
-	int r = program_add_dlopen(img, init, KDUMP_LIBCURL);
+	int r = program_add_dlopen(img, init, LAYOUT_LIBCURL);
 
 	if (r == -ENOENT)
 		gen_error("--kdump-target with a URL needs %s, which this host lacks: "
-			  "install libcurl4", KDUMP_LIBCURL);
+			  "install libcurl4", LAYOUT_LIBCURL);
 	if (r == 0 && access(CA_BUNDLE, R_OK) == 0)
 		r = image_add_file(img, CA_BUNDLE, LAYOUT_KDUMP_CA, 0644);
 	return r;

@@ -1,9 +1,10 @@
 /* Fuzz target: what lifeboat-clevis reads from outside: the LUKS2 header
  * (a disk), its tokens' JWEs of every pin (tang, tpm2's sealed objects and
- * PCR list, sss's prime, threshold and shares, nested), the Tang server's
- * HTTP response and the key it answers with (the network). The input is
- * split at its first NUL: the text before is the JWE / JSON / response,
- * the bytes after the server's reply to the exchange. No TPM is reached:
+ * PCR list, sss's prime, threshold and shares, nested), a binding's Tang
+ * URL, and the key the server answers with (the network; the HTTP answer
+ * around it is fuzz_http_reply's). The input is split at its first NUL:
+ * the text before is the JWE / JSON / URL, the bytes after the server's
+ * reply to the exchange. No TPM is reached:
  * the tpm2 pin's header is parsed, its TCTI refuses. */
 #include <errno.h>
 #include <stdint.h>
@@ -11,10 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clevis/http.h"
 #include "clevis/jwe.h"
 #include "clevis/mr.h"
 #include "clevis/pin.h"
+#include "clevis/tang.h"
 #include "clevis/token.h"
 #include "clevis/tpm2pin.h"
 
@@ -69,10 +70,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *text = malloc(size + 1);
 	unsigned char *copy = malloc(size + 1);
-	const char *reply, *body, *json;
-	size_t len = strnlen((const char *)data, size), body_len, json_len;
+	const char *reply, *json;
+	size_t len = strnlen((const char *)data, size), json_len;
 	struct clevis_jwe jwe;
-	struct http_url url;
+	char url[TANG_URL_MAX];
 
 	if (!text || !copy)
 		goto out;
@@ -84,9 +85,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		jwe_free(&jwe);
 	}
 	token_foreach_clevis(text, len, each_token, (void *)reply);
-	http_url_parse(text, &url);
-	http_response_body(text, len, &body, &body_len);
-	http_response_complete(text, len);
+	tang_url(text, "/rec/kid", url, sizeof(url));
 	memcpy(copy, data, size);
 	if (token_header_check(copy, size, &json, &json_len) == 0)
 		token_foreach_clevis(json, json_len, each_token, (void *)reply);

@@ -11,10 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "clevis/http.h"
+#include "clevis/tang.h"
+#include "tests/unit/http_server.h"
 
 #define TANGD "/usr/libexec/tangd"
 
@@ -53,8 +55,45 @@ static inline void tang_keys(const char *dir, const char *db)
 		  "sed '1,/^\\r$/d' > %s/adv.jws", db, dir);
 }
 
-/* mr_exchange_fn: the real tangd on one end of a socket pair, as a
- * socket-activated service gets its connection. */
+/* The real tangd with its keys in db, answering one connection on the
+ * loopback as a socket-activated service does (the connection as its
+ * stdin and stdout); its URL, without http://, into url. Returns its pid. */
+static inline pid_t tangd_once(const char *db, char *url, size_t size)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t alen = sizeof(a);
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	pid_t pid;
+
+	assert_true(fd >= 0);
+	assert_int_equal(bind(fd, (struct sockaddr *)&a, sizeof(a)), 0);
+	assert_int_equal(getsockname(fd, (struct sockaddr *)&a, &alen), 0);
+	assert_int_equal(listen(fd, 1), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int c = accept(fd, NULL, NULL), null = open("/dev/null", O_WRONLY);
+
+		dup2(c, 0);
+		dup2(c, 1);
+		dup2(null, 2);
+		execl(TANGD, TANGD, db, (char *)NULL);
+		_exit(127);
+	}
+	close(fd);
+	snprintf(url, size, "127.0.0.1:%d", ntohs(a.sin_port));
+	return pid;
+}
+
+static inline void tangd_end(pid_t pid)
+{
+	int wstatus;
+
+	kill(pid, SIGTERM);
+	waitpid(pid, &wstatus, 0);
+}
+
+/* mr_exchange_fn: tangd_once's server, through the image's HTTP client. */
 struct tangd_link {
 	const char *db;
 	int status;
@@ -63,30 +102,13 @@ struct tangd_link {
 static inline int exchange_tangd(const char *kid, const char *request, char *reply, size_t size, void *ctx)
 {
 	struct tangd_link *t = ctx;
-	struct http_url u;
-	char path[256];
-	int sv[2], r, wstatus;
-	pid_t pid;
+	char url[64];
+	struct tang_server s = { .url = url, .timeout_ms = 10000 };
+	pid_t pid = tangd_once(t->db, url, sizeof(url));
+	int r = tang_exchange(kid, request, reply, size, &s);
 
-	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv), 0);
-	pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		int null = open("/dev/null", O_WRONLY);
-
-		dup2(sv[1], 0);
-		dup2(sv[1], 1);
-		dup2(null, 2);
-		execl(TANGD, TANGD, t->db, (char *)NULL);
-		_exit(127);
-	}
-	close(sv[1]);
-	assert_int_equal(http_url_parse("http://198.51.100.1:7500", &u), 0);
-	snprintf(path, sizeof(path), "/rec/%s", kid);
-	r = http_post_fd(sv[0], &u, path, "application/jwk+json", request, reply, size, 10000,
-			 &t->status);
-	close(sv[0]);
-	waitpid(pid, &wstatus, 0);
+	t->status = s.status;
+	tangd_end(pid);
 	return r;
 }
 

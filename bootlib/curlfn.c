@@ -1,12 +1,12 @@
 /* curlfn: libcurl, opened at run time (dlopen). */
-#include "kdump/curlfn.h"
+#include "bootlib/curlfn.h"
 
 #include <dlfcn.h>
 #include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
 
-#define LIBCURL "libcurl.so.4"
+#include "common/layout.h"
 
 static const struct {
 	const char *name;
@@ -22,6 +22,13 @@ static const struct {
 	S("curl_easy_strerror", easy_strerror),
 	S("curl_slist_append", slist_append),
 	S("curl_slist_free_all", slist_free_all),
+	S("curl_multi_init", multi_init),
+	S("curl_multi_add_handle", multi_add_handle),
+	S("curl_multi_remove_handle", multi_remove_handle),
+	S("curl_multi_perform", multi_perform),
+	S("curl_multi_poll", multi_poll),
+	S("curl_multi_info_read", multi_info_read),
+	S("curl_multi_cleanup", multi_cleanup),
 #undef S
 };
 
@@ -30,7 +37,7 @@ int curlfn_open(struct curlfn *fn, char *why, size_t why_size)
 	static void *lib;
 
 	if (!lib)
-		lib = dlopen(LIBCURL, RTLD_NOW | RTLD_LOCAL);
+		lib = dlopen(LAYOUT_LIBCURL, RTLD_NOW | RTLD_LOCAL);
 	if (!lib) {
 		snprintf(why, why_size, "%s", dlerror());
 		return -ENOENT;
@@ -39,7 +46,7 @@ int curlfn_open(struct curlfn *fn, char *why, size_t why_size)
 		void *sym = dlsym(lib, curl_symbols[i].name);
 
 		if (!sym) {
-			snprintf(why, why_size, "%s has no %s", LIBCURL, curl_symbols[i].name);
+			snprintf(why, why_size, "%s has no %s", LAYOUT_LIBCURL, curl_symbols[i].name);
 			return -ENOENT;
 		}
 		/* POSIX guarantees data and function pointers convert (dlsym). */
