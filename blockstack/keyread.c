@@ -14,25 +14,7 @@
 #include "bootlib/blockattr.h"
 #include "bootlib/devwait.h"
 #include "bootlib/modload.h"
-
-/* Up to want bytes of fd into buf; -errno on a read error. */
-static ssize_t read_full(int fd, char *buf, size_t want)
-{
-	size_t n = 0;
-
-	while (n < want) {
-		ssize_t got = read(fd, buf + n, want - n);
-
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0)
-			return -errno;
-		if (got == 0)
-			break;
-		n += (size_t)got;
-	}
-	return (ssize_t)n;
-}
+#include "common/fileread.h"
 
 /* Without a limit, one byte more than size means the key is cut: refused. */
 static int key_fd_read(int fd, const struct key_request *req, char *buf, size_t size, size_t *len)
@@ -44,7 +26,7 @@ static int key_fd_read(int fd, const struct key_request *req, char *buf, size_t 
 		return -EFBIG;
 	if (req->offset && lseek(fd, (off_t)req->offset, SEEK_SET) < 0)
 		return -errno;
-	n = read_full(fd, buf, req->limit ? req->limit : size);
+	n = fd_read_full(fd, buf, req->limit ? req->limit : size);
 	if (n < 0)
 		return (int)n;
 	if (!req->limit && (size_t)n == size && read(fd, &extra, 1) > 0)

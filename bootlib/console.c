@@ -12,6 +12,7 @@
 
 #include "bootlib/evloop.h"
 #include "bootlib/guest.h"
+#include "common/fileread.h"
 
 #define CONSOLE_ACTIVE "/sys/class/tty/console/active"
 
@@ -48,15 +49,10 @@ size_t console_active_parse(const char *text, char names[][CONSOLE_NAME_MAX], si
 static size_t active_names(char names[][CONSOLE_NAME_MAX], size_t max)
 {
 	char text[256];
-	FILE *f = fopen(CONSOLE_ACTIVE, "re");
-	size_t n = 0;
 
-	if (!f)
+	if (file_read_line(CONSOLE_ACTIVE, text, sizeof(text)) < 0)
 		return 0;
-	if (fgets(text, sizeof(text), f))
-		n = console_active_parse(text, names, max);
-	fclose(f);
-	return n;
+	return console_active_parse(text, names, max);
 }
 
 /* "tty0" is the virtual terminal in front: the console is its active VT. */

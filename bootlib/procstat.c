@@ -6,11 +6,11 @@
 #include "bootlib/procstat.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
+
+#include "common/fileread.h"
 
 /* include/linux/sched.h: set for the kernel's own threads only. */
 #define PF_KTHREAD 0x00200000UL
@@ -71,18 +71,12 @@ int procstat_parse(const char *text, struct procstat *st)
 int procstat_read(const char *dir, const char *pid, struct procstat *st)
 {
 	char path[64], text[512];
-	int fd;
 	ssize_t n;
 
 	snprintf(path, sizeof(path), "%s/%s/stat", dir, pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, text, sizeof(text) - 1);
-	close(fd);
+	n = file_read_text(path, 0, text, sizeof(text));
 	if (n < 0)
-		return -errno;
-	text[n] = '\0';
+		return (int)n;
 	return procstat_parse(text, st);
 }
 

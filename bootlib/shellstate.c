@@ -9,6 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/fileread.h"
+
 static const char *const cause_names[] = {
 	[SHELL_FOR_FAILURE] = "failure", [SHELL_FOR_ACTION] = "action",
 	[SHELL_FOR_BREAK] = "break", [SHELL_FOR_REMOTE] = "remote",
@@ -134,15 +136,9 @@ int shell_state_write(const char *path, const struct shell_state *st)
 int shell_state_read(const char *path, struct shell_state *st)
 {
 	char line[128];
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	ssize_t n;
+	ssize_t n = file_read_text(path, O_NOFOLLOW, line, sizeof(line));
 
-	if (fd < 0)
-		return -errno;
-	n = read(fd, line, sizeof(line) - 1);
-	close(fd);
 	if (n < 0)
-		return -errno;
-	line[n] = '\0';
+		return (int)n;
 	return shell_state_parse(line, st);
 }

@@ -1,9 +1,11 @@
-/* fileread: a whole file in memory. */
+/* fileread: a whole file in memory, its first line, or all of a read on a
+ * descriptor. */
 #include "common/fileread.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,4 +89,61 @@ int file_read_line(const char *path, char *buf, size_t size)
 	}
 	buf[strcspn(buf, "\r\n")] = '\0';
 	return 0;
+}
+
+ssize_t file_read_text(const char *path, int oflags, char *buf, size_t size)
+{
+	int fd;
+	ssize_t n;
+
+	if (size == 0)
+		return -EINVAL;
+	buf[0] = '\0';
+	fd = open(path, O_RDONLY | O_CLOEXEC | oflags);
+	if (fd < 0)
+		return -errno;
+	n = fd_read_full(fd, buf, size - 1);
+	close(fd);
+	buf[n > 0 ? n : 0] = '\0';
+	return n;
+}
+
+/* One transfer of the loop: a read at the position when off is NULL. */
+static ssize_t read_once(int fd, void *buf, size_t len, const uint64_t *off)
+{
+	return off ? pread(fd, buf, len, (off_t)*off) : read(fd, buf, len);
+}
+
+static ssize_t read_loop(int fd, void *buf, size_t len, uint64_t *off)
+{
+	unsigned char *p = buf;
+	size_t n = 0;
+
+	while (n < len) {
+		ssize_t got = read_once(fd, p + n, len - n, off);
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0)
+			return -errno;
+		if (got == 0)
+			break;
+		n += (size_t)got;
+		if (off)
+			*off += (uint64_t)got;
+	}
+	return (ssize_t)n;
+}
+
+ssize_t fd_read_full(int fd, void *buf, size_t len)
+{
+	return read_loop(fd, buf, len, NULL);
+}
+
+ssize_t fd_pread_full(int fd, void *buf, size_t len, uint64_t off)
+{
+	/* An offset off_t cannot hold is no place in any file. */
+	if (off > (uint64_t)INT64_MAX - len)
+		return -EINVAL;
+	return read_loop(fd, buf, len, &off);
 }

@@ -1,9 +1,10 @@
 /* filewrite: one value into a kernel attribute (sysfs, procfs), or all of
- * a buffer to a descriptor. */
+ * a buffer to a descriptor, at its position or at an offset. */
 #include "common/filewrite.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -38,6 +39,28 @@ int fd_write_all(int fd, const void *buf, size_t len)
 			return -errno;
 		}
 		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int fd_pwrite_all(int fd, const void *buf, size_t len, uint64_t off)
+{
+	const unsigned char *p = buf;
+
+	if (off > (uint64_t)INT64_MAX - len)
+		return -EINVAL;
+	while (len > 0) {
+		ssize_t n = pwrite(fd, p, len, (off_t)off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return -EIO;
+		p += n;
+		off += (uint64_t)n;
 		len -= (size_t)n;
 	}
 	return 0;

@@ -1,9 +1,10 @@
 /* filewrite: one value into a kernel attribute (sysfs, procfs), or all of
- * a buffer to a descriptor. */
+ * a buffer to a descriptor, at its position or at an offset. */
 #ifndef LIFEBOAT_FILEWRITE_H
 #define LIFEBOAT_FILEWRITE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* Write value to the existing file path in one write(2), as the kernel's
  * attributes want it. Returns 0 or -errno. */
@@ -11,5 +12,9 @@ int file_write_value(const char *path, const char *value);
 /* write(2) all of buf to fd, retrying on EINTR and short writes. Returns 0
  * or -errno. */
 int fd_write_all(int fd, const void *buf, size_t len);
+/* pwrite(2) all of buf at offset off, through signals and short writes.
+ * Returns 0, -EIO when the kernel takes nothing more, -EINVAL for an
+ * offset no file can have, or -errno. */
+int fd_pwrite_all(int fd, const void *buf, size_t len, uint64_t off);
 
 #endif

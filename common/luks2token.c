@@ -8,6 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/fileread.h"
+
 /* Deeper nesting than the format has (tokens hold objects of arrays) is
  * refused: a hostile header must not run the parser's stack out. */
 #define DEPTH_MAX 16
@@ -325,25 +327,6 @@ int luks2token_parse_header(const unsigned char *buf, size_t len, struct luks2_t
 	return luks2token_parse_json((const char *)buf + LUKS2TOKEN_BINARY_SIZE, n, out);
 }
 
-/* Up to size bytes from the start of fd; returns how many, or -errno. */
-static ssize_t read_start(int fd, unsigned char *buf, size_t size)
-{
-	size_t n = 0;
-
-	while (n < size) {
-		ssize_t r = pread(fd, buf + n, size - n, (off_t)n);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			return -errno;
-		if (r == 0)
-			break;
-		n += (size_t)r;
-	}
-	return (ssize_t)n;
-}
-
 int luks2token_read(const char *path, struct luks2_tokens *out, char **json)
 {
 	unsigned char *buf = malloc(LUKS2TOKEN_READ_MAX + 1);
@@ -360,7 +343,7 @@ int luks2token_read(const char *path, struct luks2_tokens *out, char **json)
 		free(buf);
 		return r;
 	}
-	got = read_start(fd, buf, LUKS2TOKEN_READ_MAX);
+	got = fd_pread_full(fd, buf, LUKS2TOKEN_READ_MAX, 0);
 	close(fd);
 	r = got < 0 ? (int)got : luks2token_parse_header(buf, (size_t)got, out, &off, &len);
 	if (r >= 0 && json) {

@@ -3,6 +3,7 @@
  * dump, then reboot (or the configured action). */
 #include "kdump/capture.h"
 
+#include "common/fileread.h"
 #include "kdump/kdump.h"
 
 #include <errno.h>
@@ -117,18 +118,14 @@ int capture_write_elf(struct capture *cap, int fd)
 static int conf_load(struct kdump_conf *conf)
 {
 	char text[KDUMP_CONF_MAX];
-	int fd = open(KDUMP_CONF_PATH, O_RDONLY | O_CLOEXEC), bad = 0;
-	ssize_t n;
+	int bad = 0;
 
 	kdump_conf_init(conf);
-	if (fd < 0) {
+	if (file_read_text(KDUMP_CONF_PATH, 0, text, sizeof(text)) < 0) {
 		log_error("kdump: this image has no %s: it was not built for capture; build one with "
 			  "lifeboat build --kdump --kdump-target ...", KDUMP_CONF_PATH);
 		return -ENOENT;
 	}
-	n = read(fd, text, sizeof(text) - 1);
-	close(fd);
-	text[n > 0 ? n : 0] = '\0';
 	if (kdump_conf_parse(text, conf, &bad) < 0) {
 		log_error("kdump: %s line %d is not understood; rebuild the image", KDUMP_CONF_PATH, bad);
 		return -EINVAL;

@@ -3,9 +3,9 @@
  * offset and size, big-endian), which needs no seeking. */
 #include "kdump/dumpsink.h"
 
-#include <errno.h>
 #include <string.h>
-#include <unistd.h>
+
+#include "common/filewrite.h"
 
 #define FLAT_SIGNATURE "makedumpfile"
 #define FLAT_TYPE 1
@@ -23,43 +23,23 @@ void dump_sink_flat_header(uint8_t out[16], int64_t off, int64_t size)
 	put_be64(out + 8, (uint64_t)size);
 }
 
+/* What the sink has written is counted for the capture's summary. */
 static int write_all(struct dump_sink *s, const void *buf, size_t len)
 {
-	const char *p = buf;
+	int r = fd_write_all(s->fd, buf, len);
 
-	while (len > 0) {
-		ssize_t n = write(s->fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		p += n;
-		len -= (size_t)n;
-		s->bytes += (uint64_t)n;
-	}
-	return 0;
+	if (r == 0)
+		s->bytes += len;
+	return r;
 }
 
 static int pwrite_all(struct dump_sink *s, uint64_t off, const void *buf, size_t len)
 {
-	const char *p = buf;
+	int r = fd_pwrite_all(s->fd, buf, len, off);
 
-	while (len > 0) {
-		ssize_t n = pwrite(s->fd, p, len, (off_t)off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			return -EIO;
-		p += n;
-		off += (uint64_t)n;
-		len -= (size_t)n;
-		s->bytes += (uint64_t)n;
-	}
-	return 0;
+	if (r == 0)
+		s->bytes += len;
+	return r;
 }
 
 void dump_sink_init(struct dump_sink *s, int fd, bool flat)

@@ -11,27 +11,19 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/fileread.h"
+
 static int read_full(int fd, uint64_t off, void *buf, size_t len)
 {
-	char *p = buf;
+	ssize_t n;
 
 	/* An offset no file can have is a corrupt header: a short read. */
 	if (off > (uint64_t)INT64_MAX - len)
 		return -EIO;
-	while (len > 0) {
-		ssize_t n = pread(fd, p, len, (off_t)off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			return -EIO;
-		p += n;
-		off += (uint64_t)n;
-		len -= (size_t)n;
-	}
-	return 0;
+	n = fd_pread_full(fd, buf, len, off);
+	if (n < 0)
+		return (int)n;
+	return (size_t)n == len ? 0 : -EIO;
 }
 
 /* Memory is read through 4 MiB windows mapped from the core (the size

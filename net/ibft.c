@@ -3,11 +3,11 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
+
+#include "common/fileread.h"
 
 /* The targets the kernel may list; the first with a name is the boot one. */
 #define IBFT_TARGETS 4
@@ -17,21 +17,14 @@ static int attr_read(const char *dir, const char *name, char *buf, size_t size)
 {
 	char path[512];
 	ssize_t n;
-	int fd;
 
 	buf[0] = '\0';
 	if (snprintf(path, sizeof(path), "%s/%s", dir, name) >= (int)sizeof(path))
 		return -ENAMETOOLONG;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, size - 1);
-	close(fd);
-	if (n < 0)
-		return -errno;
-	buf[n] = '\0';
+	/* Not stdio: a CHAP secret is read into buf and nowhere else. */
+	n = file_read_text(path, 0, buf, size);
 	buf[strcspn(buf, "\n")] = '\0';
-	return 0;
+	return n < 0 ? (int)n : 0;
 }
 
 /* A number of the table, which the kernel prints in decimal. */

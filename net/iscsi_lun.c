@@ -3,11 +3,11 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
+
+#include "common/fileread.h"
 
 bool iscsi_lun_session(const char *class, const char *target_name, char *session, size_t size)
 {
@@ -17,20 +17,14 @@ bool iscsi_lun_session(const char *class, const char *target_name, char *session
 
 	while (d && !found && (de = readdir(d))) {
 		char path[512], name[256];
-		ssize_t n;
-		int fd;
 
 		if (strncmp(de->d_name, "session", 7) != 0)
 			continue;
 		if (snprintf(path, sizeof(path), "%s/%s/targetname", class, de->d_name) >=
 		    (int)sizeof(path))
 			continue;
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
+		if (file_read_text(path, 0, name, sizeof(name)) < 0)
 			continue;
-		n = read(fd, name, sizeof(name) - 1);
-		close(fd);
-		name[n > 0 ? n : 0] = '\0';
 		name[strcspn(name, "\n")] = '\0';
 		found = strcmp(name, target_name) == 0;
 		if (found)

@@ -12,6 +12,7 @@
 #include "bootlib/coldplug.h"
 #include "bootlib/evwait.h"
 #include "bootlib/log.h"
+#include "common/fileread.h"
 #include "net/linkwatch.h"
 
 /* Once one interface has a carrier, how long the others of the machine get
@@ -60,17 +61,13 @@ static int pci_network_count(void)
 	int n = 0;
 
 	while (d && (de = readdir(d))) {
-		char path[300], cls[16] = "";
-		FILE *f;
+		char path[300], cls[16];
 
 		if (de->d_name[0] == '.')
 			continue;
 		snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/class", de->d_name);
-		f = fopen(path, "re");
-		if (f && fgets(cls, sizeof(cls), f) && strncmp(cls, "0x02", 4) == 0)
+		if (file_read_line(path, cls, sizeof(cls)) == 0 && strncmp(cls, "0x02", 4) == 0)
 			n++;
-		if (f)
-			fclose(f);
 	}
 	if (d)
 		closedir(d);

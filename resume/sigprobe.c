@@ -14,6 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/fileread.h"
+
 static void copy_value(blkid_probe pr, const char *name, char *dst, size_t size)
 {
 	const char *v = NULL;
@@ -42,10 +44,10 @@ static void probe_blkid(int fd, unsigned long long offset, struct resume_sig *ou
 
 static int read_page(int fd, unsigned long long offset, unsigned char *page, size_t size)
 {
-	ssize_t n = pread(fd, page, size, (off_t)offset);
+	ssize_t n = fd_pread_full(fd, page, size, offset);
 
 	if (n < 0)
-		return -errno;
+		return (int)n;
 	return (size_t)n == size ? 0 : -ENODATA;
 }
 

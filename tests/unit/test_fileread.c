@@ -1,15 +1,21 @@
-/* Unit tests: whole files in memory (common/fileread.c). */
+/* Unit tests: whole files in memory, small files into a buffer, and reads
+ * and writes of a whole length on a descriptor (common/fileread.c,
+ * common/filewrite.c). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "common/fileread.h"
+#include "common/filewrite.h"
 
 static void write_file(const char *path, size_t n)
 {
@@ -63,11 +69,92 @@ static void proc_and_missing(void **state)
 	assert_int_equal(file_read_all("/nonexistent/lifeboat", 100, &data, &len), -ENOENT);
 }
 
+/* A packet socket hands over one write per read: the read goes on until
+ * len, or stops at the end. */
+static void read_full_through_short_reads(void **state)
+{
+	char buf[16];
+	int sv[2];
+
+	(void)state;
+	assert_int_equal(socketpair(AF_UNIX, SOCK_SEQPACKET, 0, sv), 0);
+	assert_int_equal(write(sv[1], "abc", 3), 3);
+	assert_int_equal(write(sv[1], "def", 3), 3);
+	assert_int_equal(write(sv[1], "gh", 2), 2);
+	close(sv[1]);
+	assert_int_equal(fd_read_full(sv[0], buf, 6), 6);
+	assert_memory_equal(buf, "abcdef", 6);
+	assert_int_equal(fd_read_full(sv[0], buf, sizeof(buf)), 2);
+	assert_memory_equal(buf, "gh", 2);
+	assert_int_equal(fd_read_full(sv[0], buf, sizeof(buf)), 0);
+	close(sv[0]);
+	assert_int_equal(fd_read_full(-1, buf, 1), -EBADF);
+}
+
+/* At an offset: what is there, less at the end, the position unmoved; an
+ * offset no file can have is refused. A write at an offset lands there. */
+static void pread_and_pwrite_at_offsets(void **state)
+{
+	char path[] = "/tmp/lifeboat-fdio-XXXXXX", buf[16];
+	int fd = mkstemp(path), ro;
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(fd_write_all(fd, "0123456789", 10), 0);
+	assert_int_equal(fd_pwrite_all(fd, "xyz", 3, 4), 0);
+	assert_int_equal(fd_pwrite_all(fd, "end", 3, 12), 0);
+	assert_int_equal(lseek(fd, 0, SEEK_CUR), 10);
+	assert_int_equal(fd_pread_full(fd, buf, 4, 3), 4);
+	assert_memory_equal(buf, "3xyz", 4);
+	assert_int_equal(fd_pread_full(fd, buf, sizeof(buf), 8), 7);
+	assert_memory_equal(buf, "89\0\0end", 7);
+	assert_int_equal(fd_pread_full(fd, buf, sizeof(buf), 100), 0);
+	assert_int_equal(lseek(fd, 0, SEEK_CUR), 10);
+	assert_int_equal(fd_pread_full(fd, buf, 2, UINT64_MAX - 1), -EINVAL);
+	assert_int_equal(fd_pwrite_all(fd, "ab", 2, (uint64_t)INT64_MAX), -EINVAL);
+	ro = open(path, O_RDONLY);
+	assert_true(ro >= 0);
+	assert_int_equal(fd_pwrite_all(ro, "ab", 2, 0), -EBADF);
+	close(ro);
+	close(fd);
+	unlink(path);
+}
+
+/* A small file into a buffer: cut at size - 1, NUL-terminated; O_NOFOLLOW
+ * refuses a link; a missing file leaves "". */
+static void small_file_text(void **state)
+{
+	char path[] = "/tmp/lifeboat-text-XXXXXX", link[64], buf[8];
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(fd_write_all(fd, "hello\nworld\n", 12), 0);
+	close(fd);
+	assert_int_equal(file_read_text(path, 0, buf, sizeof(buf)), 7);
+	assert_string_equal(buf, "hello\nw");
+	assert_int_equal(file_read_text(path, O_NOFOLLOW, buf, 4), 3);
+	assert_string_equal(buf, "hel");
+	snprintf(link, sizeof(link), "%s.link", path);
+	assert_int_equal(symlink(path, link), 0);
+	assert_int_equal(file_read_text(link, 0, buf, sizeof(buf)), 7);
+	assert_int_equal(file_read_text(link, O_NOFOLLOW, buf, sizeof(buf)), -ELOOP);
+	assert_string_equal(buf, "");
+	assert_int_equal(file_read_text("/nonexistent/lifeboat", 0, buf, sizeof(buf)), -ENOENT);
+	assert_string_equal(buf, "");
+	assert_int_equal(file_read_text(path, 0, buf, 0), -EINVAL);
+	unlink(link);
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(bounds_and_content),
 		cmocka_unit_test(proc_and_missing),
+		cmocka_unit_test(read_full_through_short_reads),
+		cmocka_unit_test(pread_and_pwrite_at_offsets),
+		cmocka_unit_test(small_file_text),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
