@@ -1,7 +1,6 @@
 /* keyread: read a key file, mounting its device read-only when it has one. */
 #include "blockstack/keyread.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -11,9 +10,7 @@
 #include <unistd.h>
 
 #include "bootlib/blkprobe.h"
-#include "bootlib/blockattr.h"
-#include "bootlib/devwait.h"
-#include "bootlib/modload.h"
+#include "bootlib/fsmodule.h"
 #include "common/fileread.h"
 
 /* Without a limit, one byte more than size means the key is cut: refused. */
@@ -93,32 +90,6 @@ const char *key_read_strerror(int r)
 	return strerror(-r);
 }
 
-int keydev_find(const struct dev_spec *spec, char *devname, size_t size)
-{
-	DIR *dir = opendir("/sys/class/block");
-	struct dirent *de;
-	int r = -ENODEV;
-
-	if (!dir)
-		return -errno;
-	while (r == -ENODEV && (de = readdir(dir))) {
-		struct blk_info info;
-		unsigned int major, minor;
-
-		if (de->d_name[0] == '.' || blockattr_devnum(de->d_name, &major, &minor) < 0)
-			continue;
-		if (devspec_needs_probe(spec) && blkprobe_dev(de->d_name, &info) < 0)
-			continue;
-		if (devspec_matches(spec, de->d_name, major, minor,
-				      devspec_needs_probe(spec) ? &info : NULL)) {
-			snprintf(devname, size, "%s", de->d_name);
-			r = 0;
-		}
-	}
-	closedir(dir);
-	return r;
-}
-
 /* Options that keep a read-only mount from writing: a journal left to
  * replay is not replayed (the key is read from what is on the disk). */
 static const char *no_replay_options(const char *type)
@@ -133,16 +104,14 @@ static const char *no_replay_options(const char *type)
 static int keydev_mount(const char *devname, char *why, size_t why_size)
 {
 	struct blk_info info;
-	char src[96], alias[64];
+	char src[96];
 	int r = blkprobe_dev(devname, &info);
 
 	if (r < 0 || !info.type[0]) {
 		snprintf(why, why_size, "/dev/%s has no filesystem libblkid knows", devname);
 		return r < 0 ? r : -EINVAL;
 	}
-	snprintf(alias, sizeof(alias), "fs-%s", info.type);
-	if (modload_name(alias) == -ENOENT)
-		modload_name(info.type);
+	fsmodule_load(info.type);
 	mkdir("/run/lifeboat", 0700);
 	if (mkdir(KEYDEV_MOUNT, 0700) < 0 && errno != EEXIST) {
 		r = -errno;

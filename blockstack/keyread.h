@@ -5,7 +5,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bootlib/devspec.h"
 #include "common/luksopts.h"
 
 /* Keys are fed to cryptsetup through a pipe, which holds this much
@@ -33,8 +32,6 @@ struct key_request {
 int key_file_read(const struct key_request *req, char *buf, size_t size, size_t *len);
 /* What a key_file_read error means, for messages. */
 const char *key_read_strerror(int r);
-/* The block device spec names, if it exists now: its name into devname. */
-int keydev_find(const struct dev_spec *spec, char *devname, size_t size);
 /* Mount /dev/DEVNAME read-only (without replaying a journal, so nothing
  * is written), read req's key on it, unmount. Returns what key_file_read
  * does; what failed is in why (for the caller's message). */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "blockstack/keyread.h"
+#include "bootlib/devwait.h"
 #include "bootlib/log.h"
 
 /* Whether a key must wait for its device to appear. Not before the resume
@@ -14,9 +15,9 @@
  * reported unreadable and the passphrase asked. */
 static bool must_wait(const struct luks_key *k, bool keydev_allowed)
 {
-	char dev[64];
+	struct found_dev dev;
 
-	return k->has_keydev && keydev_allowed && keydev_find(&k->keydev, dev, sizeof(dev)) < 0;
+	return k->has_keydev && keydev_allowed && devwait_lookup(&k->keydev, &dev) < 0;
 }
 
 /* The key's bytes into buf; on failure why says what, for the console. */
@@ -25,7 +26,8 @@ static int key_get(const struct luks_key *k, const struct luks_opts *o, bool key
 {
 	struct key_request req = { .path = k->path, .offset = o->keyfile_offset,
 				   .limit = o->keyfile_size };
-	char dev[64], where[300];
+	struct found_dev dev;
+	char where[300];
 	int r;
 
 	if (!k->has_keydev) {
@@ -42,12 +44,12 @@ static int key_get(const struct luks_key *k, const struct luks_opts *o, bool key
 			 "resume device", where);
 		return -EAGAIN;
 	}
-	r = keydev_find(&k->keydev, dev, sizeof(dev));
+	r = devwait_lookup(&k->keydev, &dev);
 	if (r < 0) {
 		snprintf(why, why_size, "the key device %s (for %s) did not appear", where, k->path);
 		return r;
 	}
-	return keydev_read(dev, &req, buf, KEY_BYTES_MAX, len, why, why_size);
+	return keydev_read(dev.devname, &req, buf, KEY_BYTES_MAX, len, why, why_size);
 }
 
 /* One key: 0 when it opened the container; else the console says why. */

@@ -43,19 +43,20 @@ static bool check_block(const struct dev_spec *spec, const char *name, struct fo
 
 /* Block devices that already exist: built-in drivers, coldplug's work, or
  * what a prompt's loop saw while the wait stood under it. */
-static bool scan_existing(const struct dev_spec *spec, struct found_dev *found)
+int devwait_lookup(const struct dev_spec *spec, struct found_dev *found)
 {
 	DIR *dir = opendir("/sys/class/block");
 	struct dirent *de;
 	bool hit = false;
 
+	memset(found, 0, sizeof(*found));
 	if (!dir)
-		return false;
+		return -ENODEV;
 	while (!hit && (de = readdir(dir)))
 		if (de->d_name[0] != '.')
 			hit = check_block(spec, de->d_name, found);
 	closedir(dir);
-	return hit;
+	return hit ? 0 : -ENODEV;
 }
 
 struct wanted {
@@ -89,7 +90,7 @@ static bool drain_events(int fd, struct wanted *w)
 		look = true;
 	}
 	if (!w->hit && look)
-		w->hit = scan_existing(w->spec, w->found);
+		w->hit = devwait_lookup(w->spec, w->found) == 0;
 	return w->hit;
 }
 
@@ -117,7 +118,7 @@ int devwait_find(const struct dev_spec *spec, unsigned int timeout_sec, struct f
 	deadline = timeout_sec ? (long long)clock_now_ms() + timeout_sec * 1000LL : 0;
 	/* A LUKS, LVM or md member: what it assembles is offered in turn. */
 	evloop_offer_existing();
-	if (scan_existing(spec, found) || drain_events(fd, &w))
+	if (devwait_lookup(spec, found) == 0 || drain_events(fd, &w))
 		return 0;
 	for (;;) {
 		struct pollfd pfd = { .fd = fd, .events = POLLIN };

@@ -17,5 +17,9 @@ struct found_dev {
  * passes after the coldplug (0: no deadline). Returns 0 with *found filled, -ETIMEDOUT, or
  * another -errno. */
 int devwait_find(const struct dev_spec *spec, unsigned int timeout_sec, struct found_dev *found);
+/* The block device spec names among those that exist now (in
+ * /sys/class/block), without waiting or loading anything. Returns 0 with
+ * *found filled, or -ENODEV. */
+int devwait_lookup(const struct dev_spec *spec, struct found_dev *found);
 
 #endif

@@ -6,26 +6,15 @@
 #include <string.h>
 #include <sys/mount.h>
 
+#include "bootlib/fsmodule.h"
 #include "bootlib/log.h"
 #include "bootlib/modload.h"
 #include "bootlib/timeline.h"
 #include "init/mountopts.h"
 
-/* The filesystem module may be named like the type (ext4, xfs) or only be
- * reachable through its fs-TYPE alias (ext2 and ext3 are served by ext4). */
-static int fs_module(const char *type, int (*load)(const char *name))
-{
-	char alias[CMDLINE_VALUE_MAX + 4];
-	int r;
-
-	snprintf(alias, sizeof(alias), "fs-%s", type);
-	r = load(alias);
-	return r == -ENOENT ? load(type) : r;
-}
-
 void mount_root_preload(const char *type)
 {
-	if (fs_module(type, modload_background) == 0)
+	if (fsmodule_load_background(type) == 0)
 		timeline_mark("fsmodule", "%s loading in the background", type);
 }
 
@@ -36,7 +25,7 @@ static void load_fs_module(const char *type)
 
 	if (r >= 0)
 		timeline_mark("fsmodule", "%s loaded in the background (%d modules)", name, r);
-	fs_module(type, modload_name);
+	fsmodule_load(type);
 }
 
 static int try_mount(const char *src, const char *type, unsigned long flags, const char *data)

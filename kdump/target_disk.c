@@ -8,8 +8,8 @@
 #include <sys/stat.h>
 
 #include "bootlib/devwait.h"
+#include "bootlib/fsmodule.h"
 #include "bootlib/log.h"
-#include "bootlib/modload.h"
 #include "kdump/capture.h"
 #include "kdump/savedir.h"
 
@@ -32,7 +32,7 @@ static int split_spec(const char *spec, char *dev, size_t dev_size, char *dir, s
 
 static int mount_target(const struct found_dev *dev, const char *spec)
 {
-	char node[80], alias[48];
+	char node[80];
 
 	snprintf(node, sizeof(node), "/dev/%s", dev->devname);
 	if (!dev->info.type[0]) {
@@ -40,8 +40,7 @@ static int mount_target(const struct found_dev *dev, const char *spec)
 			  "(mkfs.ext4) or fix the target", spec, node);
 		return -EINVAL;
 	}
-	snprintf(alias, sizeof(alias), "fs-%s", dev->info.type);
-	modload_name(alias);
+	fsmodule_load(dev->info.type);
 	mkdir(DUMP_MNT, 0700);
 	if (mount(node, DUMP_MNT, dev->info.type, MS_NOATIME, NULL) < 0) {
 		int r = -errno;
