@@ -8,8 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
+
+#include "bootlib/clock.h"
 
 static void child_exec(char *const argv[], char *const env[], int in, int out)
 {
@@ -22,27 +23,19 @@ static void child_exec(char *const argv[], char *const env[], int in, int out)
 	_exit(127);
 }
 
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* The tool's output, kept to size; the rest is read and dropped so it
  * never blocks on a full pipe. With timeout_ms >= 0, gives up when that
  * passes without the pipe's end: returns -ETIMEDOUT, else 0. */
 static int collect(int fd, char *out, size_t size, int timeout_ms)
 {
-	long long deadline = now_ms() + timeout_ms;
+	long long deadline = (long long)clock_now_ms() + timeout_ms;
 	size_t n = 0;
 	char drop[256];
 	int r = 0;
 
 	for (;;) {
 		struct pollfd pfd = { fd, POLLIN, 0 };
-		long long left = deadline - now_ms();
+		long long left = deadline - (long long)clock_now_ms();
 		ssize_t got;
 
 		if (timeout_ms >= 0 && (left <= 0 || poll(&pfd, 1, (int)left) == 0)) {
