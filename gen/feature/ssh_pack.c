@@ -10,7 +10,6 @@
 #include "gen/feature/feature.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <pwd.h>
 #include <stdio.h>
@@ -19,17 +18,20 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/fileread.h"
 #include "common/layout.h"
 #include "gen/elf/program.h"
 #include "gen/gen_report.h"
 #include "gen/host/authkeys.h"
-#include "gen/host/hosttool.h"
+#include "gen/host/hostrun.h"
 
 #define DROPBEAR_HOST "/usr/sbin/dropbear"
 #define DROPBEARKEY "/usr/bin/dropbearkey"
 #define KEYS_DEFAULT "/etc/lifeboat/authorized_keys"
 #define HOST_KEY_DEFAULT "/etc/lifeboat/ssh_host_ed25519_key"
 #define KEYS_FILE_MAX (1 << 20)
+/* dropbearkey prints a few lines: a key, a fingerprint, a message. */
+#define DROPBEARKEY_OUT_MAX (64 * 1024)
 
 static bool ssh_pack_wanted(const struct build_ctx *c)
 {
@@ -50,23 +52,6 @@ static void keys_path(const struct build_opts *o, char *out, size_t size)
 		snprintf(out, size, "%s", KEYS_DEFAULT);
 	else
 		snprintf(out, size, "%s/.ssh/authorized_keys", root->pw_dir);
-}
-
-static int read_file(const char *path, char *buf, size_t size, size_t *len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-	size_t got = 0;
-
-	if (fd < 0)
-		return -errno;
-	while (got < size && (n = read(fd, buf + got, size - got)) > 0)
-		got += (size_t)n;
-	close(fd);
-	if (got == size)
-		return -EFBIG;
-	*len = got;
-	return 0;
 }
 
 /* The usable lines of text into keep (each with its newline); the others
@@ -101,11 +86,11 @@ static int add_authorized_keys(const struct build_opts *o, struct image *img)
 {
 	char path[PATH_MAX];
 	size_t len = 0, kept_len = 0, kept = 0;
-	char *text = malloc(KEYS_FILE_MAX), *keep = malloc(KEYS_FILE_MAX + 1);
-	int r = text && keep ? 0 : -ENOMEM;
+	char *text = NULL, *keep = malloc(KEYS_FILE_MAX + 1);
+	int r = keep ? 0 : -ENOMEM;
 
 	keys_path(o, path, sizeof(path));
-	if (r == 0 && (r = read_file(path, text, KEYS_FILE_MAX, &len)) < 0)
+	if (r == 0 && (r = file_read_all(path, KEYS_FILE_MAX - 1, &text, &len)) < 0)
 		gen_error("--ssh: reading the authorized keys %s failed: %s; give the keys that may "
 			  "log in with --ssh-authorized-keys FILE", path, strerror(-r));
 	if (r == 0)
@@ -127,19 +112,30 @@ static int add_authorized_keys(const struct build_opts *o, struct image *img)
 	return r;
 }
 
+/* dropbearkey's output with its messages, for the error that quotes them. */
+static int dropbearkey_run(const char *const argv[], char **out)
+{
+	const struct hostrun_io io = { .max = DROPBEARKEY_OUT_MAX, .with_stderr = true };
+	size_t len;
+
+	return hostrun_run(argv, &io, out, &len);
+}
+
 /* Made once: every later build reuses it, so the fingerprint stays. */
 static int host_key_make(const char *path)
 {
-	char *argv[] = { DROPBEARKEY, "-t", "ed25519", "-f", (char *)path, NULL };
-	char out[2048];
-	int r = hosttool_run(argv, out, sizeof(out));
+	const char *const argv[] = { DROPBEARKEY, "-t", "ed25519", "-f", path, NULL };
+	char *out = NULL;
+	int r = dropbearkey_run(argv, &out);
 
-	if (r != 0) {
+	if (r != 0)
 		gen_error("--ssh: %s could not make the host key %s (%s): %s; install "
 			  "dropbear-bin, or give --ssh-host-key FILE", DROPBEARKEY, path,
 			  r < 0 ? strerror(-r) : "it failed", r < 0 ? "" : out);
+	if (r >= 0)
+		free(out);
+	if (r != 0)
 		return r < 0 ? r : -EIO;
-	}
 	gen_info("ssh: made the image's host key %s", path);
 	return 0;
 }
@@ -148,12 +144,12 @@ static int host_key_make(const char *path)
  * and "Fingerprint:" lines. */
 static int host_key_fingerprint(const char *path, char *out, size_t size)
 {
-	char *argv[] = { DROPBEARKEY, "-y", "-f", (char *)path, NULL };
-	char text[4096], type[64] = "", *save = NULL;
+	const char *const argv[] = { DROPBEARKEY, "-y", "-f", path, NULL };
+	char *text = NULL, type[64] = "", *save = NULL;
 	const char *fp = NULL;
-	int r = hosttool_run(argv, text, sizeof(text));
+	int r = dropbearkey_run(argv, &text);
 
-	for (char *line = strtok_r(text, "\n", &save); r == 0 && line;
+	for (char *line = r == 0 ? strtok_r(text, "\n", &save) : NULL; line;
 	     line = strtok_r(NULL, "\n", &save)) {
 		if (strncmp(line, "ssh-", 4) == 0 || strncmp(line, "ecdsa-", 6) == 0)
 			snprintf(type, sizeof(type), "%.*s", (int)strcspn(line, " "), line);
@@ -163,9 +159,12 @@ static int host_key_fingerprint(const char *path, char *out, size_t size)
 	if (!fp || !type[0]) {
 		gen_error("--ssh: %s -y -f %s did not print the key's fingerprint%s%s", DROPBEARKEY,
 			  path, r < 0 ? ": " : "", r < 0 ? strerror(-r) : "");
+		if (r >= 0)
+			free(text);
 		return -EIO;
 	}
 	snprintf(out, size, "%s %s", type, fp);
+	free(text);
 	return 0;
 }
 

@@ -10,32 +10,36 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* The exit status the child uses when exec fails: the tool is missing. */
+#include "common/fileread.h"
+#include "common/filewrite.h"
+
+/* The exit status the child uses when exec fails: the tool is missing
+ * (the shell's "command not found" too). */
 #define HOSTRUN_NOEXEC 127
 
 static int memfd_with(const void *data, size_t len)
 {
 	int fd = memfd_create("lifeboat-hostrun", MFD_CLOEXEC);
+	int r;
 
 	if (fd < 0)
 		return -errno;
-	if (len && write(fd, data, len) != (ssize_t)len) {
+	r = fd_write_all(fd, data, len);
+	if (r == 0 && lseek(fd, 0, SEEK_SET) < 0)
+		r = -errno;
+	if (r < 0) {
 		close(fd);
-		return -EIO;
-	}
-	if (lseek(fd, 0, SEEK_SET) < 0) {
-		close(fd);
-		return -errno;
+		return r;
 	}
 	return fd;
 }
 
-static void child_exec(const char *const argv[], int in_fd, int out_fd)
+static void child_exec(const char *const argv[], int in_fd, int out_fd, bool with_stderr)
 {
 	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
 
 	if (null < 0 || dup2(in_fd >= 0 ? in_fd : null, 0) < 0 || dup2(out_fd, 1) < 0 ||
-	    dup2(null, 2) < 0)
+	    dup2(with_stderr ? out_fd : null, 2) < 0)
 		_exit(HOSTRUN_NOEXEC);
 	execvp(argv[0], (char *const *)argv);
 	_exit(HOSTRUN_NOEXEC);
@@ -48,14 +52,15 @@ static int wait_status(pid_t pid)
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			return -errno;
-	if (WIFEXITED(status) && WEXITSTATUS(status) == HOSTRUN_NOEXEC)
-		return -ENOENT;
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -EIO;
+	if (!WIFEXITED(status))
+		return -EINTR;
+	return WEXITSTATUS(status) == HOSTRUN_NOEXEC ? -ENOENT : WEXITSTATUS(status);
 }
 
 static int read_back(int fd, char **out, size_t *out_len, size_t max)
 {
 	struct stat st;
+	ssize_t n;
 	char *buf;
 
 	if (fstat(fd, &st) < 0)
@@ -65,23 +70,24 @@ static int read_back(int fd, char **out, size_t *out_len, size_t max)
 	buf = malloc((size_t)st.st_size + 1);
 	if (!buf)
 		return -ENOMEM;
-	if (pread(fd, buf, (size_t)st.st_size, 0) != st.st_size) {
+	n = fd_pread_full(fd, buf, (size_t)st.st_size, 0);
+	if (n != st.st_size) {
 		free(buf);
-		return -EIO;
+		return n < 0 ? (int)n : -EIO;
 	}
-	buf[st.st_size] = '\0';
+	buf[n] = '\0';
 	*out = buf;
-	*out_len = (size_t)st.st_size;
+	*out_len = (size_t)n;
 	return 0;
 }
 
-int hostrun_capture(const char *const argv[], const void *in, size_t in_len,
-		    char **out, size_t *out_len, size_t max)
+int hostrun_run(const char *const argv[], const struct hostrun_io *io, char **out,
+		size_t *out_len)
 {
-	int in_fd = in ? memfd_with(in, in_len) : -1;
+	int in_fd = io->in ? memfd_with(io->in, io->in_len) : -1;
 	int out_fd = memfd_with(NULL, 0);
 	pid_t pid;
-	int r;
+	int r, status;
 
 	if (in_fd < -1 || out_fd < 0) {
 		r = out_fd < 0 ? out_fd : in_fd;
@@ -93,14 +99,34 @@ int hostrun_capture(const char *const argv[], const void *in, size_t in_len,
 		goto out;
 	}
 	if (pid == 0)
-		child_exec(argv, in_fd, out_fd);
-	r = wait_status(pid);
+		child_exec(argv, in_fd, out_fd, io->with_stderr);
+	status = wait_status(pid);
+	r = status < 0 ? status : read_back(out_fd, out, out_len, io->max);
 	if (r == 0)
-		r = read_back(out_fd, out, out_len, max);
+		r = status;
 out:
 	if (in_fd >= 0)
 		close(in_fd);
 	if (out_fd >= 0)
 		close(out_fd);
+	return r;
+}
+
+int hostrun_capture(const char *const argv[], const void *in, size_t in_len,
+		    char **out, size_t *out_len, size_t max)
+{
+	const struct hostrun_io io = { .in = in, .in_len = in_len, .max = max };
+	char *text;
+	size_t len;
+	int r = hostrun_run(argv, &io, &text, &len);
+
+	if (r > 0) {
+		free(text);
+		return -EIO;
+	}
+	if (r == 0) {
+		*out = text;
+		*out_len = len;
+	}
 	return r;
 }
