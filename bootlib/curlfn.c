@@ -1,18 +1,13 @@
 /* curlfn: libcurl, opened at run time (dlopen). */
 #include "bootlib/curlfn.h"
 
-#include <dlfcn.h>
 #include <errno.h>
-#include <stddef.h>
-#include <stdio.h>
 
+#include "bootlib/dlsyms.h"
 #include "common/layout.h"
 
-static const struct {
-	const char *name;
-	size_t offset;
-} curl_symbols[] = {
-#define S(name, field) { name, offsetof(struct curlfn, field) }
+#define S(name, field) DLSYMS_ENTRY(struct curlfn, name, field)
+static const struct dlsyms_entry curl_symbols[] = {
 	S("curl_global_init", global_init),
 	S("curl_easy_init", easy_init),
 	S("curl_easy_setopt", easy_setopt),
@@ -29,29 +24,16 @@ static const struct {
 	S("curl_multi_poll", multi_poll),
 	S("curl_multi_info_read", multi_info_read),
 	S("curl_multi_cleanup", multi_cleanup),
-#undef S
 };
+#undef S
 
 int curlfn_open(struct curlfn *fn, char *why, size_t why_size)
 {
-	static void *lib;
+	int r = dlsyms_load(LAYOUT_LIBCURL, curl_symbols, sizeof(curl_symbols) / sizeof(curl_symbols[0]),
+			    fn, sizeof(*fn), why, why_size);
 
-	if (!lib)
-		lib = dlopen(LAYOUT_LIBCURL, RTLD_NOW | RTLD_LOCAL);
-	if (!lib) {
-		snprintf(why, why_size, "%s", dlerror());
-		return -ENOENT;
-	}
-	for (size_t i = 0; i < sizeof(curl_symbols) / sizeof(curl_symbols[0]); i++) {
-		void *sym = dlsym(lib, curl_symbols[i].name);
-
-		if (!sym) {
-			snprintf(why, why_size, "%s has no %s", LAYOUT_LIBCURL, curl_symbols[i].name);
-			return -ENOENT;
-		}
-		/* POSIX guarantees data and function pointers convert (dlsym). */
-		*(void **)((char *)fn + curl_symbols[i].offset) = sym;
-	}
-	fn->global_init(CURL_GLOBAL_DEFAULT);
-	return 0;
+	/* Counted by libcurl: a second call only adds one to its count. */
+	if (r == 0)
+		fn->global_init(CURL_GLOBAL_DEFAULT);
+	return r < 0 ? -ENOENT : 0;
 }

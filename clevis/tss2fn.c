@@ -1,48 +1,58 @@
 /* tss2fn: libtss2, opened at run time (dlopen). */
 #include "clevis/tss2fn.h"
 
-#include <dlfcn.h>
+#include <errno.h>
 #include <stdio.h>
+
+#include "bootlib/dlsyms.h"
+
+#define S(name, field) DLSYMS_ENTRY(struct tss2fn, name, field)
+static const struct dlsyms_entry esys[] = {
+	S("Esys_Initialize", initialize),
+	S("Esys_Finalize", finalize),
+	S("Esys_SetTimeout", set_timeout),
+	S("Esys_CreatePrimary", create_primary),
+	S("Esys_Load", load),
+	S("Esys_StartAuthSession", start_auth_session),
+	S("Esys_PolicyPCR", policy_pcr),
+	S("Esys_Unseal", unseal),
+	S("Esys_FlushContext", flush_context),
+	S("Esys_Free", free),
+};
+static const struct dlsyms_entry mu[] = {
+	S("Tss2_MU_TPM2B_PUBLIC_Unmarshal", public_unmarshal),
+	S("Tss2_MU_TPM2B_PRIVATE_Unmarshal", private_unmarshal),
+};
+static const struct dlsyms_entry tcti[] = {
+	S("Tss2_Tcti_Device_Init", tcti_device_init),
+};
+#undef S
 
 static const struct {
 	const char *lib;
-	const char *name;
-	size_t offset;
-} symbols[] = {
-#define S(lib, name, field) { lib, name, offsetof(struct tss2fn, field) }
-	S(LAYOUT_TSS2_ESYS, "Esys_Initialize", initialize),
-	S(LAYOUT_TSS2_ESYS, "Esys_Finalize", finalize),
-	S(LAYOUT_TSS2_ESYS, "Esys_SetTimeout", set_timeout),
-	S(LAYOUT_TSS2_ESYS, "Esys_CreatePrimary", create_primary),
-	S(LAYOUT_TSS2_ESYS, "Esys_Load", load),
-	S(LAYOUT_TSS2_ESYS, "Esys_StartAuthSession", start_auth_session),
-	S(LAYOUT_TSS2_ESYS, "Esys_PolicyPCR", policy_pcr),
-	S(LAYOUT_TSS2_ESYS, "Esys_Unseal", unseal),
-	S(LAYOUT_TSS2_ESYS, "Esys_FlushContext", flush_context),
-	S(LAYOUT_TSS2_ESYS, "Esys_Free", free),
-	S(LAYOUT_TSS2_MU, "Tss2_MU_TPM2B_PUBLIC_Unmarshal", public_unmarshal),
-	S(LAYOUT_TSS2_MU, "Tss2_MU_TPM2B_PRIVATE_Unmarshal", private_unmarshal),
-	S(LAYOUT_TSS2_TCTI_DEVICE, "Tss2_Tcti_Device_Init", tcti_device_init),
-#undef S
+	const struct dlsyms_entry *table;
+	size_t n;
+} libs[] = {
+	{ LAYOUT_TSS2_ESYS, esys, sizeof(esys) / sizeof(esys[0]) },
+	{ LAYOUT_TSS2_MU, mu, sizeof(mu) / sizeof(mu[0]) },
+	{ LAYOUT_TSS2_TCTI_DEVICE, tcti, sizeof(tcti) / sizeof(tcti[0]) },
 };
 
 static int load(struct tss2fn *fn, char *why, size_t why_size)
 {
-	for (size_t i = 0; i < sizeof(symbols) / sizeof(symbols[0]); i++) {
-		/* Each library stays open for the program's life. */
-		void *lib = dlopen(symbols[i].lib, RTLD_NOW | RTLD_LOCAL);
-		void *sym = lib ? dlsym(lib, symbols[i].name) : NULL;
+	char detail[200];
 
-		if (!lib) {
-			snprintf(why, why_size, "libtss2 is missing from the image (%s)", dlerror());
+	for (size_t i = 0; i < sizeof(libs) / sizeof(libs[0]); i++) {
+		/* Each library stays open for the program's life. */
+		int r = dlsyms_load(libs[i].lib, libs[i].table, libs[i].n, fn, sizeof(*fn), detail,
+				    sizeof(detail));
+
+		if (r == -ENOENT)
+			snprintf(why, why_size, "libtss2 is missing from the image (%s)", detail);
+		else if (r < 0)
+			snprintf(why, why_size, "%s", detail);
+		if (r < 0)
 			return -1;
-		}
-		if (!sym) {
-			snprintf(why, why_size, "%s has no %s", symbols[i].lib, symbols[i].name);
-			return -1;
-		}
-		/* POSIX guarantees data and function pointers convert (dlsym). */
-		*(void **)((char *)fn + symbols[i].offset) = sym;
 	}
 	return 0;
 }
