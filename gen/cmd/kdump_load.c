@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "common/cmdwords.h"
+#include "common/fileread.h"
 #include "common/redact.h"
 #include "gen/gen_report.h"
 #include "gen/host/nethost.h"
@@ -137,16 +138,10 @@ static long read_sys_number(const char *path)
 
 static int read_running_cmdline(char *buf, size_t size)
 {
-	FILE *f = fopen("/proc/cmdline", "r");
-	size_t n;
+	ssize_t n = file_read_text("/proc/cmdline", 0, buf, size);
 
-	if (!f)
-		return -errno;
-	n = fread(buf, 1, size - 1, f);
-	fclose(f);
-	buf[n] = '\0';
 	buf[strcspn(buf, "\n")] = '\0';
-	return 0;
+	return n < 0 ? (int)n : 0;
 }
 
 /* What a refusal of kexec_file_load means, and what to do about it. */

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/fileread.h"
 #include "common/layout.h"
 #include "gen/elf/applets.h"
 #include "gen/elf/libdeps.h"
@@ -106,32 +107,17 @@ static int add_busybox(struct image *img, const char *busybox)
 	return r < 0 ? r : 0;
 }
 
-static int read_small_file(const char *path, char *buf, size_t size, size_t *len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, size);
-	close(fd);
-	if (n < 0)
-		return -errno;
-	*len = (size_t)n;
-	return 0;
-}
-
 static int add_root_hash(struct image *img, const char *shadow)
 {
 	char *text = malloc(SHADOW_MAX);
 	char hash[512];
-	size_t len = 0;
-	int r = text ? read_small_file(shadow, text, SHADOW_MAX, &len) : -ENOMEM;
+	ssize_t len = text ? file_read_text(shadow, 0, text, SHADOW_MAX) : -ENOMEM;
+	int r = len < 0 ? (int)len : 0;
 
 	if (r < 0)
 		gen_error("--rescue-auth: reading %s failed: %s; run as root or give "
 			  "--rescue-shadow FILE", shadow, strerror(-r));
-	else if ((r = shadow_root_hash(text, len, hash, sizeof(hash) - 1)) == -EPERM)
+	else if ((r = shadow_root_hash(text, (size_t)len, hash, sizeof(hash) - 1)) == -EPERM)
 		gen_error("--rescue-auth: root's password in %s is locked or empty, so no "
 			  "password could open the shell; set one with passwd or drop --rescue-auth",
 			  shadow);

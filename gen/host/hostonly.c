@@ -10,6 +10,7 @@
 #include "gen/host/hostonly.h"
 
 #include "common/dmname.h"
+#include "common/fileread.h"
 #include "common/modtab.h"
 #include "common/mountinfo.h"
 #include "gen/gen_report.h"
@@ -53,22 +54,6 @@ static const struct {
 
 #define N_ELEMS(a) (sizeof(a) / sizeof((a)[0]))
 
-/* First line of a small sysfs file, without the newline. */
-static int line_read(const char *path, char *buf, size_t size)
-{
-	FILE *f = fopen(path, "re");
-
-	if (!f)
-		return -errno;
-	if (!fgets(buf, (int)size, f)) {
-		fclose(f);
-		return -EIO;
-	}
-	fclose(f);
-	buf[strcspn(buf, "\n")] = '\0';
-	return 0;
-}
-
 static int modaliases_walk(struct strv *out, const char *dir, int depth)
 {
 	DIR *d;
@@ -90,7 +75,7 @@ static int modaliases_walk(struct strv *out, const char *dir, int depth)
 		if (e->d_type == DT_DIR)
 			r = modaliases_walk(out, path, depth + 1);
 		else if (strcmp(e->d_name, "modalias") == 0 &&
-			 line_read(path, alias, sizeof(alias)) == 0 && alias[0] &&
+			 file_read_line(path, alias, sizeof(alias)) == 0 && alias[0] &&
 			 modtab_modalias_wanted(alias))
 			r = strv_push_unique(out, alias);
 	}
@@ -123,7 +108,7 @@ static int drivers_collect(struct host_scan *h, const char *sysfs, const char *d
 					     strrchr(link, '/') ? strrchr(link, '/') + 1 : link);
 		}
 		snprintf(probe, sizeof(probe), "%s/modalias", path);
-		if (r == 0 && line_read(probe, alias, sizeof(alias)) == 0 && alias[0])
+		if (r == 0 && file_read_line(probe, alias, sizeof(alias)) == 0 && alias[0])
 			r = strv_push_unique(&h->root_modaliases, alias);
 		if (r < 0)
 			return r;
@@ -150,14 +135,14 @@ static int stack_kind_collect(struct strv *out, const char *dir)
 	int r = 0;
 
 	snprintf(path, sizeof(path), "%s/dm/uuid", dir);
-	if (line_read(path, value, sizeof(value)) == 0) {
+	if (file_read_line(path, value, sizeof(value)) == 0) {
 		r = strv_push_unique(out, "dm_mod");
 		for (size_t i = 0; r == 0 && i < N_ELEMS(dm_kinds); i++)
 			if (strncmp(value, dm_kinds[i].uuid_prefix, strlen(dm_kinds[i].uuid_prefix)) == 0)
 				r = push_all(out, dm_kinds[i].modules);
 	}
 	snprintf(path, sizeof(path), "%s/md/level", dir);
-	if (r == 0 && line_read(path, value, sizeof(value)) == 0) {
+	if (r == 0 && file_read_line(path, value, sizeof(value)) == 0) {
 		r = strv_push_unique(out, "md_mod");
 		for (size_t i = 0; r == 0 && i < N_ELEMS(md_levels); i++)
 			if (strcmp(value, md_levels[i].level) == 0)
@@ -214,7 +199,7 @@ static void record_luks(struct host_scan *h, const char *dir, const char *uuid)
 	snprintf(l->uuid, sizeof(l->uuid), "%s", uuid);
 	first_slave(dir, l->dev, sizeof(l->dev));
 	snprintf(path, sizeof(path), "%s/dm/name", dir);
-	line_read(path, l->dm_name, sizeof(l->dm_name));
+	file_read_line(path, l->dm_name, sizeof(l->dm_name));
 	h->n_luks++;
 }
 
@@ -240,7 +225,7 @@ static int record_lvm(struct host_scan *h, const char *dir)
 
 	h->lvm = true;
 	snprintf(path, sizeof(path), "%s/dm/name", dir);
-	if (line_read(path, name, sizeof(name)) < 0 || dmname_lvm_vg(name, vg, sizeof(vg)) < 0)
+	if (file_read_line(path, name, sizeof(name)) < 0 || dmname_lvm_vg(name, vg, sizeof(vg)) < 0)
 		return 0;
 	return strv_push_unique(&h->lvm_vgs, vg);
 }
@@ -252,7 +237,7 @@ static int stack_record(struct host_scan *h, const char *dir)
 	int r = 0;
 
 	snprintf(path, sizeof(path), "%s/dm/uuid", dir);
-	if (line_read(path, value, sizeof(value)) == 0) {
+	if (file_read_line(path, value, sizeof(value)) == 0) {
 		char uuid[40];
 
 		if (luks_uuid_from_dm(value, uuid, sizeof(uuid)))
@@ -261,7 +246,7 @@ static int stack_record(struct host_scan *h, const char *dir)
 			r = record_lvm(h, dir);
 	}
 	snprintf(path, sizeof(path), "%s/md/level", dir);
-	if (line_read(path, value, sizeof(value)) == 0)
+	if (file_read_line(path, value, sizeof(value)) == 0)
 		record_md(h, dir);
 	return r;
 }
@@ -286,7 +271,7 @@ static int slaves_collect(struct host_scan *h, const char *sysfs, const char *di
 		if (e->d_name[0] == '.')
 			continue;
 		snprintf(dev, sizeof(dev), "%s/slaves/%s/dev", dir, e->d_name);
-		if (line_read(dev, majmin, sizeof(majmin)) == 0)
+		if (file_read_line(dev, majmin, sizeof(majmin)) == 0)
 			r = blockdev_collect(h, sysfs, majmin, depth + 1);
 	}
 	closedir(d);

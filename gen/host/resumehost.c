@@ -16,6 +16,8 @@
 #include <string.h>
 #include <sys/sysmacros.h>
 
+#include "common/fileread.h"
+
 
 /* /proc/swaps escapes blanks in paths as \040 (octal), like /proc/mounts. */
 static void unescape(char *s)
@@ -60,20 +62,9 @@ int resumehost_swaps_pick_largest(const char *text, char *path, size_t size)
 static int read_small(const char *root, const char *name, char *buf, size_t size)
 {
 	char path[512];
-	FILE *f;
-	int ok;
 
 	snprintf(path, sizeof(path), "%s%s", root, name);
-	f = fopen(path, "re");
-	if (!f)
-		return -errno;
-	ok = fgets(buf, (int)size, f) != NULL;
-	fclose(f);
-	/* fgets leaves buf as it was when it reads nothing: not a string then. */
-	if (!ok)
-		return -ENODATA;
-	buf[strcspn(buf, "\n")] = '\0';
-	return 0;
+	return file_read_line(path, buf, size);
 }
 
 /* UUID=... of a swap (or hibernated swap) at path; -ENOENT when it has none. */
