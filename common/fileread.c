@@ -108,6 +108,29 @@ ssize_t file_read_text(const char *path, int oflags, char *buf, size_t size)
 	return n;
 }
 
+int file_copy_out(const char *path, FILE *out)
+{
+	char buf[4096];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	/* One read at a time: a /proc file is read as the kernel hands it. */
+	for (;;) {
+		n = read(fd, buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		fwrite(buf, 1, (size_t)n, out);
+	}
+	if (n < 0)
+		n = -errno;
+	close(fd);
+	return (int)n;
+}
+
 /* One transfer of the loop: a read at the position when off is NULL. */
 static ssize_t read_once(int fd, void *buf, size_t len, const uint64_t *off)
 {

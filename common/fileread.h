@@ -4,6 +4,7 @@
 #define LIFEBOAT_FILEREAD_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -22,6 +23,10 @@ int file_read_line(const char *path, char *buf, size_t size);
  * memory (stdio's buffer would be one). oflags are added to open(2)'s
  * (O_NOFOLLOW). Returns its length, or -errno with buf "". */
 ssize_t file_read_text(const char *path, int oflags, char *buf, size_t size);
+/* All of path written to out, as it is (a report quoting a file). Returns
+ * 0, or -errno when it cannot be opened or read (out then has what came
+ * before: the caller says what is missing). */
+int file_copy_out(const char *path, FILE *out);
 /* read(2) len bytes of fd into buf, or up to its end, through signals and
  * short reads. Returns how many were read (less than len only at the
  * end), or -errno. */

@@ -10,6 +10,7 @@
 
 #include "bootlib/blkprobe.h"
 #include "bootlib/console.h"
+#include "common/fileread.h"
 #include "rescue/report.h"
 
 #define PROMPT_LINE_MAX 128
@@ -59,17 +60,10 @@ static void print_help(FILE *out)
 
 static void print_file(FILE *out, const char *path)
 {
-	char buf[4096];
-	FILE *in = fopen(path, "re");
-	size_t n;
+	int r = file_copy_out(path, out);
 
-	if (!in) {
-		fprintf(out, "%s cannot be read: %s\n", path, strerror(errno));
-		return;
-	}
-	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
-		fwrite(buf, 1, n, out);
-	fclose(in);
+	if (r < 0)
+		fprintf(out, "%s cannot be read: %s\n", path, strerror(-r));
 }
 
 /* Carry out one command; returns true when the boot goes on. */

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "bootlib/blkprobe.h"
+#include "common/fileread.h"
 #include "common/layout.h"
 #include "common/redact.h"
 #include "common/timeline_format.h"
@@ -29,17 +30,10 @@ static void section(FILE *out, const char *title)
 
 static void copy_file(FILE *out, const char *path)
 {
-	char buf[4096];
-	FILE *in = fopen(path, "re");
-	size_t n;
+	int r = file_copy_out(path, out);
 
-	if (!in) {
-		fprintf(out, "(%s: %s)\n", path, strerror(errno));
-		return;
-	}
-	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
-		fwrite(buf, 1, n, out);
-	fclose(in);
+	if (r < 0)
+		fprintf(out, "(%s: %s)\n", path, strerror(-r));
 }
 
 /* text with each line redacted (common/redact.h): the kernel's own
@@ -63,17 +57,14 @@ static void write_redacted(FILE *out, const char *text, size_t len)
 static void copy_redacted(FILE *out, const char *path)
 {
 	char text[8192];
-	FILE *in = fopen(path, "re");
-	size_t n;
+	ssize_t n = file_read_text(path, 0, text, sizeof(text));
 
-	if (!in) {
-		fprintf(out, "(%s: %s)\n", path, strerror(errno));
+	if (n < 0) {
+		fprintf(out, "(%s: %s)\n", path, strerror((int)-n));
 		return;
 	}
-	n = fread(text, 1, sizeof(text), in);
-	fclose(in);
-	write_redacted(out, text, n);
-	explicit_bzero(text, n);
+	write_redacted(out, text, (size_t)n);
+	explicit_bzero(text, (size_t)n);
 }
 
 /* Each /etc/cmdline.d file with its name: what the image adds to the

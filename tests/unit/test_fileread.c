@@ -1,6 +1,6 @@
-/* Unit tests: whole files in memory, small files into a buffer, and reads
- * and writes of a whole length on a descriptor (common/fileread.c,
- * common/filewrite.c). */
+/* Unit tests: whole files in memory, small files into a buffer or quoted
+ * into a stream, and reads and writes of a whole length on a descriptor
+ * (common/fileread.c, common/filewrite.c). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -147,6 +147,31 @@ static void small_file_text(void **state)
 	unlink(path);
 }
 
+/* A file quoted into a stream as it is, a large one whole; a missing one
+ * writes nothing and says why. */
+static void copied_to_a_stream(void **state)
+{
+	char path[] = "/tmp/lifeboat-copy-XXXXXX", *text = NULL;
+	int fd = mkstemp(path);
+	size_t len = 0;
+	FILE *out;
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	write_file(path, 10000);
+	out = open_memstream(&text, &len);
+	assert_non_null(out);
+	assert_int_equal(file_copy_out(path, out), 0);
+	assert_int_equal(file_copy_out("/nonexistent/lifeboat", out), -ENOENT);
+	assert_int_equal(fclose(out), 0);
+	assert_int_equal(len, 10000);
+	for (size_t i = 0; i < len; i++)
+		assert_int_equal(text[i], 'a' + (int)(i % 26));
+	free(text);
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -155,6 +180,7 @@ int main(void)
 		cmocka_unit_test(read_full_through_short_reads),
 		cmocka_unit_test(pread_and_pwrite_at_offsets),
 		cmocka_unit_test(small_file_text),
+		cmocka_unit_test(copied_to_a_stream),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
