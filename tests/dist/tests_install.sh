@@ -38,6 +38,35 @@ test_bash_completion() {
 	complete_words "$LB" build --kver "" | grep -qx "$(ls /lib/modules | head -n 1)" || { echo "no kernel versions"; return 1; }
 }
 
+# A UKI signed through the plugin (lifeboat refuses to sign one without a
+# command line): it carries the line kernel-install would use, the conf
+# root's cmdline, else (with no /etc/kernel/cmdline on this host) the
+# running kernel's without the loader's words.
+kernel_install_signed_uki() {
+	local plugin=$1 kver=$2 want
+	uki_test_keys || { echo "openssl could not make the test key"; return 1; }
+	printf '#!/bin/sh\nexec %s "$@" --sign-key %s --sign-cert %s\n' "$LB" "$T/key.pem" "$T/cert.pem" > "$T/lb-signed"
+	chmod +x "$T/lb-signed"
+	mkdir -p "$T/kiconf" && printf 'root=LABEL=kiroot\nro quiet\n' > "$T/kiconf/cmdline"
+	rm -f "$T/staging/uki.efi"
+	LIFEBOAT=$T/lb-signed KERNEL_INSTALL_CONF_ROOT=$T/kiconf KERNEL_INSTALL_LAYOUT=uki KERNEL_INSTALL_UKI_GENERATOR=lifeboat \
+		KERNEL_INSTALL_STAGING_AREA=$T/staging "$plugin" add "$kver" "$T/boot/entry" "/boot/vmlinuz-$kver" 2>"$T/err" ||
+		{ echo "signed UKI through the plugin: $(tail -n 1 "$T/err")"; return 1; }
+	objcopy -O binary --only-section=.cmdline "$T/staging/uki.efi" "$T/uki.cmdline" &&
+	[ "$(tr -d '\0' < "$T/uki.cmdline")" = "root=LABEL=kiroot ro quiet" ] ||
+		{ echo "the signed UKI's .cmdline is '$(tr -d '\0' < "$T/uki.cmdline")'"; return 1; }
+	[ ! -e /etc/kernel/cmdline ] && [ ! -e /usr/lib/kernel/cmdline ] || return 0
+	rm -f "$T/staging/uki.efi"
+	LIFEBOAT=$T/lb-signed KERNEL_INSTALL_LAYOUT=uki KERNEL_INSTALL_UKI_GENERATOR=lifeboat KERNEL_INSTALL_STAGING_AREA=$T/staging \
+		"$plugin" add "$kver" "$T/boot/entry" "/boot/vmlinuz-$kver" 2>"$T/err" ||
+		{ echo "signed UKI from /proc/cmdline: $(tail -n 1 "$T/err")"; return 1; }
+	want=$(tr ' ' '\n' < /proc/cmdline | grep -v -e '^BOOT_IMAGE=' -e '^initrd=' -e '^$' | paste -s -d ' ')
+	objcopy -O binary --only-section=.cmdline "$T/staging/uki.efi" "$T/uki.cmdline" &&
+	[ "$(tr -d '\0' < "$T/uki.cmdline")" = "$want" ] ||
+		{ echo "the UKI's .cmdline is not /proc/cmdline's words: '$(tr -d '\0' < "$T/uki.cmdline")'"; return 1; }
+	rm -f "$T/staging/uki.efi"
+}
+
 # kernel-install's plugin: bls layout into the staging area, entry directory
 # without one, nothing for other layouts or generators, removal.
 test_kernel_install_plugin() {
@@ -52,6 +81,7 @@ test_kernel_install_plugin() {
 		"$plugin" add "$kver" "$T/boot/entry" "/boot/vmlinuz-$kver" 2>"$T/err" || { cat "$T/err"; return 1; }
 	objdump -h "$T/staging/uki.efi" 2>/dev/null | grep -q ' \.linux ' || { echo "no UKI with a .linux section in the staging area"; return 1; }
 	[ ! -e "$T/staging/initrd" ] || { echo "the uki layout left an initrd beside the UKI"; return 1; }
+	kernel_install_signed_uki "$plugin" "$kver" || return 1
 	LIFEBOAT=$LB KERNEL_INSTALL_LAYOUT=bls "$plugin" add "$kver" "$T/boot/entry" "/boot/vmlinuz-$kver" 2>"$T/err" ||
 		{ cat "$T/err"; return 1; }
 	"$LB" ls "$T/boot/entry/initrd" | grep -q ' init$' || { echo "no image in the entry directory"; return 1; }
