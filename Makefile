@@ -26,7 +26,8 @@ ALL_CFLAGS = -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -I. $(CFLAGS) $(SANF
 ALL_LDFLAGS = $(LDFLAGS) $(SANFLAGS)
 
 GEN_LIBS  := -lkmod -lz -llzma -lzstd -llz4 -lblkid -pthread
-INIT_LIBS := -lblkid -lz -llzma -pthread
+# liblzma is not linked: bootlib/lzmafn.c opens it when an xz stream is met.
+INIT_LIBS := -lblkid -lz -pthread
 # The unit tests read LZO pages back with liblzo2 itself (the init dlopens it).
 TEST_LIBS := -llzo2 -ltss2-tcti-swtpm
 # lifeboat-clevis: the libraries cryptsetup already brings into the image.
@@ -83,9 +84,9 @@ $(BUILD)/lifeboat-init: $(BUILD)/obj/init/boot.o $(BUILD)/libinit.a $(BUILD)/lib
 	$(debug_split)
 
 # Static: it stays in memory while the system runs, with no libraries beside it.
-# liblzma: the shell gate (bootlib/shell.c) can unpack busybox.
+# No liblzma: the init leaves it busybox unpacked (shutdown/leave.c).
 $(BUILD)/lifeboat-shutdown: $(BUILD)/obj/shutdown/shutdown_main.o $(BUILD)/libinit.a $(BUILD)/libcommon.a
-	$(CC) $(ALL_LDFLAGS) $(if $(SANFLAGS),,-static) -o $@ $^ -llzma
+	$(CC) $(ALL_LDFLAGS) $(if $(SANFLAGS),,-static) -o $@ $^
 	$(debug_split)
 
 # Root's shell in an image built with --ssh (remote/, docs/remote.md).

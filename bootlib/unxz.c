@@ -3,6 +3,11 @@
  * The size to allocate is read from the stream's own index (its footer
  * says where the index starts), so the output is one exact allocation and
  * a stream that holds anything else than what its index says is refused.
+ *
+ * liblzma is opened at run time (dlopen), not linked: an image with no xz
+ * stream for the init to unpack (a host-only image stores its modules
+ * plain) does not carry it, and the generator adds it to those that do
+ * (gen/feature/unxz_pack.c). Without it every stream is -ELIBACC.
  */
 #include "bootlib/unxz.h"
 
@@ -18,7 +23,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bootlib/lzmafn.h"
 #include "common/filewrite.h"
+#include "common/layout.h"
 
 /* The largest module the init decompresses; Debian's largest is under 20 MB. */
 #define UNXZ_MAX (256u << 20)
@@ -27,6 +34,18 @@
 #define UNXZ_MEMLIMIT (64u << 20)
 
 static const unsigned char xz_magic[6] = { 0xfd, '7', 'z', 'X', 'Z', 0x00 };
+
+static struct lzmafn lzma;
+static bool lzma_ready;
+
+/* liblzma, opened at the first stream and kept: 0 or -ELIBACC. */
+static int lzma_open(void)
+{
+	int r = lzma_ready ? 0 : lzmafn_open(&lzma, LAYOUT_LIBLZMA);
+
+	lzma_ready = r == 0;
+	return r;
+}
 
 bool unxz_is_xz(int fd)
 {
@@ -45,15 +64,15 @@ static uint64_t xz_stream_size(const uint8_t *in, size_t in_len)
 	size_t pos = 0, index_start;
 
 	if (in_len < 2 * LZMA_STREAM_HEADER_SIZE ||
-	    lzma_stream_footer_decode(&footer, in + in_len - LZMA_STREAM_HEADER_SIZE) != LZMA_OK ||
+	    lzma.stream_footer_decode(&footer, in + in_len - LZMA_STREAM_HEADER_SIZE) != LZMA_OK ||
 	    footer.backward_size > in_len - 2 * LZMA_STREAM_HEADER_SIZE)
 		return 0;
 	index_start = in_len - LZMA_STREAM_HEADER_SIZE - (size_t)footer.backward_size;
-	if (lzma_index_buffer_decode(&index, &memlimit, NULL, in + index_start, &pos,
+	if (lzma.index_buffer_decode(&index, &memlimit, NULL, in + index_start, &pos,
 				     (size_t)footer.backward_size) != LZMA_OK)
 		return 0;
-	size = lzma_index_uncompressed_size(index);
-	lzma_index_end(index, NULL);
+	size = lzma.index_uncompressed_size(index);
+	lzma.index_end(index, NULL);
 	return size;
 }
 
@@ -69,7 +88,7 @@ static int unxz_all(const uint8_t *in, size_t in_len, void **out, size_t *len)
 	if (!buf)
 		return -ENOMEM;
 	/* The whole file must be the one stream, every byte of it checked. */
-	if (lzma_stream_buffer_decode(&memlimit, 0, NULL, in, &in_pos, in_len, buf, &out_pos,
+	if (lzma.stream_buffer_decode(&memlimit, 0, NULL, in, &in_pos, in_len, buf, &out_pos,
 				      (size_t)size) != LZMA_OK ||
 	    in_pos != in_len || out_pos != size) {
 		free(buf);
@@ -90,6 +109,9 @@ int unxz_fd(int fd, void **out, size_t *len)
 		return -errno;
 	if (st.st_size < 2 * LZMA_STREAM_HEADER_SIZE || (uint64_t)st.st_size > UNXZ_MAX)
 		return -EINVAL;
+	r = lzma_open();
+	if (r < 0)
+		return r;
 	in = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 	if (in == MAP_FAILED)
 		return -errno;

@@ -10,7 +10,8 @@
 /* Whether the open file fd starts with the xz magic. */
 bool unxz_is_xz(int fd);
 /* Decompress the whole xz file fd into *out (malloc'd). Returns 0 or -errno
- * (-EINVAL for a damaged stream). */
+ * (-EINVAL for a damaged stream, -ELIBACC when the image has no liblzma,
+ * bootlib/lzmafn.h). */
 int unxz_fd(int fd, void **out, size_t *len);
 /* Decompress the xz file src into dst with mode, written under a name of
  * its own beside dst and renamed: dst is whole or absent, and two callers

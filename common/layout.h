@@ -76,6 +76,9 @@
 /* The library the init opens (dlopen) to check that password; the
  * generator puts it beside the init's libc. */
 #define LAYOUT_LIBCRYPT "libcrypt.so.1"
+/* The library the init opens (dlopen) to unpack xz streams (bootlib/unxz.c):
+ * the generator adds it only to images that hold such streams. */
+#define LAYOUT_LIBLZMA "liblzma.so.5"
 
 /* open-iscsi's login tool, and the initiator name of a host-only image. */
 #define LAYOUT_ISCSISTART "/sbin/iscsistart"

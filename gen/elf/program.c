@@ -74,7 +74,7 @@ int program_add_packed(struct image *img, const char *binary, const char *dst)
 		gen_error("cannot compress %s for the image: %s", binary, strerror(-r));
 	image_set_kind(img, IMAGE_KIND_BINARY);
 	if (r == 0)
-		r = image_add_data(img, dst, xz, xz_len, 0644);
+		r = image_add_xz(img, dst, xz, xz_len, 0644);
 	image_set_kind(img, IMAGE_KIND_OTHER);
 	free(raw);
 	free(xz);

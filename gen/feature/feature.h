@@ -35,6 +35,7 @@ extern const struct feature ssh_pack_feature;        /* gen/feature/ssh_pack.c *
 extern const struct feature clevis_pack_feature;     /* gen/feature/clevis_pack.c */
 extern const struct feature keymap_pack_feature;     /* gen/feature/keymap_pack.c */
 extern const struct feature font_pack_feature;       /* gen/feature/font_pack.c */
+extern const struct feature unxz_pack_feature;       /* gen/feature/unxz_pack.c */
 extern const struct feature microcode_feature;       /* gen/feature/microcode.c */
 
 /* Every feature, in the order the build adds them; NULL-terminated. */

@@ -36,6 +36,12 @@ void image_free(struct image *img);
 int image_add_file(struct image *img, const char *src, const char *dst, mode_t mode);
 /* A regular file with the given content (copied now). */
 int image_add_data(struct image *img, const char *dst, const void *data, size_t len, mode_t mode);
+/* image_add_data for an xz stream the init unpacks (bootlib/unxz.h): a
+ * module or a program stored xz-compressed. */
+int image_add_xz(struct image *img, const char *dst, const void *data, size_t len, mode_t mode);
+/* Whether image_add_xz added anything: the image then needs liblzma
+ * (gen/feature/unxz_pack.c). */
+bool image_has_xz(const struct image *img);
 int image_add_dir(struct image *img, const char *dst, mode_t mode);
 int image_add_symlink(struct image *img, const char *dst, const char *target);
 /* A device node (S_IFCHR or S_IFBLK in mode). */

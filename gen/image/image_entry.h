@@ -31,6 +31,7 @@ struct image {
 	size_t *slots;           /* hash of path -> entry index + 1; 0 is empty */
 	size_t nslots;
 	unsigned char kind;      /* the kind given to entries added next */
+	bool has_xz;             /* an xz stream for the init is in it (image_add_xz) */
 	struct image *early;     /* written uncompressed before, not owned */
 };
 

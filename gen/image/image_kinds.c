@@ -1,5 +1,6 @@
 /* image_kinds: which kind each entry is (module, firmware, library,
- * binary), and the content size of each kind, for `lifeboat build -v`. */
+ * binary), and the content size of each kind, for `lifeboat build -v`;
+ * whether the image holds xz streams the init unpacks. */
 #include "gen/image/image.h"
 #include "gen/image/image_entry.h"
 
@@ -22,6 +23,20 @@ void image_set_kind(struct image *img, enum image_kind kind)
 void image_set_early(struct image *img, struct image *early)
 {
 	img->early = early;
+}
+
+int image_add_xz(struct image *img, const char *dst, const void *data, size_t len, mode_t mode)
+{
+	int r = image_add_data(img, dst, data, len, mode);
+
+	if (r == 0)
+		img->has_xz = true;
+	return r;
+}
+
+bool image_has_xz(const struct image *img)
+{
+	return img->has_xz;
 }
 
 const char *image_kind_name(enum image_kind kind)

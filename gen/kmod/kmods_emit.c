@@ -125,16 +125,27 @@ static int entry_lines(const struct kmods *k, const struct kmods_entry *e, const
 	return r;
 }
 
+/* Whether the module named name is stored plain. A generic image's set
+ * (hundreds of modules, most never loaded) is xz'd, but for the modules
+ * most boots load (modpack_plain). A host-only image's few modules are
+ * this machine's and all plain: its init needs no liblzma, 0.19 MB that
+ * cost more than the archive's compression of them (docs/image-layout.md). */
+static bool module_plain(const struct kmods *k, const char *name)
+{
+	return !k->generic || modpack_plain(name);
+}
+
 /* The module, packed by modpack_run, and its firmware. */
 static int entry_emit(const struct kmods *k, struct image *img, const struct kmods_entry *e,
 		      const struct modpack_job *packed, const char *fwdirs, size_t *fw_missing)
 {
-	char *dst = modfile_image_path(e->path, k->moddir, k->kver, modpack_plain(e->name));
+	char *dst = modfile_image_path(e->path, k->moddir, k->kver, packed->plain);
 	int r;
 
 	if (!dst)
 		return -ENOMEM;
-	r = image_add_data(img, dst, packed->data, packed->len, 0644);
+	r = packed->plain ? image_add_data(img, dst, packed->data, packed->len, 0644)
+			  : image_add_xz(img, dst, packed->data, packed->len, 0644);
 	if (r == 0)
 		r = firmware_add(k, img, e, fwdirs, fw_missing);
 	free(dst);
@@ -195,7 +206,7 @@ int kmods_table(struct kmods *k, char **text, size_t *len)
 		if (kmods_omitted(k, k->mods[i].name))
 			continue;
 		dst = modfile_image_path(k->mods[i].path, k->moddir, k->kver,
-					 modpack_plain(k->mods[i].name));
+					 module_plain(k, k->mods[i].name));
 		r = dst ? entry_lines(k, &k->mods[i], dst, &lines) : -ENOMEM;
 		free(dst);
 	}
@@ -220,7 +231,7 @@ static int modules_pack(const struct kmods *k, struct modpack_job **out, size_t 
 		return -ENOMEM;
 	for (size_t i = 0; i < k->n_mods; i++)
 		if (!kmods_omitted(k, k->mods[i].name)) {
-			jobs[count].plain = modpack_plain(k->mods[i].name);
+			jobs[count].plain = module_plain(k, k->mods[i].name);
 			jobs[count++].src = k->mods[i].path;
 		}
 	r = modpack_run(jobs, count);

@@ -12,7 +12,8 @@
  * at build time; zstd needs level 19 (35 s of CPU) for 13.2 MB. The init
  * pays liblzma (0.1 MB in the image) and a slower decoder for the modules
  * it loads, which is why the modules most boots load are stored plain
- * (modpack_plain; docs/benchmarks.md, "Image size").
+ * (modpack_plain; docs/benchmarks.md, "Image size"), and a host-only
+ * image's all (gen/kmod/kmods_emit.c), so that it need not carry liblzma.
  */
 #ifndef LIFEBOAT_MODPACK_H
 #define LIFEBOAT_MODPACK_H

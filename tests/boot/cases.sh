@@ -115,11 +115,14 @@ case_init_and_args() {
 
 # A host-only image knows its root's filesystem: its module loads in a
 # child before the root device is found. The build host's root is a plain
-# ext4 disk: the image has no way out (nothing to take down at shutdown).
+# ext4 disk: the image has no way out (nothing to take down at shutdown),
+# and its modules are plain, so no liblzma either.
 case_host_only() {
 	"$BUILD/lifeboat" ls "$IMG_HOST" > "$CASE_DIR/host-only.ls" || { echo "lifeboat ls failed"; return 1; }
 	! grep -q "lifeboat-shutdown.xz\$" "$CASE_DIR/host-only.ls" ||
 		{ echo "the host-only image of a plain root carries the way out (host-only.ls)"; return 1; }
+	! grep -q -e "liblzma" -e "\.ko\.xz\$" "$CASE_DIR/host-only.ls" ||
+		{ echo "the host-only image of a plain root carries liblzma or xz'd modules (host-only.ls)"; return 1; }
 	boot_ok "$IMG_HOST" "root=UUID=$UUID_EXT4" ext4.img virtio-blk &&
 	assert_log_order "$CASE_DIR/console.log" "timeline [0-9.]* fsmodule ext4 loading in the background" \
 		"timeline [0-9.]* rootdev /dev/vda" &&
