@@ -35,6 +35,9 @@
 #define LAYOUT_CMDLINE_VCONSOLE LAYOUT_CMDLINE_DIR "/20-vconsole.conf"
 /* The console font built in: rd.vconsole.font= of the host's or --font's. */
 #define LAYOUT_CMDLINE_VFONT LAYOUT_CMDLINE_DIR "/21-vconsole-font.conf"
+/* The command-line defaults the hooks asked for (hooks.d's `cmdline`
+ * requests, docs/extending.md): over lifeboat's own above, under --cmdline. */
+#define LAYOUT_CMDLINE_HOOKS LAYOUT_CMDLINE_DIR "/48-hooks.conf"
 /* --cmdline: last of the image's, so the user's words win over the above. */
 #define LAYOUT_CMDLINE_USER LAYOUT_CMDLINE_DIR "/50-lifeboat.conf"
 
@@ -47,6 +50,10 @@
  * LAYOUT_FONT_DIR/NAME LAYOUT_FONT_SUFFIX for rd.vconsole.font=NAME. */
 #define LAYOUT_FONT_DIR "/usr/lib/lifeboat/consolefonts"
 #define LAYOUT_FONT_SUFFIX ".psf"
+
+/* The boot scripts hooks.d asked for: LAYOUT_HOOK_SCRIPTS/STAGE/NAME, STAGE
+ * one of dracut's names (common/hookspec.h), run by bootlib/hookrun.c. */
+#define LAYOUT_HOOK_SCRIPTS "/usr/lib/lifeboat/hooks"
 
 /* The CA bundle for https:// kdump targets without their own cafile=. */
 #define LAYOUT_KDUMP_CA "/etc/lifeboat/kdump-ca.pem"
@@ -119,6 +126,11 @@
 /* What the last shutdown's way out said, when the next boot found it in
  * pstore (shutdown/lastreport.c); the rescue report includes it. */
 #define LAYOUT_LAST_SHUTDOWN "/run/initramfs/last-shutdown.txt"
+/* The rescue report (rescue/report.c), and the summary the console showed
+ * at a failure (why, and the interfaces or disks that matter for the root
+ * asked for): the SSH login (remote/) shows the same. */
+#define LAYOUT_RESCUE_REPORT "/run/initramfs/rdsosreport.txt"
+#define LAYOUT_RESCUE_SUMMARY "/run/initramfs/rescue-summary.txt"
 
 /* --ssh (docs/remote.md): Debian's dropbear, the image's own host key
  * (dropbear's format, mode 0600), root's authorized keys, and the login

@@ -11,15 +11,16 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bootlib/blkprobe.h"
 #include "bootlib/guest.h"
 #include "bootlib/shell.h"
 #include "bootlib/shellstate.h"
 #include "bootlib/sysroot.h"
+#include "common/fileread.h"
+#include "common/layout.h"
 #include "remote/login.h"
 #include "remote/unlock.h"
 
-#define REPORT "/run/initramfs/rdsosreport.txt"
+#define REPORT LAYOUT_RESCUE_REPORT
 
 /* The report's reason (its "why: " line) into why; false: none. */
 static bool report_why(char *why, size_t size)
@@ -39,7 +40,7 @@ static bool report_why(char *why, size_t size)
 }
 
 /* What the console's summary says: why the boot stopped and, after a
- * failure, the block devices present (a reason may point at them). */
+ * failure, the interfaces or disks it listed (a reason may point at them). */
 static void diagnosis(const struct shell_state *st)
 {
 	char why[1024];
@@ -50,12 +51,10 @@ static void diagnosis(const struct shell_state *st)
 		return;
 	}
 	printf("lifeboat: the boot stopped: %s", why);
-	if (st->cause == SHELL_FOR_FAILURE) {
-		printf("lifeboat: block devices present:\n");
-		fflush(stdout);
-		if (blkprobe_list(stdout) == 0)
-			printf("  (none: the disk's driver may be missing from the image)\n");
-	}
+	fflush(stdout);
+	if (st->cause == SHELL_FOR_FAILURE && file_copy_out(LAYOUT_RESCUE_SUMMARY, stdout) < 0)
+		printf("lifeboat: the console's lists are not in %s; see the report\n",
+		       LAYOUT_RESCUE_SUMMARY);
 	printf("lifeboat: the full report is %s; type exit to let the boot go on\n", REPORT);
 	fflush(stdout);
 }

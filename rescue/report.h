@@ -2,9 +2,11 @@
 #ifndef LIFEBOAT_RESCUE_REPORT_H
 #define LIFEBOAT_RESCUE_REPORT_H
 
+#include "common/layout.h"
+
 #include <stdio.h>
 
-#define RESCUE_REPORT_PATH "/run/initramfs/rdsosreport.txt"
+#define RESCUE_REPORT_PATH LAYOUT_RESCUE_REPORT
 
 /* Write the report: why the rescue was entered (what), the command line,
  * the build settings, the timeline, block devices with blkid's tags, loaded

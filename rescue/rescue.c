@@ -85,19 +85,35 @@ void rescue_summary_lists(unsigned int what)
 	summary_lists = what;
 }
 
-/* What matters for the root asked for: a CD drive is no help to an NFS root. */
-static void print_summary(const char *what)
+/* The lists that matter for the root asked for (a CD drive is no help to
+ * an NFS root), into out. */
+static void write_lists(FILE *out)
 {
-	log_console("\nlifeboat: boot failed: %s\n", what);
 	if (summary_lists & RESCUE_SUMMARY_NETWORK) {
-		log_console("lifeboat: network interfaces:\n");
-		netreport_summary(stdout, NETCONF_DIR);
+		fprintf(out, "lifeboat: network interfaces:\n");
+		netreport_summary(out, NETCONF_DIR);
 	}
 	if (summary_lists & RESCUE_SUMMARY_DISKS) {
-		log_console("lifeboat: block devices present:\n");
-		if (blkprobe_list(stdout) == 0)
-			log_console("  (none: the disk's driver may be missing from the image; "
-				    "build it with --generic or --add-modules)\n");
+		fprintf(out, "lifeboat: block devices present:\n");
+		if (blkprobe_list(out) == 0)
+			fprintf(out, "  (none: the disk's driver may be missing from the image; "
+				"build it with --generic or --add-modules)\n");
+	}
+}
+
+/* On the console, and kept for the SSH login, which shows the same. */
+static void print_summary(const char *what)
+{
+	FILE *kept = fopen(LAYOUT_RESCUE_SUMMARY, "we");
+
+	log_console("\nlifeboat: boot failed: %s\n", what);
+	write_lists(stdout);
+	if (kept) {
+		write_lists(kept);
+		fclose(kept);
+	} else {
+		log_warn("writing %s failed (%s): an SSH login will not show the lists above",
+			 LAYOUT_RESCUE_SUMMARY, strerror(errno));
 	}
 	log_console("lifeboat: the full report is %s\n", RESCUE_REPORT_PATH);
 	fflush(stdout);

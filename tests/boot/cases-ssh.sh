@@ -170,7 +170,8 @@ case_ssh_unlock() {
 }
 
 # The rescue over SSH. A missing root: the login reads the report and runs
-# a command, its output on the session. rd.break=pre-mount: an interactive
+# a command, its output on the session. A failed NFS root: an interactive
+# login shows the console's lists (the interfaces). rd.break=pre-mount: an interactive
 # login's shell, left with exit, lets the boot go on (the console's shell
 # is closed), to the root, with nothing left listening on port 22.
 case_ssh_rescue() {
@@ -187,6 +188,21 @@ case_ssh_rescue() {
 			'grep "^why:" /run/initramfs/rdsosreport.txt; echo RESULT-$((6*7))' 2>&1)
 		echo "$out" | grep -q "^why: root device root=UUID=$UUID_GPT_FS did not appear" &&
 		echo "$out" | grep -q '^RESULT-42$' || { echo "the rescue session said: $out"; rc=1; }
+	fi
+	ssh_stop 1
+	# A network root that fails: the login lists what the console listed,
+	# the interfaces (no NFS server answers in the namespace).
+	if [ $rc -eq 0 ]; then
+		ssh_start nfs "root=nfs:$NET_SERVER:/nowhere ip=dhcp rd.timeout=8"
+		ssh_console 'starting a rescue shell' 120 && ssh_wait_server || rc=1
+	fi
+	if [ $rc -eq 0 ]; then
+		out=$(printf 'exit\n' | ssh_as "$SSH_DIR/id" -tt "root@$NET_GUEST" 2>&1)
+		echo "$out" >"$CASE_DIR/nfs-session.txt"
+		ssh_session_has "$out" 'the boot stopped: network root: mounting the NFS root' \
+			'network interfaces:' "$NET_GUEST" || rc=1
+		! grep -qF 'block devices present:' <<<"$out" ||
+			{ echo "the NFS root's session listed block devices: $out"; rc=1; }
 	fi
 	ssh_stop 1
 	if [ $rc -eq 0 ]; then
