@@ -10,6 +10,7 @@
 #include <openssl/evp.h>
 #include <openssl/obj_mac.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "clevis/dirkey.h"
@@ -192,33 +193,6 @@ static int curve_set(struct mr_ctx *m, struct json_object *epk)
 	return -EINVAL;
 }
 
-/* Ask the server: X = C + eG goes out, Y = sX comes back. */
-static EC_POINT *exchange_point(struct mr_ctx *m, const EC_POINT *c, const BIGNUM *e,
-				const char *kid, mr_exchange_fn exchange, void *ctx, int *err)
-{
-	EC_POINT *x = EC_POINT_new(m->group), *y = NULL;
-	char request[MR_JWK_MAX], reply[4096];
-	struct json_object *jwk;
-
-	*err = -ENOMEM;
-	if (!x || !EC_POINT_mul(m->group, x, e, NULL, NULL, m->bn) ||
-	    !EC_POINT_add(m->group, x, x, c, m->bn) ||
-	    point_jwk(m, x, request, sizeof(request)) < 0) {
-		EC_POINT_free(x);
-		return NULL;
-	}
-	EC_POINT_free(x);
-	*err = exchange(kid, request, reply, sizeof(reply), ctx);
-	if (*err < 0)
-		return NULL;
-	jwk = json_tokener_parse(reply);
-	y = jwk ? jwk_point(m, jwk) : NULL;
-	if (jwk)
-		json_object_put(jwk);
-	*err = y ? 0 : fail(m, -EBADMSG, "the server's answer is not a key on the binding's curve");
-	return y;
-}
-
 /* K = Y - eS, as the x coordinate padded to the field size (ECDH's Z). */
 static int shared_secret(struct mr_ctx *m, const EC_POINT *y, const EC_POINT *s,
 			 const BIGNUM *e, unsigned char *z)
@@ -267,39 +241,113 @@ static int header_check(struct mr_ctx *m, struct json_object *h, struct json_obj
 	return 0;
 }
 
-static long recover_with(struct mr_ctx *m, const struct clevis_jwe *jwe, mr_exchange_fn exchange,
-			 void *ctx, unsigned char *out, size_t size)
+/* What the second half of the exchange needs: the curve, the server's
+ * key S and the blinding scalar e (secret: cleared when freed). */
+struct mr_pending {
+	struct mr_ctx m;
+	const struct clevis_jwe *jwe;
+	EC_POINT *s;
+	BIGNUM *e;
+	const char *kid;
+	char request[MR_JWK_MAX];
+};
+
+void mr_pending_free(struct mr_pending *p)
+{
+	if (!p)
+		return;
+	BN_clear_free(p->e);
+	EC_POINT_free(p->s);
+	EC_GROUP_free(p->m.group);
+	BN_CTX_free(p->m.bn);
+	explicit_bzero(p, sizeof(*p));
+	free(p);
+}
+
+/* The request: X = C + eG, as a JWK. */
+static int blind(struct mr_pending *p, const EC_POINT *c)
+{
+	EC_POINT *x = EC_POINT_new(p->m.group);
+	int r = x && EC_POINT_mul(p->m.group, x, p->e, NULL, NULL, p->m.bn) &&
+			EC_POINT_add(p->m.group, x, x, c, p->m.bn)
+		? point_jwk(&p->m, x, p->request, sizeof(p->request))
+		: -ENOMEM;
+
+	EC_POINT_free(x);
+	return r < 0 ? -ENOMEM : 0;
+}
+
+static int begin_with(struct mr_pending *p)
 {
 	struct json_object *epk;
-	const char *kid;
-	EC_POINT *c = NULL, *s = NULL, *y = NULL;
-	BIGNUM *e = NULL;
-	unsigned char z[MR_COORD_MAX], cek[MR_CEK_LEN];
-	long r = header_check(m, jwe->header, &epk, &kid);
-	int err = 0;
+	EC_POINT *c;
+	int r = header_check(&p->m, p->jwe->header, &epk, &p->kid);
 
 	if (r < 0)
 		return r;
-	c = jwk_point(m, epk);
-	s = server_key(m, jwe->header, kid);
-	if (!c || !s)
-		r = fail(m, -EINVAL, !c ? "the JWE's epk is not a point of its curve"
-				     : "the advertisement in the JWE has no exchange key with its kid");
-	else if (!(e = random_scalar(m)))
+	c = jwk_point(&p->m, epk);
+	p->s = server_key(&p->m, p->jwe->header, p->kid);
+	if (!c || !p->s)
+		r = fail(&p->m, -EINVAL, !c ? "the JWE's epk is not a point of its curve"
+					    : "the advertisement in the JWE has no exchange key with its kid");
+	else if (!(p->e = random_scalar(&p->m)))
 		r = -ENOMEM;
-	else if (!(y = exchange_point(m, c, e, kid, exchange, ctx, &err)))
-		r = err;
-	else if ((r = shared_secret(m, y, s, e, z)) > 0 &&
-		 (r = concat_kdf(jwe->header, z, (size_t)r, cek)) == 0)
-		r = dirkey_decrypt(jwe, cek, sizeof(cek), out, size);
-	if (r == -EBADMSG && !m->why[0])
-		fail(m, r, "the server's answer does not decrypt the binding (the server's keys "
-			   "changed since `clevis luks bind`?)");
+	else
+		r = blind(p, c);
+	EC_POINT_free(c);
+	return r;
+}
+
+int mr_begin(const struct clevis_jwe *jwe, struct mr_pending **out, char *why, size_t why_size)
+{
+	struct mr_pending *p = calloc(1, sizeof(*p));
+	int r;
+
+	*out = NULL;
+	why[0] = '\0';
+	if (!p)
+		return -ENOMEM;
+	*p = (struct mr_pending){ .m = { .why = why, .why_size = why_size }, .jwe = jwe };
+	p->m.bn = BN_CTX_new();
+	r = p->m.bn ? begin_with(p) : -ENOMEM;
+	if (r < 0) {
+		mr_pending_free(p);
+		return r;
+	}
+	*out = p;
+	return 0;
+}
+
+const char *mr_pending_kid(const struct mr_pending *p)
+{
+	return p->kid;
+}
+
+const char *mr_pending_request(const struct mr_pending *p)
+{
+	return p->request;
+}
+
+long mr_finish(struct mr_pending *p, const char *reply, unsigned char *out, size_t size)
+{
+	struct json_object *jwk = json_tokener_parse(reply);
+	EC_POINT *y = jwk ? jwk_point(&p->m, jwk) : NULL;
+	unsigned char z[MR_COORD_MAX], cek[MR_CEK_LEN];
+	long r;
+
+	p->m.why[0] = '\0';
+	if (jwk)
+		json_object_put(jwk);
+	if (!y)
+		return fail(&p->m, -EBADMSG, "the server's answer is not a key on the binding's curve");
+	r = shared_secret(&p->m, y, p->s, p->e, z);
+	if (r > 0 && (r = concat_kdf(p->jwe->header, z, (size_t)r, cek)) == 0)
+		r = dirkey_decrypt(p->jwe, cek, sizeof(cek), out, size);
+	if (r == -EBADMSG && !p->m.why[0])
+		fail(&p->m, (int)r, "the server's answer does not decrypt the binding (the server's keys "
+				    "changed since `clevis luks bind`?)");
 	explicit_bzero(z, sizeof(z));
 	explicit_bzero(cek, sizeof(cek));
-	BN_clear_free(e);
-	EC_POINT_free(c);
-	EC_POINT_free(s);
 	EC_POINT_free(y);
 	return r;
 }
@@ -307,15 +355,15 @@ static long recover_with(struct mr_ctx *m, const struct clevis_jwe *jwe, mr_exch
 long mr_recover(const struct clevis_jwe *jwe, mr_exchange_fn exchange, void *ctx,
 		unsigned char *out, size_t size, char *why, size_t why_size)
 {
-	struct mr_ctx m = { .why = why, .why_size = why_size };
-	long r;
+	struct mr_pending *p;
+	char reply[MR_REPLY_MAX];
+	long r = mr_begin(jwe, &p, why, why_size);
 
-	why[0] = '\0';
-	m.bn = BN_CTX_new();
-	if (!m.bn)
-		return -ENOMEM;
-	r = recover_with(&m, jwe, exchange, ctx, out, size);
-	EC_GROUP_free(m.group);
-	BN_CTX_free(m.bn);
+	if (r < 0)
+		return r;
+	r = exchange(p->kid, p->request, reply, sizeof(reply), ctx);
+	if (r == 0)
+		r = mr_finish(p, reply, out, size);
+	mr_pending_free(p);
 	return r;
 }

@@ -29,4 +29,21 @@ typedef int (*mr_exchange_fn)(const char *kid, const char *request, char *reply,
 long mr_recover(const struct clevis_jwe *jwe, mr_exchange_fn exchange, void *ctx,
 		unsigned char *out, size_t size, char *why, size_t why_size);
 
+/* mr_recover in two halves, so that several servers can be asked at once
+ * (clevis/pin.c): mr_begin makes the request (the blinded key, a JWK's
+ * text) and says which server key it is for; mr_finish takes the server's
+ * answer. The exchange's secret e stays in the pending state, cleared by
+ * mr_pending_free. */
+#define MR_REPLY_MAX 4096
+struct mr_pending;
+/* Returns 0 with *out set, or mr_recover's -EINVAL (why says) or -ENOMEM.
+ * why (kept by the state: mr_finish writes it too) and jwe must outlive it. */
+int mr_begin(const struct clevis_jwe *jwe, struct mr_pending **out, char *why, size_t why_size);
+const char *mr_pending_kid(const struct mr_pending *p);
+const char *mr_pending_request(const struct mr_pending *p);
+/* The plaintext from the server's answer (a JWK, NUL-terminated): its
+ * length, or -EBADMSG (why says), -ENOSPC, -ENOMEM. */
+long mr_finish(struct mr_pending *p, const char *reply, unsigned char *out, size_t size);
+void mr_pending_free(struct mr_pending *p);
+
 #endif

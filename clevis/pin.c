@@ -3,11 +3,13 @@
 
 #include <errno.h>
 #include <json-c/json.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "clevis/dirkey.h"
 #include "clevis/sss.h"
 #include "clevis/tang.h"
+#include "clevis/tangmany.h"
 
 #define WHY_MAX 512
 
@@ -76,25 +78,86 @@ static long recover_at(const struct clevis_jwe *jwe, const struct pin_env *env, 
 		       unsigned char *out, size_t size, const char *what, char *used,
 		       size_t used_size);
 
-/* The sss pin's children are recovered through recover_at, one level down. */
+/* The sss pin's children are recovered through recover_at, one level
+ * down; its Tang children after the local ones all at once
+ * (clevis/tangmany.c), their answers kept here by child index until the
+ * walk asks for them. */
 struct sss_walk {
 	const struct pin_env *env;
 	int depth;
 	const char *what;
 	char used[128];
+	struct tang_share *fetched;  /* SSS_CHILDREN_MAX of them, or NULL */
+	bool have[SSS_CHILDREN_MAX];
 };
+
+static bool is_tang(const struct clevis_jwe *jwe)
+{
+	const char *pin = jwe_pin(jwe);
+
+	return pin && strcmp(pin, "tang") == 0;
+}
+
+/* sss_prefetch_fn: the Tang children not asked yet, their servers at once. */
+static void sss_tang_together(const struct clevis_jwe *const *children, const size_t *index,
+			      size_t n, size_t needed, void *ctx)
+{
+	struct sss_walk *w = ctx;
+	struct tang_share shares[SSS_CHILDREN_MAX];
+	size_t at[SSS_CHILDREN_MAX], k = 0;
+
+	/* A test's own exchanger is asked one share at a time. */
+	if (w->env->exchange)
+		return;
+	for (size_t i = 0; i < n; i++)
+		if (is_tang(children[i])) {
+			shares[k].jwe = children[i];
+			at[k++] = index[i];
+		}
+	if (k == 0 || !(w->fetched = calloc(SSS_CHILDREN_MAX, sizeof(*w->fetched))))
+		return;
+	tang_shares_recover(shares, k, needed, w->env->timeout_ms);
+	for (size_t j = 0; j < k; j++) {
+		w->fetched[at[j]] = shares[j];
+		w->fetched[at[j]].jwe = NULL;   /* the walk parses the child again */
+		w->have[at[j]] = true;
+	}
+	explicit_bzero(shares, sizeof(shares));
+}
+
+/* A Tang child's answer as sss_tang_together kept it. */
+static long sss_fetched(struct sss_walk *w, const struct clevis_jwe *child, size_t index,
+			unsigned char *out, size_t size, const char *what)
+{
+	const struct tang_share *s = &w->fetched[index];
+
+	/* Not waited for: enough others answered; nothing failed. */
+	if (s->n == -ECANCELED)
+		return s->n;
+	if (s->n < 0) {
+		fprintf(w->env->report, "%s: tang server %s: %s\n", what, jwe_tang_url(child), s->why);
+		return s->n;
+	}
+	if ((size_t)s->n > size)
+		return -ENOSPC;
+	memcpy(out, s->plain, (size_t)s->n);
+	return s->n;
+}
 
 static long sss_child(const struct clevis_jwe *child, size_t index, unsigned char *out,
 		      size_t size, void *ctx)
 {
 	struct sss_walk *w = ctx;
-	char what[300], used[128];
+	char what[300], used[128] = "tang";
 	const char *pin = jwe_pin(child);
 	long n;
 
 	snprintf(what, sizeof(what), "%s: sss share %zu (%s)", w->what, index + 1,
 		 pin && strlen(pin) < 16 ? pin : "?");
-	n = recover_at(child, w->env, w->depth + 1, out, size, what, used, sizeof(used));
+	if (index < SSS_CHILDREN_MAX && w->have[index] && is_tang(child))
+		n = sss_fetched(w, child, index, out, size, what);
+	else
+		n = recover_at(child, w->env, w->depth + 1, out, size, what, used, sizeof(used));
 	if (n >= 0) {
 		size_t len = strlen(w->used);
 
@@ -103,7 +166,8 @@ static long sss_child(const struct clevis_jwe *child, size_t index, unsigned cha
 	return n;
 }
 
-/* Local pins answer at once; a Tang server that is down costs its timeout. */
+/* Local pins answer at once: asked first, a Tang server is asked only if
+ * they are not enough. */
 static bool sss_local_first(const struct clevis_jwe *child, void *ctx)
 {
 	const char *pin = jwe_pin(child);
@@ -117,8 +181,15 @@ static long sss_pin_recover(const struct clevis_jwe *jwe, const struct pin_env *
 			    size_t used_size)
 {
 	struct sss_walk w = { .env = env, .depth = depth, .what = what };
+	const struct sss_asker asker = { .child = sss_child, .first = sss_local_first,
+					 .prefetch = sss_tang_together, .ctx = &w };
 	struct sss_tally tally;
-	long n = sss_recover(jwe, sss_child, sss_local_first, &w, out, size, &tally);
+	long n = sss_recover(jwe, &asker, out, size, &tally);
+
+	if (w.fetched) {
+		explicit_bzero(w.fetched, SSS_CHILDREN_MAX * sizeof(*w.fetched));
+		free(w.fetched);
+	}
 
 	if (n == -EINVAL)
 		fprintf(env->report, "%s: sss: the header is not clevis's sss (p, t, jwe)\n", what);

@@ -106,27 +106,33 @@ int sss_combine(const unsigned char *p_bytes, size_t p_len, const unsigned char 
 
 struct gather {
 	const struct sss_params *s;
-	sss_child_fn child;
-	void *ctx;
+	const struct sss_asker *asker;
 	unsigned char points[SSS_CHILDREN_MAX * 2 * SSS_P_MAX];   /* x || y, packed */
 	bool asked[SSS_CHILDREN_MAX];
 	struct sss_tally *tally;
 };
 
+/* Child i's JWE, parsed into jwe; false when it is not one. */
+static bool child_parse(const struct gather *g, size_t i, struct clevis_jwe *jwe)
+{
+	const char *text = json_object_get_string(json_object_array_get_idx(g->s->children, i));
+
+	return text && jwe_parse_compact(text, strlen(text), jwe) == 0;
+}
+
 /* Ask child i once; a point of the right size counts. */
 static void ask(struct gather *g, size_t i)
 {
-	const char *text = json_object_get_string(json_object_array_get_idx(g->s->children, i));
 	unsigned char plain[4 * SSS_P_MAX];
 	struct clevis_jwe child;
 	long n;
 
 	g->asked[i] = true;
-	if (!text || jwe_parse_compact(text, strlen(text), &child) < 0) {
+	if (!child_parse(g, i, &child)) {
 		g->tally->malformed++;
 		return;
 	}
-	n = g->child(&child, i, plain, sizeof(plain), g->ctx);
+	n = g->asker->child(&child, i, plain, sizeof(plain), g->asker->ctx);
 	jwe_free(&child);
 	if (n == (long)(2 * g->s->p_len))
 		memcpy(g->points + g->tally->answered++ * (size_t)n, plain, (size_t)n);
@@ -135,32 +141,54 @@ static void ask(struct gather *g, size_t i)
 	explicit_bzero(plain, sizeof(plain));
 }
 
-static void gather_points(struct gather *g, sss_first_fn first)
+/* The children not asked yet, handed to prefetch() at once. */
+static void prefetch(struct gather *g)
 {
+	struct clevis_jwe jwes[SSS_CHILDREN_MAX];
+	const struct clevis_jwe *children[SSS_CHILDREN_MAX];
+	size_t index[SSS_CHILDREN_MAX], n = 0;
+
+	for (size_t i = 0; i < g->tally->n; i++)
+		if (!g->asked[i] && child_parse(g, i, &jwes[n])) {
+			children[n] = &jwes[n];
+			index[n++] = i;
+		}
+	if (n)
+		g->asker->prefetch(children, index, n, (size_t)g->tally->t - g->tally->answered,
+				   g->asker->ctx);
+	for (size_t k = 0; k < n; k++)
+		jwe_free(&jwes[k]);
+}
+
+static void gather_points(struct gather *g)
+{
+	const struct sss_asker *a = g->asker;
+
 	/* Round 0 asks the children first() picks, round 1 the rest. */
-	for (int round = first ? 0 : 1; round < 2; round++)
+	for (int round = a->first ? 0 : 1; round < 2; round++) {
+		if (round == 1 && a->prefetch && g->tally->answered < (size_t)g->tally->t)
+			prefetch(g);
 		for (size_t i = 0; i < g->tally->n && g->tally->answered < (size_t)g->tally->t; i++) {
-			const char *text;
 			struct clevis_jwe probe;
 			bool pick = true;
 
 			if (g->asked[i])
 				continue;
 			if (round == 0) {
-				text = json_object_get_string(json_object_array_get_idx(g->s->children, i));
-				pick = text && jwe_parse_compact(text, strlen(text), &probe) == 0;
+				pick = child_parse(g, i, &probe);
 				if (pick) {
-					pick = first(&probe, g->ctx);
+					pick = a->first(&probe, a->ctx);
 					jwe_free(&probe);
 				}
 			}
 			if (pick)
 				ask(g, i);
 		}
+	}
 }
 
-long sss_recover(const struct clevis_jwe *jwe, sss_child_fn child, sss_first_fn first, void *ctx,
-		 unsigned char *out, size_t size, struct sss_tally *tally)
+long sss_recover(const struct clevis_jwe *jwe, const struct sss_asker *asker, unsigned char *out,
+		 size_t size, struct sss_tally *tally)
 {
 	struct sss_params s;
 	struct gather *g;
@@ -175,8 +203,8 @@ long sss_recover(const struct clevis_jwe *jwe, sss_child_fn child, sss_first_fn 
 	g = calloc(1, sizeof(*g));
 	if (!g)
 		return -ENOMEM;
-	*g = (struct gather){ .s = &s, .child = child, .ctx = ctx, .tally = tally };
-	gather_points(g, first);
+	*g = (struct gather){ .s = &s, .asker = asker, .tally = tally };
+	gather_points(g);
 	if (tally->answered < (size_t)s.t)
 		r = -ENOKEY;
 	else if (sss_combine(s.p, s.p_len, g->points, (size_t)s.t, key) < 0)

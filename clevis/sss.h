@@ -23,6 +23,21 @@ typedef long (*sss_child_fn)(const struct clevis_jwe *child, size_t index, unsig
 /* Whether a child should be asked in the first round (the callee's
  * choice: local pins before network ones). */
 typedef bool (*sss_first_fn)(const struct clevis_jwe *child, void *ctx);
+/* Called once after the first round, while more points are needed, with
+ * the n children not asked yet (index[i] is children[i]'s; both valid
+ * during the call) and how many points are still needed: the callee may
+ * ask the remote ones together and keep their answers for child(). */
+typedef void (*sss_prefetch_fn)(const struct clevis_jwe *const *children, const size_t *index,
+				size_t n, size_t needed, void *ctx);
+
+/* How the children are asked: child() each in turn; first() and
+ * prefetch() may be NULL. */
+struct sss_asker {
+	sss_child_fn child;
+	sss_first_fn first;
+	sss_prefetch_fn prefetch;
+	void *ctx;
+};
 
 struct sss_tally {
 	int t;            /* the threshold */
@@ -32,13 +47,13 @@ struct sss_tally {
 };
 
 /* Recover the plaintext of an sss JWE into out: ask children (those
- * first() picks, then the others; first may be NULL) until t gave a
- * point, combine them and decrypt. Returns the plaintext's length;
+ * first() picks, then prefetch() for the others, then the others) until t
+ * gave a point, combine them and decrypt. Returns the plaintext's length;
  * -EINVAL for a header that is not clevis's sss, -ENOKEY when fewer than t
  * children answered, -EBADMSG when the combined key does not decrypt,
  * -ENOSPC, -ENOMEM. tally says how far it got. */
-long sss_recover(const struct clevis_jwe *jwe, sss_child_fn child, sss_first_fn first, void *ctx,
-		 unsigned char *out, size_t size, struct sss_tally *tally);
+long sss_recover(const struct clevis_jwe *jwe, const struct sss_asker *asker, unsigned char *out,
+		 size_t size, struct sss_tally *tally);
 /* Lagrange interpolation at 0 of n points (each x || y, p_len bytes each,
  * big-endian) modulo p: the secret, p_len bytes, into secret. Returns 0,
  * -EINVAL (two points with the same x, a coordinate not below p, p too
