@@ -1,7 +1,7 @@
 /* cmdwords: split the kernel command line into words as the kernel does. */
 #include "common/cmdwords.h"
 
-bool cmdword_blank(char c)
+bool cmdwords_blank(char c)
 {
 	return c == ' ' || c == '\t' || c == '\n';
 }
@@ -11,12 +11,12 @@ bool cmdwords_next(const char **pos, struct cmdword *w)
 	const char *p = *pos;
 	bool quoted = false;
 
-	while (cmdword_blank(*p))
+	while (cmdwords_blank(*p))
 		p++;
 	w->raw = p;
 	w->len = 0;
 	w->cut = false;
-	for (; *p && (quoted || !cmdword_blank(*p)); p++) {
+	for (; *p && (quoted || !cmdwords_blank(*p)); p++) {
 		if (*p == '"')
 			quoted = !quoted;
 		else if (w->len + 1 < sizeof(w->text))
@@ -30,7 +30,7 @@ bool cmdwords_next(const char **pos, struct cmdword *w)
 	return w->raw_len > 0;
 }
 
-size_t cmdword_raw_offset(const struct cmdword *w, size_t i)
+size_t cmdwords_raw_offset(const struct cmdword *w, size_t i)
 {
 	size_t r = 0;
 

@@ -23,8 +23,8 @@ struct cmdword {
  * the word `a=b c`. *pos moves past the word. Returns false at the end. */
 bool cmdwords_next(const char **pos, struct cmdword *w);
 /* Whether c separates words (outside quotes): space, tab, newline. */
-bool cmdword_blank(char c);
+bool cmdwords_blank(char c);
 /* Where in w->raw the text's byte i (i < w->len) is. */
-size_t cmdword_raw_offset(const struct cmdword *w, size_t i);
+size_t cmdwords_raw_offset(const struct cmdword *w, size_t i);
 
 #endif

@@ -10,7 +10,7 @@ static const char *const action_names[] = {
 	[ACTION_REBOOT] = "reboot", [ACTION_POWEROFF] = "poweroff", [ACTION_SHELL] = "shell",
 };
 
-int kdump_action_parse(const char *name, enum kdump_action *out)
+int kdump_conf_action_parse(const char *name, enum kdump_action *out)
 {
 	for (size_t i = 0; i < sizeof(action_names) / sizeof(action_names[0]); i++)
 		if (strcmp(name, action_names[i]) == 0) {
@@ -22,7 +22,7 @@ int kdump_action_parse(const char *name, enum kdump_action *out)
 
 static const char *const compress_names[] = { [COMPRESS_ZLIB] = "zlib", [COMPRESS_LZO] = "lzo" };
 
-int kdump_compress_parse(const char *name, enum kdump_compress *out)
+int kdump_conf_compress_parse(const char *name, enum kdump_compress *out)
 {
 	for (size_t i = 0; i < sizeof(compress_names) / sizeof(compress_names[0]); i++)
 		if (strcmp(name, compress_names[i]) == 0) {
@@ -32,7 +32,7 @@ int kdump_compress_parse(const char *name, enum kdump_compress *out)
 	return -EINVAL;
 }
 
-const char *kdump_compress_name(enum kdump_compress c)
+const char *kdump_conf_compress_name(enum kdump_compress c)
 {
 	return (size_t)c < sizeof(compress_names) / sizeof(compress_names[0]) ? compress_names[c] : "?";
 }
@@ -89,17 +89,17 @@ static int set_formats(struct kdump_conf *c, const char *v)
 
 static int set_compress(struct kdump_conf *c, const char *v)
 {
-	return kdump_compress_parse(v, &c->compress);
+	return kdump_conf_compress_parse(v, &c->compress);
 }
 
 static int set_action(struct kdump_conf *c, const char *v)
 {
-	return kdump_action_parse(v, &c->action);
+	return kdump_conf_action_parse(v, &c->action);
 }
 
 static int set_failure_action(struct kdump_conf *c, const char *v)
 {
-	return kdump_action_parse(v, &c->failure_action);
+	return kdump_conf_action_parse(v, &c->failure_action);
 }
 
 static const struct conf_key {

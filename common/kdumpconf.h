@@ -48,9 +48,9 @@ void kdump_conf_init(struct kdump_conf *c);
  * number of the first bad line in *bad_line. */
 int kdump_conf_parse(const char *text, struct kdump_conf *c, int *bad_line);
 /* "reboot", "poweroff", "shell"; -EINVAL for anything else. */
-int kdump_action_parse(const char *name, enum kdump_action *out);
+int kdump_conf_action_parse(const char *name, enum kdump_action *out);
 /* "zlib", "lzo"; -EINVAL for anything else. */
-int kdump_compress_parse(const char *name, enum kdump_compress *out);
-const char *kdump_compress_name(enum kdump_compress c);
+int kdump_conf_compress_parse(const char *name, enum kdump_compress *out);
+const char *kdump_conf_compress_name(enum kdump_compress c);
 
 #endif

@@ -84,8 +84,8 @@ static void word_put_redacted(struct sink *s, const struct cmdword *w, const boo
 			continue;
 		while (b < w->len && mask[b])
 			b++;
-		r0 = cmdword_raw_offset(w, a);
-		r1 = w->cut || b >= w->len ? w->raw_len : cmdword_raw_offset(w, b - 1) + 1;
+		r0 = cmdwords_raw_offset(w, a);
+		r1 = w->cut || b >= w->len ? w->raw_len : cmdwords_raw_offset(w, b - 1) + 1;
 		for (size_t i = r0; i < r1; i++)
 			quotes += w->raw[i] == '"';
 		sink_put(s, w->raw + done, r0 - done);
@@ -105,10 +105,10 @@ static size_t value_end(const char *text, size_t len, size_t end)
 	for (size_t i = end; i < len; ) {
 		size_t next;
 
-		while (i < len && cmdword_blank(text[i]))
+		while (i < len && cmdwords_blank(text[i]))
 			i++;
 		next = i;
-		while (next < len && !cmdword_blank(text[next]))
+		while (next < len && !cmdwords_blank(text[next]))
 			next++;
 		if (i == len || memchr(text + i, '=', next - i))
 			break;
@@ -130,9 +130,9 @@ static bool subwords_mask(const struct cmdword *w, bool *mask)
 	for (size_t i = 0, end; i < w->len; i = end) {
 		size_t start, len, stop;
 
-		while (i < w->len && cmdword_blank(w->text[i]))
+		while (i < w->len && cmdwords_blank(w->text[i]))
 			i++;
-		for (end = i; end < w->len && !cmdword_blank(w->text[end]); end++)
+		for (end = i; end < w->len && !cmdwords_blank(w->text[end]); end++)
 			;
 		if (!memchr(w->text + i, '=', end - i))
 			continue;

@@ -98,8 +98,8 @@ int capture_write_kdump(struct capture *cap, struct dump_sink *sink, struct disk
 	if (stats->fallback_why[0])
 		log_warn("kdump: %s pages were asked for, but %s; the pages are compressed with zlib "
 			 "instead (rebuild the image with --kdump-options compress=%s to carry %s)",
-			 kdump_compress_name(cap->conf.compress), stats->fallback_why,
-			 kdump_compress_name(cap->conf.compress), KDUMP_LIBLZO);
+			 kdump_conf_compress_name(cap->conf.compress), stats->fallback_why,
+			 kdump_conf_compress_name(cap->conf.compress), KDUMP_LIBLZO);
 	log_console("kdump: pages compressed with %s by %u thread(s)\n",
 		    stats->compress_flag == DUMP_DH_COMPRESSED_LZO ? "lzo" : "zlib", stats->threads + 1);
 	return r;

@@ -60,7 +60,7 @@ static int client_send(struct dhcp_client *c)
 	int len;
 
 	c->req.secs = (uint16_t)(secs > 0xffff ? 0xffff : secs);
-	len = dhcp_packet_build(&c->req, buf, sizeof(buf));
+	len = dhcppkt_build(&c->req, buf, sizeof(buf));
 	if (len < 0)
 		return len;
 	log_debug("dhcp: %s: sending %s (xid 0x%08x)", c->link->name,
@@ -92,7 +92,7 @@ static int client_receive(struct dhcp_client *c, struct dhcp_lease *lease)
 			memcpy(&aux, CMSG_DATA(cm), sizeof(aux));
 			check_sum = !(aux.tp_status & TP_STATUS_CSUMNOTREADY);
 		}
-	n = dhcp_packet_parse(buf, (size_t)n, check_sum, c->req.xid, c->link->mac, lease);
+	n = dhcppkt_parse(buf, (size_t)n, check_sum, c->req.xid, c->link->mac, lease);
 	/* The root-path may hold iSCSI CHAP secrets: not left on the stack. */
 	explicit_bzero(buf, sizeof(buf));
 	return n < 0 ? -EAGAIN : 0;

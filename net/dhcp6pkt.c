@@ -125,7 +125,7 @@ static void domain_take(struct dhcp6_lease *l, const uint8_t *v, size_t len)
 		n += label;
 		i += label;
 	}
-	if (i >= len || n == 0 || !dhcp_str_safe(name, n))
+	if (i >= len || n == 0 || !dhcppkt_str_safe(name, n))
 		return;
 	memcpy(l->domain, name, n);
 	l->domain[n] = '\0';
@@ -133,7 +133,7 @@ static void domain_take(struct dhcp6_lease *l, const uint8_t *v, size_t len)
 
 static void url_take(struct dhcp6_lease *l, const uint8_t *v, size_t len)
 {
-	if (len == 0 || len >= sizeof(l->boot_url) || !dhcp_str_safe((const char *)v, len))
+	if (len == 0 || len >= sizeof(l->boot_url) || !dhcppkt_str_safe((const char *)v, len))
 		return;
 	memcpy(l->boot_url, v, len);
 	l->boot_url[len] = '\0';
@@ -235,7 +235,7 @@ static bool client_id_ours(const uint8_t *msg, size_t len, const uint8_t mac[6])
 }
 
 int dhcp6pkt_parse(const uint8_t *msg, size_t len, uint32_t xid, const uint8_t mac[6],
-		struct dhcp6_lease *out)
+		   struct dhcp6_lease *out)
 {
 	memset(out, 0, sizeof(*out));
 	if (len < HDR || (msg[0] != DHCP6_ADVERTISE && msg[0] != DHCP6_REPLY) ||

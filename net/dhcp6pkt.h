@@ -19,7 +19,7 @@ enum dhcp6_msg {
 #define DHCP6_DUID_MAX 130        /* RFC 8415 11.1: at most 128 bytes and the type */
 #define DHCP6_STATUS_SUCCESS 0
 
-/* What an ADVERTISE or REPLY says. Strings passed dhcp_str_safe(); an option
+/* What an ADVERTISE or REPLY says. Strings passed dhcppkt_str_safe(); an option
  * that did not is dropped. */
 struct dhcp6_lease {
 	enum dhcp6_msg type;
@@ -55,6 +55,6 @@ int dhcp6pkt_build(const struct dhcp6_request *req, uint8_t *buf, size_t size);
  * our client DUID (DUID-LL of mac) and a server DUID. Returns 0, or -EINVAL
  * for anything else, never reading outside msg[0..len). */
 int dhcp6pkt_parse(const uint8_t *msg, size_t len, uint32_t xid, const uint8_t mac[6],
-		struct dhcp6_lease *out);
+		   struct dhcp6_lease *out);
 
 #endif

@@ -149,7 +149,7 @@ static void headers_put(uint8_t *buf, size_t total)
 	put16(udp + 6, udp_sum(buf, udp, total - IP_HDR) ?: 0xffff);
 }
 
-int dhcp_packet_build(const struct dhcp_request *req, uint8_t *buf, size_t size)
+int dhcppkt_build(const struct dhcp_request *req, uint8_t *buf, size_t size)
 {
 	uint8_t *msg = buf + IP_HDR + UDP_HDR;
 	struct writer w;
@@ -178,7 +178,7 @@ int dhcp_packet_build(const struct dhcp_request *req, uint8_t *buf, size_t size)
 
 /* ---- parsing ---- */
 
-bool dhcp_str_safe(const char *s, size_t len)
+bool dhcppkt_str_safe(const char *s, size_t len)
 {
 	static const char extra[] = "._-:/,@%+=[]~";
 
@@ -234,7 +234,7 @@ static void set_str(struct dhcp_lease *l, const uint8_t *v, size_t len, size_t o
 
 	while (len > 0 && v[len - 1] == '\0')
 		len--;
-	if (len == 0 || len >= DHCP_STR_MAX || !dhcp_str_safe((const char *)v, len))
+	if (len == 0 || len >= DHCP_STR_MAX || !dhcppkt_str_safe((const char *)v, len))
 		return;
 	memcpy(dst, v, len);
 	dst[len] = '\0';
@@ -296,8 +296,8 @@ static unsigned int options_walk(struct dhcp_lease *l, const uint8_t *p, size_t 
 	return overload;
 }
 
-int dhcp_bootp_parse(const uint8_t *msg, size_t len, uint32_t xid, const uint8_t mac[6],
-		     struct dhcp_lease *out)
+int dhcppkt_bootp_parse(const uint8_t *msg, size_t len, uint32_t xid, const uint8_t mac[6],
+			struct dhcp_lease *out)
 {
 	unsigned int overload;
 
@@ -343,8 +343,8 @@ static int ip_udp_check(const uint8_t *pkt, size_t len, bool check_udp_sum,
 	return 0;
 }
 
-int dhcp_packet_parse(const uint8_t *pkt, size_t len, bool check_udp_sum, uint32_t xid,
-		      const uint8_t mac[6], struct dhcp_lease *out)
+int dhcppkt_parse(const uint8_t *pkt, size_t len, bool check_udp_sum, uint32_t xid,
+		  const uint8_t mac[6], struct dhcp_lease *out)
 {
 	const uint8_t *udp;
 	size_t udp_len;
@@ -352,5 +352,5 @@ int dhcp_packet_parse(const uint8_t *pkt, size_t len, bool check_udp_sum, uint32
 	memset(out, 0, sizeof(*out));
 	if (ip_udp_check(pkt, len, check_udp_sum, &udp, &udp_len) < 0)
 		return -EINVAL;
-	return dhcp_bootp_parse(udp + UDP_HDR, udp_len - UDP_HDR, xid, mac, out);
+	return dhcppkt_bootp_parse(udp + UDP_HDR, udp_len - UDP_HDR, xid, mac, out);
 }

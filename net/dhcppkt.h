@@ -19,7 +19,7 @@ enum dhcp_msg {
 #define DHCP_PACKET_MAX 1500
 
 /* What a server's OFFER or ACK says. Strings hold only characters safe in
- * a key=value file and a shell (see dhcp_str_safe); an option with others is
+ * a key=value file and a shell (see dhcppkt_str_safe); an option with others is
  * dropped. */
 struct dhcp_lease {
 	enum dhcp_msg type;
@@ -49,19 +49,19 @@ struct dhcp_request {
 
 /* Build the IPv4 packet (0.0.0.0:68 -> 255.255.255.255:67) into buf.
  * Returns its length, or -ENOSPC. */
-int dhcp_packet_build(const struct dhcp_request *req, uint8_t *buf, size_t size);
+int dhcppkt_build(const struct dhcp_request *req, uint8_t *buf, size_t size);
 /* Parse an IPv4 packet received on the interface: must be UDP to port 68,
  * a BOOTREPLY with our xid and hardware address, with a message type.
  * check_udp_sum false skips the UDP checksum (the kernel said it was not
  * computed yet: offloaded). Returns 0, or -EINVAL for anything else, never
  * reading outside pkt[0..len). */
-int dhcp_packet_parse(const uint8_t *pkt, size_t len, bool check_udp_sum, uint32_t xid,
-		      const uint8_t mac[6], struct dhcp_lease *out);
+int dhcppkt_parse(const uint8_t *pkt, size_t len, bool check_udp_sum, uint32_t xid,
+		  const uint8_t mac[6], struct dhcp_lease *out);
 /* The BOOTP part alone (from the op byte on). */
-int dhcp_bootp_parse(const uint8_t *msg, size_t len, uint32_t xid, const uint8_t mac[6],
-		     struct dhcp_lease *out);
+int dhcppkt_bootp_parse(const uint8_t *msg, size_t len, uint32_t xid, const uint8_t mac[6],
+			struct dhcp_lease *out);
 /* Whether s is safe to write unquoted as a value: letters, digits and
  * . _ - : / , @ % + = [ ] ~ */
-bool dhcp_str_safe(const char *s, size_t len);
+bool dhcppkt_str_safe(const char *s, size_t len);
 
 #endif

@@ -45,7 +45,7 @@ static int plan_parse(const struct ifsetup_request *req, struct plan *p, char *w
 			return r;
 		p->words[p->n++] = req->words->items[i];
 	}
-	if (req->bootif[0] && netdev_bootif_parse(req->bootif, p->bootif) < 0) {
+	if (req->bootif[0] && netdev_spec_bootif_parse(req->bootif, p->bootif) < 0) {
 		snprintf(why, n, "BOOTIF=%s: expected the booting NIC's address as PXELINUX "
 			 "gives it, 01-aa-bb-cc-dd-ee-ff (or rd.bootif=0 to ignore it)", req->bootif);
 		return -EINVAL;

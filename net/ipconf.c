@@ -136,7 +136,7 @@ static struct in_addr class_mask(struct in_addr addr)
 	return m;
 }
 
-int ip_mask_prefix(struct in_addr mask)
+int ip_conf_mask_prefix(struct in_addr mask)
 {
 	uint32_t m = ntohl(mask.s_addr);
 	int n = 0;
@@ -218,7 +218,7 @@ static int parse_long_form(char **f, size_t n, struct ip_conf *out)
 	}
 	if (out->method == IP_METHOD_STATIC && !out->netmask.s_addr)
 		out->netmask = class_mask(out->addr);
-	if (out->netmask.s_addr && ip_mask_prefix(out->netmask) < 0)
+	if (out->netmask.s_addr && ip_conf_mask_prefix(out->netmask) < 0)
 		return -EINVAL;
 	return parse_tail(f, n, out);
 }

@@ -47,6 +47,6 @@ struct ip_conf {
  * other methods (link6, ibft, single-dhcp). */
 int ip_conf_parse(const char *value, struct ip_conf *out);
 /* Prefix length of a contiguous netmask; -EINVAL if not contiguous. */
-int ip_mask_prefix(struct in_addr mask);
+int ip_conf_mask_prefix(struct in_addr mask);
 
 #endif

@@ -1,6 +1,6 @@
 /* netconf: write /run/initramfs/net.IFACE.conf and /etc/resolv.conf.
  *
- * Every value written comes from the command line or passed dhcp_str_safe
+ * Every value written comes from the command line or passed dhcppkt_str_safe
  * (no spaces, quotes or newlines), so the file is plain key=value and can be
  * read by a shell as well. An iSCSI root-path is written without its CHAP
  * credentials (USER:PASSWORD@ left out), and the file is the owner's only:
@@ -60,7 +60,7 @@ static void out_addr6(struct out *o, const char *key, const struct in6_addr *a)
 
 static void out_str(struct out *o, const char *key, const char *value)
 {
-	if (value[0] && dhcp_str_safe(value, strlen(value)))
+	if (value[0] && dhcppkt_str_safe(value, strlen(value)))
 		out_add(o, "%s=%s\n", key, value);
 }
 
@@ -116,7 +116,7 @@ int netconf_format(const struct link_info *link, const char *method,
 	out_addr(&o, "ADDRESS", l->addr);
 	out_addr(&o, "NETMASK", l->netmask);
 	if (l->netmask.s_addr)
-		out_add(&o, "PREFIX=%d\n", ip_mask_prefix(l->netmask));
+		out_add(&o, "PREFIX=%d\n", ip_conf_mask_prefix(l->netmask));
 	out_addr(&o, "BROADCAST", l->broadcast);
 	out_addr(&o, "GATEWAY", l->router);
 	for (unsigned int i = 0; i < l->n_dns && i < DHCP_DNS_MAX; i++)
@@ -162,7 +162,7 @@ static int resolv_write(const char *path, const struct dhcp_lease *l)
 
 	buf[0] = '\0';
 	out_add(&o, "# written by lifeboat's network setup\n");
-	if (l->domain[0] && dhcp_str_safe(l->domain, strlen(l->domain)))
+	if (l->domain[0] && dhcppkt_str_safe(l->domain, strlen(l->domain)))
 		out_add(&o, "search %s\n", l->domain);
 	for (unsigned int i = 0; i < l->n_dns && i < DHCP_DNS_MAX; i++)
 		out_addr(&o, "nameserver", l->dns[i]);
@@ -181,7 +181,7 @@ static int resolv_write6(const char *path, const struct net6_conf *c)
 
 	buf[0] = '\0';
 	out_add(&o, "# written by lifeboat's network setup\n");
-	if (c->domain[0] && dhcp_str_safe(c->domain, strlen(c->domain)))
+	if (c->domain[0] && dhcppkt_str_safe(c->domain, strlen(c->domain)))
 		out_add(&o, "search %s\n", c->domain);
 	for (unsigned int i = 0; i < c->n_dns && i < DHCP_DNS_MAX; i++) {
 		char text[INET6_ADDRSTRLEN];

@@ -57,7 +57,7 @@ static const char *const forms[] = {
 
 /* A name the kernel takes: 1 to IF_NAMESIZE-1 characters, no '/', ':',
  * space, and not "." or "..". */
-int netdev_name_valid(const char *s)
+int netdev_spec_name_valid(const char *s)
 {
 	size_t n = strlen(s);
 
@@ -104,7 +104,7 @@ static int parse_ports(char *list, struct netdev_spec *out)
 	if (n > NETDEV_PORTS_MAX)
 		return -E2BIG;
 	for (int i = 0; i < n; i++) {
-		if (!netdev_name_valid(names[i]))
+		if (!netdev_spec_name_valid(names[i]))
 			return -EINVAL;
 		strcpy(out->ports[i], names[i]);
 	}
@@ -114,7 +114,7 @@ static int parse_ports(char *list, struct netdev_spec *out)
 
 static int set_name(const char *name, struct netdev_spec *out)
 {
-	if (!netdev_name_valid(name))
+	if (!netdev_spec_name_valid(name))
 		return -EINVAL;
 	strcpy(out->name, name);
 	return 0;
@@ -165,7 +165,7 @@ static int parse_bond_option(char *opt, struct netdev_spec *out)
 	if (split(opt, '=', kv, 2) != 2)
 		return -EINVAL;
 	if (strcmp(kv[0], "primary") == 0) {
-		if (!netdev_name_valid(kv[1]))
+		if (!netdev_spec_name_valid(kv[1]))
 			return -EINVAL;
 		strcpy(out->primary, kv[1]);
 		return 0;
@@ -275,7 +275,7 @@ static int parse_ifname(char *value, struct netdev_spec *out)
 	return parse_mac(f[1], out->mac);
 }
 
-int netdev_bootif_parse(const char *value, uint8_t mac[6])
+int netdev_spec_bootif_parse(const char *value, uint8_t mac[6])
 {
 	/* "01-" names Ethernet as ARP's hardware type; 6 bytes make 17 characters. */
 	if (strlen(value) == 20 && strncmp(value, "01-", 3) == 0)

@@ -41,8 +41,8 @@ struct netdev_spec {
 int netdev_spec_parse(const char *word, struct netdev_spec *out, char *why, size_t why_size);
 /* BOOTIF=: PXELINUX's "01-aa-bb-cc-dd-ee-ff" (01 is Ethernet), or the six
  * bytes alone with '-' or ':'. Returns 0 or -EINVAL. */
-int netdev_bootif_parse(const char *value, uint8_t mac[6]);
+int netdev_spec_bootif_parse(const char *value, uint8_t mac[6]);
 /* Whether s is an interface name the kernel would take (dev_valid_name). */
-int netdev_name_valid(const char *s);
+int netdev_spec_name_valid(const char *s);
 
 #endif

@@ -58,7 +58,7 @@ static void conf_from_ip(const struct ip_conf *ipc, struct dhcp_lease *c)
 static int link_apply(const struct net_state *st, const struct ip_conf *ipc)
 {
 	const struct dhcp_lease *c = &st->conf;
-	int prefix = c->netmask.s_addr ? ip_mask_prefix(c->netmask) : 32;
+	int prefix = c->netmask.s_addr ? ip_conf_mask_prefix(c->netmask) : 32;
 	int r;
 
 	if (prefix < 0)
@@ -268,9 +268,9 @@ static void log_conf(const struct net_state *st)
 	inet_ntop(AF_INET, &st->conf.server_id, srv, sizeof(srv));
 	if (st->from_dhcp)
 		log_info("%s: %s/%d from DHCP server %s, root-path '%s'", st->link.name, a,
-			 ip_mask_prefix(st->conf.netmask), srv, root_path);
+			 ip_conf_mask_prefix(st->conf.netmask), srv, root_path);
 	else
-		log_info("%s: %s/%d from ip=", st->link.name, a, ip_mask_prefix(st->conf.netmask));
+		log_info("%s: %s/%d from ip=", st->link.name, a, ip_conf_mask_prefix(st->conf.netmask));
 	timeline_mark("lease", "%s %s %s", st->link.name, a, st->from_dhcp ? "dhcp" : "static");
 }
 

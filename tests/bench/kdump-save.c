@@ -72,7 +72,7 @@ int main(int argc, char **argv)
 	}
 	if (strcmp(mode, "elf") == 0)
 		r = save_elf(&core, &vi, out, (unsigned)atoi(argv[3]), argc > 5 ? strtoull(argv[5], NULL, 0) : 0);
-	else if (kdump_compress_parse(mode, &comp) == 0)
+	else if (kdump_conf_compress_parse(mode, &comp) == 0)
 		r = save_kdump(&core, &vi, out, (unsigned)atoi(argv[3]), 0, comp, threads);
 	else
 		r = save_kdump(&core, &vi, out, (unsigned)atoi(argv[3]), strcmp(mode, "flat") == 0, comp, threads);

@@ -32,14 +32,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		xid = be32(data + 28 + 4);
 		memcpy(mac, data + 28 + 28, 6);
 	}
-	if (dhcp_packet_parse(data, size, size & 1, xid, mac, &l) == 0)
+	if (dhcppkt_parse(data, size, size & 1, xid, mac, &l) == 0)
 		lease_touch(&l);
 	/* As the BOOTP message alone. */
 	if (size >= 34) {
 		xid = be32(data + 4);
 		memcpy(mac, data + 28, 6);
 	}
-	if (dhcp_bootp_parse(data, size, xid, mac, &l) == 0)
+	if (dhcppkt_bootp_parse(data, size, xid, mac, &l) == 0)
 		lease_touch(&l);
 	return 0;
 }

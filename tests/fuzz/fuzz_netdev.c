@@ -20,17 +20,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	text[size] = '\0';
 	if (netdev_spec_parse(text, &spec, why, sizeof(why)) == 0) {
 		/* What a parse gives is what the kernel will be asked for. */
-		if (!netdev_name_valid(spec.name) || spec.n_ports > NETDEV_PORTS_MAX ||
+		if (!netdev_spec_name_valid(spec.name) || spec.n_ports > NETDEV_PORTS_MAX ||
 		    spec.n_opts > NETDEV_BOND_OPTS_MAX ||
 		    (spec.kind == NETDEV_VLAN && (spec.vlan_id < 1 || spec.vlan_id > 4094)))
 			abort();
 		for (int i = 0; i < spec.n_ports; i++)
-			if (!netdev_name_valid(spec.ports[i]))
+			if (!netdev_spec_name_valid(spec.ports[i]))
 				abort();
 	} else if (!memchr(why, '\0', sizeof(why))) {
 		abort();
 	}
-	netdev_bootif_parse(text, mac);
+	netdev_spec_bootif_parse(text, mac);
 	free(text);
 	return 0;
 }

@@ -36,7 +36,7 @@ static void conf_full(void **state)
 	assert_int_equal(c.level, 17);
 	assert_int_equal(c.formats, FORMAT_KDUMP | FORMAT_ELF);
 	assert_int_equal(c.compress, COMPRESS_ZLIB);
-	assert_string_equal(kdump_compress_name(c.compress), "zlib");
+	assert_string_equal(kdump_conf_compress_name(c.compress), "zlib");
 	assert_int_equal(c.action, ACTION_POWEROFF);
 	assert_int_equal(c.failure_action, ACTION_SHELL);
 }

@@ -79,7 +79,7 @@ static void ip_kernel_static_form(void **state)
 	assert_string_equal(addr_text(c.addr), "198.51.100.21");
 	assert_string_equal(addr_text(c.server), "198.51.100.1");
 	assert_string_equal(addr_text(c.gateway), "198.51.100.254");
-	assert_int_equal(ip_mask_prefix(c.netmask), 24);
+	assert_int_equal(ip_conf_mask_prefix(c.netmask), 24);
 	assert_string_equal(c.hostname, "guest");
 	assert_string_equal(c.dev, "eth0");
 	assert_string_equal(addr_text(c.dns[0]), "198.51.100.53");
@@ -87,9 +87,9 @@ static void ip_kernel_static_form(void **state)
 	/* No autoconf word with an address: static, with the class mask. */
 	assert_int_equal(ip_conf_parse("10.1.2.3::::", &c), 0);
 	assert_int_equal(c.method, IP_METHOD_STATIC);
-	assert_int_equal(ip_mask_prefix(c.netmask), 8);
+	assert_int_equal(ip_conf_mask_prefix(c.netmask), 8);
 	assert_int_equal(ip_conf_parse("172.16.0.9:::::eth0:off", &c), 0);
-	assert_int_equal(ip_mask_prefix(c.netmask), 16);
+	assert_int_equal(ip_conf_mask_prefix(c.netmask), 16);
 	/* dracut's MTU after autoconf. */
 	assert_int_equal(ip_conf_parse("198.51.100.21::198.51.100.1:255.255.255.0::eth0:none:1400", &c), 0);
 	assert_int_equal(c.mtu, 1400);
@@ -306,7 +306,7 @@ static void dhcp_ack_parsed(void **state)
 
 	(void)state;
 	reply_make(&r, XID, ack_opts, sizeof(ack_opts), true);
-	assert_int_equal(dhcp_packet_parse(r.b, r.len, true, XID, mac, &l), 0);
+	assert_int_equal(dhcppkt_parse(r.b, r.len, true, XID, mac, &l), 0);
 	assert_int_equal(l.type, DHCP_ACK);
 	assert_string_equal(addr_text(l.addr), "198.51.100.11");
 	assert_string_equal(addr_text(l.siaddr), "198.51.100.2");
@@ -321,7 +321,7 @@ static void dhcp_ack_parsed(void **state)
 	assert_int_equal(l.lease_sec, 3600);
 	/* The same without a UDP checksum (0 means none). */
 	reply_make(&r, XID, ack_opts, sizeof(ack_opts), false);
-	assert_int_equal(dhcp_packet_parse(r.b, r.len, true, XID, mac, &l), 0);
+	assert_int_equal(dhcppkt_parse(r.b, r.len, true, XID, mac, &l), 0);
 }
 
 static void dhcp_not_ours_dropped(void **state)
@@ -332,10 +332,10 @@ static void dhcp_not_ours_dropped(void **state)
 
 	(void)state;
 	reply_make(&r, XID, ack_opts, sizeof(ack_opts), true);
-	assert_int_equal(dhcp_packet_parse(r.b, r.len, true, XID + 1, mac, &l), -EINVAL);
-	assert_int_equal(dhcp_packet_parse(r.b, r.len, true, XID, other, &l), -EINVAL);
+	assert_int_equal(dhcppkt_parse(r.b, r.len, true, XID + 1, mac, &l), -EINVAL);
+	assert_int_equal(dhcppkt_parse(r.b, r.len, true, XID, other, &l), -EINVAL);
 	r.b[20 + 3] = 67;                          /* to the server's port */
-	assert_int_equal(dhcp_packet_parse(r.b, r.len, false, XID, mac, &l), -EINVAL);
+	assert_int_equal(dhcppkt_parse(r.b, r.len, false, XID, mac, &l), -EINVAL);
 }
 
 static void dhcp_corrupt_dropped(void **state)
@@ -346,15 +346,15 @@ static void dhcp_corrupt_dropped(void **state)
 	(void)state;
 	reply_make(&r, XID, ack_opts, sizeof(ack_opts), true);
 	r.b[28 + 240 + 20] ^= 1;                   /* a byte inside the options */
-	assert_int_equal(dhcp_packet_parse(r.b, r.len, true, XID, mac, &l), -EINVAL);
+	assert_int_equal(dhcppkt_parse(r.b, r.len, true, XID, mac, &l), -EINVAL);
 	/* Offloaded checksums are not checked. */
-	assert_int_equal(dhcp_packet_parse(r.b, r.len, false, XID, mac, &l), 0);
+	assert_int_equal(dhcppkt_parse(r.b, r.len, false, XID, mac, &l), 0);
 	reply_make(&r, XID, ack_opts, sizeof(ack_opts), true);
 	r.b[8] = 1;                                /* TTL: IP header checksum now wrong */
-	assert_int_equal(dhcp_packet_parse(r.b, r.len, true, XID, mac, &l), -EINVAL);
+	assert_int_equal(dhcppkt_parse(r.b, r.len, true, XID, mac, &l), -EINVAL);
 	reply_make(&r, XID, ack_opts, sizeof(ack_opts), false);
 	for (size_t n = 0; n < r.len; n++)         /* every truncation */
-		assert_int_equal(dhcp_packet_parse(r.b, n, true, XID, mac, &l), -EINVAL);
+		assert_int_equal(dhcppkt_parse(r.b, n, true, XID, mac, &l), -EINVAL);
 }
 
 static void dhcp_hostile_options(void **state)
@@ -370,16 +370,16 @@ static void dhcp_hostile_options(void **state)
 
 	(void)state;
 	reply_make(&r, XID, past_end, sizeof(past_end), false);
-	assert_int_equal(dhcp_packet_parse(r.b, r.len, true, XID, mac, &l), 0);
+	assert_int_equal(dhcppkt_parse(r.b, r.len, true, XID, mac, &l), 0);
 	assert_int_equal(l.type, DHCP_OFFER);
 	assert_string_equal(l.root_path, "");
 	reply_make(&r, XID, unsafe, sizeof(unsafe), false);
-	assert_int_equal(dhcp_packet_parse(r.b, r.len, true, XID, mac, &l), 0);
+	assert_int_equal(dhcppkt_parse(r.b, r.len, true, XID, mac, &l), 0);
 	assert_string_equal(l.root_path, "");
 	assert_string_equal(l.hostname, "");
 	assert_int_equal(l.netmask.s_addr, 0);
 	reply_make(&r, XID, type_after_end, sizeof(type_after_end), false);
-	assert_int_equal(dhcp_packet_parse(r.b, r.len, true, XID, mac, &l), -EINVAL);
+	assert_int_equal(dhcppkt_parse(r.b, r.len, true, XID, mac, &l), -EINVAL);
 }
 
 static void dhcp_overload_options(void **state)
@@ -393,7 +393,7 @@ static void dhcp_overload_options(void **state)
 	(void)state;
 	reply_make(&r, XID, opts, sizeof(opts), false);
 	memcpy(r.b + 28 + 108, in_file, sizeof(in_file));
-	assert_int_equal(dhcp_packet_parse(r.b, r.len, true, XID, mac, &l), 0);
+	assert_int_equal(dhcppkt_parse(r.b, r.len, true, XID, mac, &l), 0);
 	assert_string_equal(l.root_path, "/root2");
 }
 
@@ -409,7 +409,7 @@ static void dhcp_request_built(void **state)
 	memcpy(req.mac, mac, 6);
 	inet_pton(AF_INET, "198.51.100.11", &req.requested);
 	inet_pton(AF_INET, "198.51.100.1", &req.server_id);
-	len = dhcp_packet_build(&req, buf, sizeof(buf));
+	len = dhcppkt_build(&req, buf, sizeof(buf));
 	assert_true(len >= 28 + 300);
 	assert_int_equal(csum(0, buf, 20), 0);                 /* IP header checksum */
 	assert_int_equal(buf[20 + 1], 68);
@@ -428,7 +428,7 @@ static void dhcp_request_built(void **state)
 	}
 	assert_true(vendor);
 	assert_true(asks_root);
-	assert_int_equal(dhcp_packet_build(&req, buf, 100), -ENOSPC);
+	assert_int_equal(dhcppkt_build(&req, buf, 100), -ENOSPC);
 }
 
 /* ---- net.IFACE.conf, command line ---- */
@@ -442,7 +442,7 @@ static void netconf_written(void **state)
 
 	(void)state;
 	reply_make(&r, XID, ack_opts, sizeof(ack_opts), false);
-	assert_int_equal(dhcp_packet_parse(r.b, r.len, true, XID, mac, &l), 0);
+	assert_int_equal(dhcppkt_parse(r.b, r.len, true, XID, mac, &l), 0);
 	assert_true(netconf_format(&link, "dhcp", &l, buf, sizeof(buf)) > 0);
 	assert_non_null(strstr(buf, "IFACE=eth0\nMAC=52:54:00:00:00:01\nMETHOD=dhcp\n"));
 	assert_non_null(strstr(buf, "ADDRESS=198.51.100.11\nNETMASK=255.255.255.0\nPREFIX=24\n"));
@@ -474,7 +474,7 @@ static void netconf_files_written(void **state)
 	(void)state;
 	assert_non_null(mkdtemp(dir));
 	reply_make(&r, XID, ack_opts, sizeof(ack_opts), false);
-	assert_int_equal(dhcp_packet_parse(r.b, r.len, true, XID, mac, &l), 0);
+	assert_int_equal(dhcppkt_parse(r.b, r.len, true, XID, mac, &l), 0);
 	snprintf(path, sizeof(path), "%s/resolv.conf", dir);
 	assert_int_equal(netconf_write(dir, path, &link, "dhcp", &l), 0);
 	file_text(path, text, sizeof(text));
@@ -504,7 +504,7 @@ static void netconf_chap_root_path(void **state)
 	memcpy(opts + 11, rp, sizeof(rp) - 1);
 	opts[11 + sizeof(rp) - 1] = 255;
 	reply_make(&r, XID, opts, 12 + sizeof(rp) - 1, false);
-	assert_int_equal(dhcp_packet_parse(r.b, r.len, true, XID, mac, &l), 0);
+	assert_int_equal(dhcppkt_parse(r.b, r.len, true, XID, mac, &l), 0);
 	assert_string_equal(l.root_path, rp);
 	assert_non_null(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/net.eth0.conf", dir);

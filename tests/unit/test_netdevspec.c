@@ -145,25 +145,25 @@ static void ifname_and_bootif(void **state)
 	assert_int_equal(parse("ifname=lan0:52:54:00:ab:cd:ef:00", &s), -EINVAL);
 	assert_int_equal(parse("ifname=lan0:5:54:00:ab:cd:ef", &s), -EINVAL);
 	assert_int_equal(parse("ifname=lan0", &s), -EINVAL);
-	assert_int_equal(netdev_bootif_parse("01-52-54-00-ab-cd-ef", mac), 0);
+	assert_int_equal(netdev_spec_bootif_parse("01-52-54-00-ab-cd-ef", mac), 0);
 	assert_memory_equal(mac, want, 6);
-	assert_int_equal(netdev_bootif_parse("52:54:00:ab:cd:ef", mac), 0);
+	assert_int_equal(netdev_spec_bootif_parse("52:54:00:ab:cd:ef", mac), 0);
 	assert_memory_equal(mac, want, 6);
-	assert_int_equal(netdev_bootif_parse("06-52-54-00-ab-cd-ef", mac), -EINVAL);
-	assert_int_equal(netdev_bootif_parse("01-52-54-00-ab-c", mac), -EINVAL);
-	assert_int_equal(netdev_bootif_parse("", mac), -EINVAL);
+	assert_int_equal(netdev_spec_bootif_parse("06-52-54-00-ab-cd-ef", mac), -EINVAL);
+	assert_int_equal(netdev_spec_bootif_parse("01-52-54-00-ab-c", mac), -EINVAL);
+	assert_int_equal(netdev_spec_bootif_parse("", mac), -EINVAL);
 }
 
 static void names_the_kernel_takes(void **state)
 {
 	(void)state;
-	assert_true(netdev_name_valid("eth0.5"));
-	assert_true(netdev_name_valid("abcdefghijklmno"));     /* 15 */
-	assert_false(netdev_name_valid("abcdefghijklmnop"));   /* 16 */
-	assert_false(netdev_name_valid(""));
-	assert_false(netdev_name_valid(".."));
-	assert_false(netdev_name_valid("a b"));
-	assert_false(netdev_name_valid("a/b"));
+	assert_true(netdev_spec_name_valid("eth0.5"));
+	assert_true(netdev_spec_name_valid("abcdefghijklmno"));     /* 15 */
+	assert_false(netdev_spec_name_valid("abcdefghijklmnop"));   /* 16 */
+	assert_false(netdev_spec_name_valid(""));
+	assert_false(netdev_spec_name_valid(".."));
+	assert_false(netdev_spec_name_valid("a b"));
+	assert_false(netdev_spec_name_valid("a/b"));
 }
 
 /* The words reach net/ whole, in order, once each; BOOTIF= and rd.bootif=. */

@@ -249,8 +249,8 @@ static void words_and_offsets(void **state)
 	assert_true(cmdwords_next(&p, &w));
 	assert_string_equal(w.text, "ab cd");
 	assert_int_equal(w.raw_len, 7);
-	assert_int_equal(cmdword_raw_offset(&w, 1), 2);
-	assert_int_equal(cmdword_raw_offset(&w, 4), 6);
+	assert_int_equal(cmdwords_raw_offset(&w, 1), 2);
+	assert_int_equal(cmdwords_raw_offset(&w, 4), 6);
 	assert_true(cmdwords_next(&p, &w));
 	assert_string_equal(w.text, "x");
 	assert_false(cmdwords_next(&p, &w));
