@@ -5,15 +5,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/array.h"
+
+/* Room for one more string and the NULL terminator after it. */
 static int strv_grow(struct strv *v)
 {
-	size_t cap = v->cap ? v->cap * 2 : 8;
-	char **items = realloc(v->items, cap * sizeof(*items));
+	char **items = array_grow(v->items, &v->cap, v->len + 1, sizeof(*items), 8);
 
 	if (!items)
 		return -ENOMEM;
 	v->items = items;
-	v->cap = cap;
 	return 0;
 }
 
@@ -21,8 +22,7 @@ int strv_push(struct strv *v, const char *s)
 {
 	char *copy;
 
-	/* Keep one slot free for the NULL terminator. */
-	if (v->len + 1 >= v->cap && strv_grow(v) < 0)
+	if (strv_grow(v) < 0)
 		return -ENOMEM;
 	copy = strdup(s);
 	if (!copy)

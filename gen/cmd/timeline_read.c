@@ -1,6 +1,7 @@
 /* timeline_read: parse the init's boot timeline into marks. */
 #include "gen/cmd/timeline_read.h"
 
+#include "common/array.h"
 #include "common/fileread.h"
 
 #include <errno.h>
@@ -58,18 +59,15 @@ static int seconds_parse(const char **p, const char *end, unsigned long long *us
 static int marks_reserve(struct timeline *tl)
 {
 	struct timeline_mark *m;
-	size_t cap;
 
 	if (tl->len < tl->cap)
 		return 0;
 	if (tl->len >= TIMELINE_LINES_MAX)
 		return -E2BIG;
-	cap = tl->cap ? tl->cap * 2 : 16;
-	m = realloc(tl->marks, cap * sizeof(*m));
+	m = array_grow(tl->marks, &tl->cap, tl->len, sizeof(*m), 16);
 	if (!m)
 		return -ENOMEM;
 	tl->marks = m;
-	tl->cap = cap;
 	return 0;
 }
 

@@ -24,6 +24,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/array.h"
 #include "gen/elf/elf.h"
 #include "gen/elf/ldconf.h"
 #include "gen/elf/ldsearch.h"
@@ -49,17 +50,11 @@ struct dep_walk {
 
 static int walk_add(struct dep_walk *w, const char *path, const char *origin, struct elf_deps *elf, long loader)
 {
-	struct dep_obj *o;
+	struct dep_obj *o, *objs = array_grow(w->objs, &w->cap, w->n, sizeof(*objs), 16);
 
-	if (w->n == w->cap) {
-		size_t cap = w->cap ? w->cap * 2 : 16;
-		struct dep_obj *objs = realloc(w->objs, cap * sizeof(*objs));
-
-		if (!objs)
-			return -ENOMEM;
-		w->objs = objs;
-		w->cap = cap;
-	}
+	if (!objs)
+		return -ENOMEM;
+	w->objs = objs;
 	o = &w->objs[w->n];
 	o->path = strdup(path);
 	o->origin = strdup(origin);

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
+#include "common/array.h"
 #include "gen/gen_report.h"
 
 /* Symlinks followed while placing one path, as the kernel's limit. */
@@ -146,17 +147,14 @@ static int slots_reserve(struct image *img)
 /* Room for one more entry and its slot. */
 static int entries_reserve(struct image *img)
 {
+	struct image_entry *p;
+
 	if (slots_reserve(img) < 0)
 		return -ENOMEM;
-	if (img->len == img->cap) {
-		size_t cap = img->cap ? img->cap * 2 : 256;
-		struct image_entry *p = realloc(img->entries, cap * sizeof(*p));
-
-		if (!p)
-			return -ENOMEM;
-		img->entries = p;
-		img->cap = cap;
-	}
+	p = array_grow(img->entries, &img->cap, img->len, sizeof(*p), 256);
+	if (!p)
+		return -ENOMEM;
+	img->entries = p;
 	return 0;
 }
 

@@ -2,6 +2,7 @@
  * generic set and the host's needs, with dependencies and softdeps. */
 #include "gen/kmod/kmods.h"
 
+#include "common/array.h"
 #include "gen/gen_report.h"
 #include "gen/host/hostonly.h"
 #include "gen/kmod/kmods_int.h"
@@ -222,17 +223,11 @@ static int entry_deps_add(struct kmods *k, size_t i, struct kmod_module *mod)
 static int entry_new(struct kmods *k, struct kmod_module *mod, const char *path)
 {
 	const char *options = kmod_module_get_options(mod);
-	struct kmods_entry *e;
+	struct kmods_entry *e, *mods = array_grow(k->mods, &k->cap_mods, k->n_mods, sizeof(*mods), 64);
 
-	if (k->n_mods == k->cap_mods) {
-		size_t cap = k->cap_mods ? k->cap_mods * 2 : 64;
-		struct kmods_entry *mods = realloc(k->mods, cap * sizeof(*mods));
-
-		if (!mods)
-			return -ENOMEM;
-		k->mods = mods;
-		k->cap_mods = cap;
-	}
+	if (!mods)
+		return -ENOMEM;
+	k->mods = mods;
 	e = &k->mods[k->n_mods];
 	memset(e, 0, sizeof(*e));
 	e->name = strdup(kmod_module_get_name(mod));
