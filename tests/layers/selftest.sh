@@ -113,5 +113,9 @@ fresh   # a comment naming a folder's file without its extension, after the file
 echo '/* see gen/lt_gone for why */' >> "$scratch/t/gen/gen_report.c"
 expect stale-stem 'names gen/lt_gone, which is not in the tree'
 
+fresh   # a comment naming a page's section that is not there (renamed, moved)
+echo '/* measured in docs/kdump.md, "No such section here" */' >> "$scratch/t/net/dhcp.c"
+expect stale-section 'names the section "No such section here" of docs/kdump.md, which has no heading'
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -7,7 +7,9 @@ on naming the old place. Read here, in the sources, scripts and pages:
   - FOLDER/.../NAME.EXT (EXT: c h md sh py scd) whose first folder is one
     of the tree's: the file must exist;
   - FOLDER/NAME without an extension, under a folder of the programs
-    ("gen/ls", "bootlib/coldplug"): a file NAME.* or a folder NAME must.
+    ("gen/ls", "bootlib/coldplug"): a file NAME.* or a folder NAME must;
+  - a page's section, PAGE.md, "HEADING" (docs/kdump.md, "A corrupt dump"):
+    one of the page's headings must hold those words.
 A record of the past keeps the old name with the new one beside it:
 "resume/mountinfo.c (now common/mountinfo.c)" passes, the new name checked.
 Left alone: includes (the layer check reads those), names with a
@@ -15,6 +17,7 @@ placeholder in capitals (tests/fuzz/fuzz_NAME.c), globs (net/iscsi*.[ch])
 and the kernel's own paths in OUTSIDE.
 Usage: stalepaths.py [TREE]   (prints each stale pointer; exit 1 when any)
 """
+import functools
 import os
 import re
 import sys
@@ -25,6 +28,7 @@ PROGRAM_DIRS = ('gen', 'init', 'bootlib', 'common', 'net', 'blockstack', 'kdump'
 PATH = re.compile(r'(?<![\w./*-])((?:[\w.-]+/)+[\w.-]*\w\.(?:c|h|md|sh|py|scd))(?![\w*])')
 STEM = re.compile(r'(?<![\w./*-])((?:%s)/(?:\w+/)*\w+)(?![\w.*/-])' % '|'.join(PROGRAM_DIRS))
 PLACEHOLDER = re.compile(r'[A-Z]{3,}|/x\.')
+SECTION = re.compile(r'(?<![\w.-])((?:docs/)?[\w-]+\.md),? "([^"]+)"')
 # Paths of the kernel's tree that read like ours (module paths a test loads).
 OUTSIDE = {'net/core/failover'}
 # The layer check's own files name planted, missing files on purpose.
@@ -48,6 +52,27 @@ def exists(tree, path, stem):
         f.startswith(name + '.') for f in os.listdir(folder))
 
 
+@functools.lru_cache(maxsize=None)
+def headings(tree, page):
+    """The headings of docs/PAGE, lower case; None when there is no such page."""
+    try:
+        lines = open(os.path.join(tree, 'docs', page)).read().splitlines()
+    except OSError:
+        return None
+    return [h.lstrip('#').strip().lower() for h in lines if h.startswith('#')]
+
+
+def stale_sections(tree, path, n, line):
+    errors = []
+    for m in SECTION.finditer(line):
+        page, words = os.path.basename(m.group(1)), m.group(2)
+        found = headings(tree, page)
+        if found is not None and not any(words.lower() in h for h in found):
+            errors.append(f'{path}:{n} names the section "{words}" of docs/{page}, which has no '
+                          f'heading of those words: name the section as it is now')
+    return errors
+
+
 def stale_in(tree, path, tops, bases):
     """The stale pointers of one file, as messages."""
     errors = []
@@ -55,6 +80,7 @@ def stale_in(tree, path, tops, bases):
     for n, line in enumerate(text.splitlines(), 1):
         if re.match(r'\s*#\s*include', line):
             continue
+        errors += stale_sections(tree, path, n, line)
         found = [(m, False) for m in PATH.finditer(line)]
         found += [(m, True) for m in STEM.finditer(line)]
         for m, stem in found:
