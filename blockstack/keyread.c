@@ -23,7 +23,7 @@ static int key_fd_read(int fd, const struct key_request *req, char *buf, size_t 
 		return -EFBIG;
 	if (req->offset && lseek(fd, (off_t)req->offset, SEEK_SET) < 0)
 		return -errno;
-	n = fd_read_full(fd, buf, req->limit ? req->limit : size);
+	n = file_read_fd(fd, buf, req->limit ? req->limit : size);
 	if (n < 0)
 		return (int)n;
 	if (!req->limit && (size_t)n == size && read(fd, &extra, 1) > 0)

@@ -102,13 +102,13 @@ ssize_t file_read_text(const char *path, int oflags, char *buf, size_t size)
 	fd = open(path, O_RDONLY | O_CLOEXEC | oflags);
 	if (fd < 0)
 		return -errno;
-	n = fd_read_full(fd, buf, size - 1);
+	n = file_read_fd(fd, buf, size - 1);
 	close(fd);
 	buf[n > 0 ? n : 0] = '\0';
 	return n;
 }
 
-int file_copy_out(const char *path, FILE *out)
+int file_read_to_stream(const char *path, FILE *out)
 {
 	char buf[4096];
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -158,12 +158,12 @@ static ssize_t read_loop(int fd, void *buf, size_t len, uint64_t *off)
 	return (ssize_t)n;
 }
 
-ssize_t fd_read_full(int fd, void *buf, size_t len)
+ssize_t file_read_fd(int fd, void *buf, size_t len)
 {
 	return read_loop(fd, buf, len, NULL);
 }
 
-ssize_t fd_pread_full(int fd, void *buf, size_t len, uint64_t off)
+ssize_t file_read_fd_at(int fd, void *buf, size_t len, uint64_t off)
 {
 	/* An offset off_t cannot hold is no place in any file. */
 	if (off > (uint64_t)INT64_MAX - len)

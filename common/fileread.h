@@ -26,13 +26,13 @@ ssize_t file_read_text(const char *path, int oflags, char *buf, size_t size);
 /* All of path written to out, as it is (a report quoting a file). Returns
  * 0, or -errno when it cannot be opened or read (out then has what came
  * before: the caller says what is missing). */
-int file_copy_out(const char *path, FILE *out);
+int file_read_to_stream(const char *path, FILE *out);
 /* read(2) len bytes of fd into buf, or up to its end, through signals and
  * short reads. Returns how many were read (less than len only at the
  * end), or -errno. */
-ssize_t fd_read_full(int fd, void *buf, size_t len);
+ssize_t file_read_fd(int fd, void *buf, size_t len);
 /* The same with pread(2) from offset off (the position is not moved);
  * -EINVAL for an offset no file can have. */
-ssize_t fd_pread_full(int fd, void *buf, size_t len, uint64_t off);
+ssize_t file_read_fd_at(int fd, void *buf, size_t len, uint64_t off);
 
 #endif

@@ -44,7 +44,7 @@ int fd_write_all(int fd, const void *buf, size_t len)
 	return 0;
 }
 
-int fd_pwrite_all(int fd, const void *buf, size_t len, uint64_t off)
+int file_write_fd_at(int fd, const void *buf, size_t len, uint64_t off)
 {
 	const unsigned char *p = buf;
 

@@ -15,6 +15,6 @@ int fd_write_all(int fd, const void *buf, size_t len);
 /* pwrite(2) all of buf at offset off, through signals and short writes.
  * Returns 0, -EIO when the kernel takes nothing more, -EINVAL for an
  * offset no file can have, or -errno. */
-int fd_pwrite_all(int fd, const void *buf, size_t len, uint64_t off);
+int file_write_fd_at(int fd, const void *buf, size_t len, uint64_t off);
 
 #endif

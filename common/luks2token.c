@@ -343,7 +343,7 @@ int luks2token_read(const char *path, struct luks2_tokens *out, char **json)
 		free(buf);
 		return r;
 	}
-	got = fd_pread_full(fd, buf, LUKS2TOKEN_READ_MAX, 0);
+	got = file_read_fd_at(fd, buf, LUKS2TOKEN_READ_MAX, 0);
 	close(fd);
 	r = got < 0 ? (int)got : luks2token_parse_header(buf, (size_t)got, out, &off, &len);
 	if (r >= 0 && json) {

@@ -35,7 +35,7 @@ static int write_all(struct dump_sink *s, const void *buf, size_t len)
 
 static int pwrite_all(struct dump_sink *s, uint64_t off, const void *buf, size_t len)
 {
-	int r = fd_pwrite_all(s->fd, buf, len, off);
+	int r = file_write_fd_at(s->fd, buf, len, off);
 
 	if (r == 0)
 		s->bytes += len;

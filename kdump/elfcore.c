@@ -20,7 +20,7 @@ static int read_full(int fd, uint64_t off, void *buf, size_t len)
 	/* An offset no file can have is a corrupt header: a short read. */
 	if (off > (uint64_t)INT64_MAX - len)
 		return -EIO;
-	n = fd_pread_full(fd, buf, len, off);
+	n = file_read_fd_at(fd, buf, len, off);
 	if (n < 0)
 		return (int)n;
 	return (size_t)n == len ? 0 : -EIO;

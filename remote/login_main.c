@@ -52,7 +52,7 @@ static void diagnosis(const struct shell_state *st)
 	}
 	printf("lifeboat: the boot stopped: %s", why);
 	fflush(stdout);
-	if (st->cause == SHELL_FOR_FAILURE && file_copy_out(LAYOUT_RESCUE_SUMMARY, stdout) < 0)
+	if (st->cause == SHELL_FOR_FAILURE && file_read_to_stream(LAYOUT_RESCUE_SUMMARY, stdout) < 0)
 		printf("lifeboat: the console's lists are not in %s; see the report\n",
 		       LAYOUT_RESCUE_SUMMARY);
 	printf("lifeboat: the full report is %s; type exit to let the boot go on\n", REPORT);

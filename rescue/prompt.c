@@ -60,7 +60,7 @@ static void print_help(FILE *out)
 
 static void print_file(FILE *out, const char *path)
 {
-	int r = file_copy_out(path, out);
+	int r = file_read_to_stream(path, out);
 
 	if (r < 0)
 		fprintf(out, "%s cannot be read: %s\n", path, strerror(-r));

@@ -30,7 +30,7 @@ static void section(FILE *out, const char *title)
 
 static void copy_file(FILE *out, const char *path)
 {
-	int r = file_copy_out(path, out);
+	int r = file_read_to_stream(path, out);
 
 	if (r < 0)
 		fprintf(out, "(%s: %s)\n", path, strerror(-r));

@@ -44,7 +44,7 @@ static void probe_blkid(int fd, unsigned long long offset, struct resume_sig *ou
 
 static int read_page(int fd, unsigned long long offset, unsigned char *page, size_t size)
 {
-	ssize_t n = fd_pread_full(fd, page, size, offset);
+	ssize_t n = file_read_fd_at(fd, page, size, offset);
 
 	if (n < 0)
 		return (int)n;

@@ -70,7 +70,7 @@ static int read_back(int fd, char **out, size_t *out_len, size_t max)
 	buf = malloc((size_t)st.st_size + 1);
 	if (!buf)
 		return -ENOMEM;
-	n = fd_pread_full(fd, buf, (size_t)st.st_size, 0);
+	n = file_read_fd_at(fd, buf, (size_t)st.st_size, 0);
 	if (n != st.st_size) {
 		free(buf);
 		return n < 0 ? (int)n : -EIO;

@@ -82,13 +82,13 @@ static void read_full_through_short_reads(void **state)
 	assert_int_equal(write(sv[1], "def", 3), 3);
 	assert_int_equal(write(sv[1], "gh", 2), 2);
 	close(sv[1]);
-	assert_int_equal(fd_read_full(sv[0], buf, 6), 6);
+	assert_int_equal(file_read_fd(sv[0], buf, 6), 6);
 	assert_memory_equal(buf, "abcdef", 6);
-	assert_int_equal(fd_read_full(sv[0], buf, sizeof(buf)), 2);
+	assert_int_equal(file_read_fd(sv[0], buf, sizeof(buf)), 2);
 	assert_memory_equal(buf, "gh", 2);
-	assert_int_equal(fd_read_full(sv[0], buf, sizeof(buf)), 0);
+	assert_int_equal(file_read_fd(sv[0], buf, sizeof(buf)), 0);
 	close(sv[0]);
-	assert_int_equal(fd_read_full(-1, buf, 1), -EBADF);
+	assert_int_equal(file_read_fd(-1, buf, 1), -EBADF);
 }
 
 /* At an offset: what is there, less at the end, the position unmoved; an
@@ -101,20 +101,20 @@ static void pread_and_pwrite_at_offsets(void **state)
 	(void)state;
 	assert_true(fd >= 0);
 	assert_int_equal(fd_write_all(fd, "0123456789", 10), 0);
-	assert_int_equal(fd_pwrite_all(fd, "xyz", 3, 4), 0);
-	assert_int_equal(fd_pwrite_all(fd, "end", 3, 12), 0);
+	assert_int_equal(file_write_fd_at(fd, "xyz", 3, 4), 0);
+	assert_int_equal(file_write_fd_at(fd, "end", 3, 12), 0);
 	assert_int_equal(lseek(fd, 0, SEEK_CUR), 10);
-	assert_int_equal(fd_pread_full(fd, buf, 4, 3), 4);
+	assert_int_equal(file_read_fd_at(fd, buf, 4, 3), 4);
 	assert_memory_equal(buf, "3xyz", 4);
-	assert_int_equal(fd_pread_full(fd, buf, sizeof(buf), 8), 7);
+	assert_int_equal(file_read_fd_at(fd, buf, sizeof(buf), 8), 7);
 	assert_memory_equal(buf, "89\0\0end", 7);
-	assert_int_equal(fd_pread_full(fd, buf, sizeof(buf), 100), 0);
+	assert_int_equal(file_read_fd_at(fd, buf, sizeof(buf), 100), 0);
 	assert_int_equal(lseek(fd, 0, SEEK_CUR), 10);
-	assert_int_equal(fd_pread_full(fd, buf, 2, UINT64_MAX - 1), -EINVAL);
-	assert_int_equal(fd_pwrite_all(fd, "ab", 2, (uint64_t)INT64_MAX), -EINVAL);
+	assert_int_equal(file_read_fd_at(fd, buf, 2, UINT64_MAX - 1), -EINVAL);
+	assert_int_equal(file_write_fd_at(fd, "ab", 2, (uint64_t)INT64_MAX), -EINVAL);
 	ro = open(path, O_RDONLY);
 	assert_true(ro >= 0);
-	assert_int_equal(fd_pwrite_all(ro, "ab", 2, 0), -EBADF);
+	assert_int_equal(file_write_fd_at(ro, "ab", 2, 0), -EBADF);
 	close(ro);
 	close(fd);
 	unlink(path);
@@ -162,8 +162,8 @@ static void copied_to_a_stream(void **state)
 	write_file(path, 10000);
 	out = open_memstream(&text, &len);
 	assert_non_null(out);
-	assert_int_equal(file_copy_out(path, out), 0);
-	assert_int_equal(file_copy_out("/nonexistent/lifeboat", out), -ENOENT);
+	assert_int_equal(file_read_to_stream(path, out), 0);
+	assert_int_equal(file_read_to_stream("/nonexistent/lifeboat", out), -ENOENT);
 	assert_int_equal(fclose(out), 0);
 	assert_int_equal(len, 10000);
 	for (size_t i = 0; i < len; i++)
