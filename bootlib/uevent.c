@@ -7,25 +7,19 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "bootlib/nlsock.h"
+
 int uevent_open(void)
 {
-	struct sockaddr_nl addr = { .nl_family = AF_NETLINK, .nl_groups = 1 };
 	/* Module loading bursts many events at once; a large buffer keeps the
 	 * kernel from dropping them while the init is busy in finit_module. */
 	int size = 4 << 20;
-	int fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK,
-			NETLINK_KOBJECT_UEVENT);
+	int fd = nlsock_open(SOCK_DGRAM | SOCK_NONBLOCK, NETLINK_KOBJECT_UEVENT, 1);
 
 	if (fd < 0)
-		return -errno;
+		return fd;
 	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &size, sizeof(size)) < 0)
 		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof(size));
-	if (bind(fd, (struct sockaddr *)&addr, sizeof(addr)) < 0) {
-		int e = -errno;
-
-		close(fd);
-		return e;
-	}
 	return fd;
 }
 

@@ -14,6 +14,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "bootlib/nlsock.h"
+
 #define ADDRWATCH_BUF 16384
 
 int addrwatch_dump(int fd)
@@ -36,13 +38,12 @@ int addrwatch_dump(int fd)
 
 int addrwatch_open(void)
 {
-	struct sockaddr_nl addr = { .nl_family = AF_NETLINK, .nl_groups = RTMGRP_IPV6_IFADDR };
-	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC | SOCK_NONBLOCK, NETLINK_ROUTE);
+	int fd = nlsock_open(SOCK_RAW | SOCK_NONBLOCK, NETLINK_ROUTE, RTMGRP_IPV6_IFADDR);
 	int r;
 
 	if (fd < 0)
-		return -errno;
-	r = bind(fd, (struct sockaddr *)&addr, sizeof(addr)) < 0 ? -errno : addrwatch_dump(fd);
+		return fd;
+	r = addrwatch_dump(fd);
 	if (r < 0) {
 		close(fd);
 		return r;

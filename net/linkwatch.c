@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "bootlib/log.h"
+#include "bootlib/nlsock.h"
 
 /* Larger than one RTM_NEWLINK with all its attributes (a few KiB). */
 #define LINKWATCH_BUF 16384
@@ -22,18 +23,7 @@
 
 int linkwatch_open(void)
 {
-	struct sockaddr_nl addr = { .nl_family = AF_NETLINK, .nl_groups = RTMGRP_LINK };
-	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC | SOCK_NONBLOCK, NETLINK_ROUTE);
-
-	if (fd < 0)
-		return -errno;
-	if (bind(fd, (struct sockaddr *)&addr, sizeof(addr)) < 0) {
-		int e = -errno;
-
-		close(fd);
-		return e;
-	}
-	return fd;
+	return nlsock_open(SOCK_RAW | SOCK_NONBLOCK, NETLINK_ROUTE, RTMGRP_LINK);
 }
 
 /* IFLA_IFNAME: a NUL-terminated name that fits IF_NAMESIZE. */

@@ -19,6 +19,7 @@
 
 #include "bootlib/clock.h"
 #include "bootlib/log.h"
+#include "bootlib/nlsock.h"
 #include "common/fileread.h"
 #include "shutdown/iscsinl.h"
 
@@ -185,22 +186,6 @@ static bool disk_busy(const char *disk)
 	if (fd >= 0)
 		close(fd);
 	return fd < 0 && errno == EBUSY;
-}
-
-static int nl_open(void)
-{
-	struct sockaddr_nl me = { .nl_family = AF_NETLINK, .nl_groups = ISCSINL_GROUP };
-	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, ISCSINL_PROTOCOL);
-
-	if (fd < 0)
-		return -errno;
-	if (bind(fd, (struct sockaddr *)&me, sizeof(me)) < 0) {
-		int r = -errno;
-
-		close(fd);
-		return r;
-	}
-	return fd;
 }
 
 /* Read what the kernel sends into st until done(st) or the deadline. */
@@ -380,7 +365,7 @@ int iscsilogout_run(void)
 	if (r < 0 || set.len == 0)
 		return r;
 	r = iscsilogout_transport_handle("/sys", &handle);
-	fd = r < 0 ? r : nl_open();
+	fd = r < 0 ? r : nlsock_open(SOCK_RAW, ISCSINL_PROTOCOL, ISCSINL_GROUP);
 	if (fd < 0) {
 		log_error("logging out of %zu iSCSI session(s) is not possible (%s: %s); they end "
 			  "with the power-off", set.len, r < 0 ? "the tcp transport's handle" :
