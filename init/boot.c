@@ -10,6 +10,7 @@
 #include "bootlib/clock.h"
 #include "bootlib/cmdline.h"
 #include "bootlib/devwait.h"
+#include "bootlib/hookrun.h"
 #include "bootlib/log.h"
 #include "bootlib/modload.h"
 #include "bootlib/procsweep.h"
@@ -122,6 +123,19 @@ static void setup_vconsole(const struct vconsole_args *vconsole)
 	report_vconsole(r, why);
 }
 
+/* The image's boot scripts of this stage (docs/extending.md), after
+ * rd.break's stop as in dracut: one that fails or hangs goes to the
+ * rescue, and leaving the shell goes on with the next. */
+static void run_scripts(const struct boot_args *args, enum boot_stage stage)
+{
+	const struct hookrun_boot boot = { .args = &args->hooks, .root = args->root.root };
+	char why[WHY_MAX];
+	size_t next = 0;
+
+	while (hookrun_stage(stage, &boot, &next, why, sizeof(why)) < 0)
+		rescue_failure(&args->rescue, why);
+}
+
 /* The network root: net/ configures the network and mounts NFS on /sysroot. */
 static int mount_nfs_root(const struct boot_args *args, const struct boot_plan *plan, char *why)
 {
@@ -224,7 +238,14 @@ static int mount_disk_root(struct boot_args *args, const struct boot_plan *plan,
 		return failed(why, r, "waiting for root=%s failed: %s", root, strerror(-r));
 	timeline_mark("rootdev", "/dev/%s", dev.devname);
 	rescue_break(&args->rescue, STAGE_PRE_MOUNT);
+	run_scripts(args, STAGE_PRE_MOUNT);
 	rescue_break(&args->rescue, STAGE_MOUNT);
+	run_scripts(args, STAGE_MOUNT);
+	/* A mount script mounted the root: it replaces lifeboat's check and mount. */
+	if (sysroot_is_mounted()) {
+		timeline_mark("mounted", "by a mount script");
+		return 0;
+	}
 	type = args->root.fstype[0] ? args->root.fstype : dev.info.type;
 	/* The checker mostly waits for the disk: the filesystem's module
 	 * loads meanwhile, unless preload_root_fs started it already. */
@@ -259,6 +280,7 @@ static int boot_root(struct boot_args *args, const struct boot_plan *plan,
 		load_driver_list(&args->drivers.post, "rd.driver.post");
 	}
 	rescue_break(&args->rescue, STAGE_PRE_PIVOT);
+	run_scripts(args, STAGE_PRE_PIVOT);
 	if (switch_root_check_init(SYSROOT, init) < 0)
 		return failed(why, -ENOENT, "init=%s is missing or not executable on the root "
 			      "filesystem; give init= the path of the real init", init);
@@ -323,10 +345,12 @@ int main(int argc, char **argv)
 	log_info("starting; the root is on %s", boot_plan_root_kind_name(plan.root_kind));
 	setup_vconsole(&args.vconsole);
 	rescue_break(&args.rescue, STAGE_CMDLINE);
+	run_scripts(&args, STAGE_CMDLINE);
 	setup_drivers(&args.drivers);
 	/* After rd.driver.pre=, which is how ramoops is loaded. */
 	lastreport_show_last_boot();
 	rescue_break(&args.rescue, STAGE_PRE_UDEV);
+	run_scripts(&args, STAGE_PRE_UDEV);
 	/* LUKS, LVM and md are assembled as their members appear, in the
 	 * device waits of a capture, of the resume decision and of the root. */
 	blockstack_setup(&args.stacks);

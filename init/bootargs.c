@@ -28,6 +28,7 @@ void bootargs_owners(struct boot_args *args, struct cmdline_owner owners[BOOTARG
 		vconsole_args_cmdline(&args->vconsole),
 		stack_params_cmdline(&args->stacks),
 		fsck_args_cmdline(&args->fsck),
+		hook_args_cmdline(&args->hooks),
 		{ "log", debug_words, CMDLINE_N(debug_words), args, NULL },
 		/* Last: it also takes the words nobody declares (MODULE.PARAM=). */
 		driver_args_cmdline(&args->drivers),
@@ -46,6 +47,7 @@ void bootargs_init(struct boot_args *args)
 	remote_args_init(&args->remote);
 	driver_args_init(&args->drivers);
 	stack_params_init(&args->stacks);
+	hook_args_init(&args->hooks);
 	args->fsck = FSCK_MODE_AUTO;
 }
 

@@ -9,6 +9,7 @@
 #include "blockstack/params.h"
 #include "bootlib/cmdline.h"
 #include "bootlib/driver_args.h"
+#include "bootlib/hook_args.h"
 #include "bootlib/rescue_args.h"
 #include "bootlib/vconsole_args.h"
 #include "common/layout.h"
@@ -33,6 +34,7 @@ struct boot_args {
 	struct driver_args drivers;
 	struct vconsole_args vconsole;
 	struct stack_params stacks;
+	struct hook_args hooks;
 	enum fsck_mode fsck;
 	bool debug;                   /* rd.debug */
 };
@@ -41,7 +43,7 @@ struct boot_args {
 void bootargs_init(struct boot_args *args);
 void bootargs_free(struct boot_args *args);
 /* The components' word tables over args, into owners (BOOTARGS_OWNERS of them). */
-#define BOOTARGS_OWNERS 11
+#define BOOTARGS_OWNERS 12
 void bootargs_owners(struct boot_args *args, struct cmdline_owner owners[BOOTARGS_OWNERS]);
 /* Apply one command line (source names it in messages); see cmdline_parse. */
 int bootargs_parse(const char *line, const char *source, struct boot_args *args);

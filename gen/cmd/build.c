@@ -310,7 +310,9 @@ static int write_output(const struct build_opts *o, struct image *img, const cha
 static int build_with_host(const struct build_opts *o, const struct host_facts *host,
 			   const char *kver, const char *moddir)
 {
-	struct build_ctx c = { .opts = o, .host = host };
+	struct hookreq_list hooks = { 0 };
+	struct build_ctx c = { .opts = o, .host = host, .kver = kver, .moddir = moddir,
+			       .hooks = &hooks };
 	int r;
 
 	c.img = image_new();
@@ -325,6 +327,7 @@ static int build_with_host(const struct build_opts *o, const struct host_facts *
 		sizes_report(c.img, o->output, kver);
 	image_free(c.img);
 	image_free(c.early);
+	hookreq_list_free(&hooks);
 	return r;
 }
 

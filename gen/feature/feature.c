@@ -2,9 +2,11 @@
  *
  * The order is the generator's output order for -v and for errors: the
  * network modules before iSCSI's (iSCSI needs the network), the SSH
- * server after them, liblzma (unxz) after every feature that stores xz
- * streams, as it asks the image whether it holds one, and the microcode
- * last (it is an archive of its own, written in front).
+ * server after them, the hooks.d requests after every feature of lifeboat's
+ * own (a script may run a program one of them added), liblzma (unxz)
+ * after every feature that stores xz streams, as it asks the image whether
+ * it holds one, and the microcode last (it is an archive of its own,
+ * written in front).
  */
 #include "gen/feature/feature.h"
 
@@ -24,6 +26,7 @@ const struct feature *const feature_table[] = {
 	&clevis_pack_feature,
 	&keymap_pack_feature,
 	&font_pack_feature,
+	&hooks_pack_feature,
 	&unxz_pack_feature,
 	&microcode_feature,
 	NULL,

@@ -37,6 +37,7 @@ extern const struct feature keymap_pack_feature;     /* gen/feature/keymap_pack.
 extern const struct feature font_pack_feature;       /* gen/feature/font_pack.c */
 extern const struct feature unxz_pack_feature;       /* gen/feature/unxz_pack.c */
 extern const struct feature microcode_feature;       /* gen/feature/microcode.c */
+extern const struct feature hooks_pack_feature;      /* gen/feature/hooks_pack.c */
 
 /* Every feature, in the order the build adds them; NULL-terminated. */
 extern const struct feature *const feature_table[];

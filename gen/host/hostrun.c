@@ -4,9 +4,12 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -34,24 +37,59 @@ static int memfd_with(const void *data, size_t len)
 	return fd;
 }
 
-static void child_exec(const char *const argv[], int in_fd, int out_fd, bool with_stderr)
+static void child_exec(const char *const argv[], const struct hostrun_io *io, int in_fd,
+		       int out_fd)
 {
 	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+	int err_fd = io->with_stderr ? out_fd : io->stderr_shown ? 2 : null;
 
+	/* Its own process group: a bound ends what it started too. */
+	if (io->timeout_ms)
+		setpgid(0, 0);
 	if (null < 0 || dup2(in_fd >= 0 ? in_fd : null, 0) < 0 || dup2(out_fd, 1) < 0 ||
-	    dup2(with_stderr ? out_fd : null, 2) < 0)
+	    dup2(err_fd, 2) < 0)
 		_exit(HOSTRUN_NOEXEC);
-	execvp(argv[0], (char *const *)argv);
+	if (io->env)
+		execvpe(argv[0], (char *const *)argv, io->env);
+	else
+		execvp(argv[0], (char *const *)argv);
 	_exit(HOSTRUN_NOEXEC);
 }
 
-static int wait_status(pid_t pid)
+/* Wait up to timeout_ms (0: without a bound) for pid to end; when it has
+ * not, end its process group. Returns 0 or -ETIMEDOUT. */
+static int wait_bounded(pid_t pid, unsigned int timeout_ms)
 {
+	int fd, ready;
+	struct pollfd p;
+
+	if (!timeout_ms)
+		return 0;
+	fd = (int)syscall(SYS_pidfd_open, pid, 0);
+	if (fd < 0)
+		return 0;   /* a kernel before 5.3: no bound */
+	p = (struct pollfd){ .fd = fd, .events = POLLIN };
+	do
+		ready = poll(&p, 1, (int)timeout_ms);
+	while (ready < 0 && errno == EINTR);
+	close(fd);
+	if (ready != 0)
+		return 0;
+	kill(-pid, SIGKILL);
+	kill(pid, SIGKILL);
+	return -ETIMEDOUT;
+}
+
+static int wait_status(pid_t pid, unsigned int timeout_ms)
+{
+	int bound = wait_bounded(pid, timeout_ms);
 	int status;
 
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			return -errno;
+	if (bound < 0)
+		return bound;
 	if (!WIFEXITED(status))
 		return -EINTR;
 	return WEXITSTATUS(status) == HOSTRUN_NOEXEC ? -ENOENT : WEXITSTATUS(status);
@@ -99,8 +137,8 @@ int hostrun_run(const char *const argv[], const struct hostrun_io *io, char **ou
 		goto out;
 	}
 	if (pid == 0)
-		child_exec(argv, in_fd, out_fd, io->with_stderr);
-	status = wait_status(pid);
+		child_exec(argv, io, in_fd, out_fd);
+	status = wait_status(pid, io->timeout_ms);
 	r = status < 0 ? status : read_back(out_fd, out, out_len, io->max);
 	if (r == 0)
 		r = status;

@@ -5,6 +5,7 @@
 #define LIFEBOAT_BUILD_CTX_H
 
 #include "gen/opts/build_opts.h"
+#include "gen/host/hookreq.h"
 #include "gen/host/hostfacts.h"
 #include "gen/image/image.h"
 
@@ -14,11 +15,17 @@ struct build_ctx {
 	 * NULL for a generic image, which must not depend on the build host. */
 	const struct host_facts *host;
 	const char *init;        /* the host path of lifeboat-init */
+	const char *kver;        /* the kernel the image is for */
+	const char *moddir;      /* its modules' directory */
 	struct image *img;
 	struct image *early;     /* the uncompressed archive in front (microcode); NULL: none */
 	/* --ssh: the host key's type and fingerprint ("ssh-ed25519
 	 * SHA256:..."), for build.conf; empty: no server. */
 	char ssh_host_key[128];
+	/* What the hooks.d executables asked for: they run while the module
+	 * set is open (their modules go in it), their files are added after
+	 * (gen/feature/hooks_pack.c). The build's, freed when it ends. */
+	struct hookreq_list *hooks;
 };
 
 #endif

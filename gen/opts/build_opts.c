@@ -164,6 +164,7 @@ static const struct opt_def opt_defs[] = {
 	{ "omit-modules",  0,   true,  add_list,      F(omit_modules),  "M,...: modules never to add" },
 	{ "add-files",     0,   true,  add_list,      F(add_files),     "SRC[:DST],...: files to add" },
 	{ "add-binaries",  0,   true,  add_list,      F(add_binaries),  "PATH,...: programs to add with their libraries" },
+	{ "hooks-dir",     0,   true,  add_list,      F(hooks_dirs),    "DIR,...: run the hooks of these directories instead of /usr/lib/lifeboat/hooks.d and /etc/lifeboat/hooks.d (docs/extending.md)" },
 	{ "compress",      0,   true,  set_compress,  0,                "gzip|zstd|xz|lz4|none" },
 	{ "microcode",     0,   true,  set_microcode, 0,                "auto|all|none: early x86 microcode (auto: this CPU's if host-only)" },
 	{ "cmdline",       0,   true,  set_string,    F(cmdline),       "'...': kernel parameters built into the image" },
@@ -432,6 +433,7 @@ void build_opts_free(struct build_opts *o)
 	strv_free(&o->omit_modules);
 	strv_free(&o->add_files);
 	strv_free(&o->add_binaries);
+	strv_free(&o->hooks_dirs);
 	strv_free(&o->kdump_targets);
 	strv_free(&o->kdump_options);
 }

@@ -49,6 +49,9 @@ struct build_opts {
 	struct strv omit_modules;
 	struct strv add_files;
 	struct strv add_binaries;
+	/* --hooks-dir: read these hooks.d directories, in order, instead of
+	 * the system's two (gen/host/hookdirs.h); empty: the system's. */
+	struct strv hooks_dirs;
 	bool ssh;                   /* --ssh: an SSH server for unlock and rescue (gen/feature/ssh_pack.c) */
 	char *ssh_authorized_keys;  /* NULL: /etc/lifeboat/authorized_keys, else root's */
 	char *ssh_host_key;         /* NULL: /etc/lifeboat/ssh_host_ed25519_key, made if missing */

@@ -38,8 +38,8 @@ static void every_entry_is_complete(void **state)
 			assert_string_not_equal((*g)->name, (*f)->name);
 	}
 	/* way out, block stacks, TPM2, fsck, iSCSI, kdump, rescue, net, microcode, unxz,
-	 * resume, ssh, clevis, keymap, font */
-	assert_int_equal(n, 15);
+	 * resume, ssh, clevis, keymap, font, hooks */
+	assert_int_equal(n, 16);
 }
 
 /* iSCSI needs the network: the net entry comes first, so its modules do. */
