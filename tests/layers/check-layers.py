@@ -27,6 +27,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.dont_write_bytecode = True   # no __pycache__ left in the tree
 import featuremap  # noqa: E402  (beside this file)
 import stalepaths  # noqa: E402
 
