@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "blockstack/blockstack.h"
+#include "blockstack/udevdb.h"
 #include "bootlib/clock.h"
 #include "bootlib/cmdline.h"
 #include "bootlib/devwait.h"
@@ -265,6 +266,20 @@ static int mount_disk_root(struct boot_args *args, const struct boot_plan *plan,
 	return 0;
 }
 
+/* The real root's udev reads device-mapper's flags back from its database
+ * when it replays the volumes' "add"; without them systemd never takes the
+ * volumes for ready (blockstack/udevdb.h). Not a failure of the boot. */
+static void leave_udev_db(void)
+{
+	char dev[64];
+	int r = udevdb_leave_stacks(dev, sizeof(dev));
+
+	if (r < 0)
+		log_warn("writing udev's database entry of %s under %s failed (%s): the real "
+			 "root's systemd will not take it for ready and waits 90 s for what fstab "
+			 "puts on it", dev, UDEVDB_DIR, strerror(-r));
+}
+
 /* Mount the root (unless a previous try or the rescue shell did) as the
  * plan says, and enter it; returns only on failure. */
 static int boot_root(struct boot_args *args, const struct boot_plan *plan,
@@ -284,6 +299,7 @@ static int boot_root(struct boot_args *args, const struct boot_plan *plan,
 	if (switch_root_check_init(SYSROOT, init) < 0)
 		return failed(why, -ENOENT, "init=%s is missing or not executable on the root "
 			      "filesystem; give init= the path of the real init", init);
+	leave_udev_db();
 	/* Not a failure of the boot: the root runs, only its way out is lost. */
 	if (shutdown_env_leave(SYSROOT, args->rescue.break_stages & STAGE_BIT(STAGE_SHUTDOWN),
 			       why, WHY_MAX) < 0)
