@@ -34,7 +34,9 @@ fi
 # new root.
 deps=$(dpkg-deb -f "$(ls "$BUILD"/deb/lifeboat_*.deb | head -n 1)" Depends |
 	sed 's/([^)]*)//g; s/|[^,]*//g; s/[[:space:]]//g')
-TARBALL=$BUILD/deb-chroot/bookworm-$(printf '%s' "$deps" | sha1sum | cut -c1-12).tar
+# What the root holds changes with chroot-cache.sh too.
+TARBALL=$BUILD/deb-chroot/bookworm-$({ printf '%s' "$deps"; cat "$TOP/tests/deb/chroot-cache.sh"; } |
+	sha1sum | cut -c1-12).tar
 "$TOP/tests/deb/chroot-cache.sh" "$TARBALL" "$deps" >"$BUILD/deb-chroot.log" 2>&1 ||
 	{ echo "deb: mmdebstrap failed (log: $BUILD/deb-chroot.log)"; echo "0 passed, 1 failed"; exit 1; }
 
@@ -80,6 +82,30 @@ test_install_package() {
 	# is not the machine's), zstd.
 	mkdir -p "$R/etc/lifeboat.conf.d"
 	printf 'mode = generic\ncompress = zstd\n' > "$R/etc/lifeboat.conf.d/test.conf"
+}
+
+# Every package of Debian 12's and 13's archives that depends on
+# initramfs-tools is satisfied by lifeboat's Provides (tests/deb/provides.py).
+test_provides_meet_archives() {
+	python3 "$TOP/tests/deb/provides.py" "$BUILD/deb-archive" > "$BUILD/deb-provides.log" 2>&1 ||
+		{ grep FAIL "$BUILD/deb-provides.log" | head -n 5; tail -n 1 "$BUILD/deb-provides.log"; return 1; }
+}
+
+# A package that depends on initramfs-tools installs beside lifeboat: apt
+# takes lifeboat's Provides, brings no initramfs-tools back, and
+# update-initramfs says that the package's hook is not run.
+test_package_installs_beside_lifeboat() {
+	in_root apt-get install -y -q --no-install-recommends --no-download cloud-initramfs-growroot \
+		> "$R/tmp/out" 2>&1 || { tail -n 5 "$R/tmp/out"; return 1; }
+	in_root dpkg-query -W -f='${Status}' cloud-initramfs-growroot | grep -q 'install ok installed' ||
+		{ echo "cloud-initramfs-growroot is not installed"; return 1; }
+	in_root dpkg-query -W -f='${Status}' lifeboat | grep -q 'install ok installed' ||
+		{ echo "lifeboat was removed"; return 1; }
+	in_root dpkg-query -W -f='${Status}' initramfs-tools 2>/dev/null | grep -q 'ok installed' &&
+		{ echo "initramfs-tools was brought back"; return 1; }
+	in_root update-initramfs -u -k "$(kernel_version)" > "$R/tmp/out" 2>&1 || { tail -n 5 "$R/tmp/out"; return 1; }
+	grep -q '^update-initramfs: cloud-initramfs-growroot plugs into initramfs-tools' "$R/tmp/out" ||
+		{ echo "update-initramfs did not name the package whose hook it skips: $(tail -n 2 "$R/tmp/out")"; return 1; }
 }
 
 test_kernel_install_makes_image() {
@@ -167,6 +193,9 @@ test_takes_over_from_initramfs_tools() {
 	in_root dpkg -i /tmp/lifeboat.deb > "$R/tmp/out" 2>&1 || { tail -n 5 "$R/tmp/out"; return 1; }
 	grep -q "Removing initramfs-tools" "$R/tmp/out" || { echo "dpkg did not remove initramfs-tools"; return 1; }
 	in_root dpkg-query -W -f='${Status}' initramfs-tools | grep -q 'ok installed' && { echo "initramfs-tools was not removed"; return 1; }
+	# What depended on initramfs-tools stays: lifeboat provides it.
+	in_root dpkg-query -W -f='${Status}' cloud-initramfs-growroot | grep -q 'install ok installed' ||
+		{ echo "cloud-initramfs-growroot did not stay installed"; return 1; }
 	assert_lifeboat_image "$v"
 }
 
@@ -180,7 +209,8 @@ test_kernel_remove_removes_image() {
 		{ echo "neither lifeboat's postrm.d hook nor its update-initramfs removed the image"; return 1; }
 }
 
-for t in install_package kernel_install_makes_image update_initramfs trigger_defers_to_postinst \
+for t in provides_meet_archives install_package kernel_install_makes_image package_installs_beside_lifeboat \
+	 update_initramfs trigger_defers_to_postinst \
 	 boots_in_qemu hand_back_to_initramfs_tools takes_over_from_initramfs_tools \
 	 kernel_remove_removes_image; do
 	start=$SECONDS
