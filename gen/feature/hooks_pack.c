@@ -66,11 +66,12 @@ static int hooks_pack_modules(const struct build_ctx *c, struct kmods *k)
  * hook and its line, not later by the image writer. */
 static int readable(const struct hookreq *q)
 {
-	if (access(q->arg, R_OK) == 0)
-		return 0;
-	gen_error("hooks: %s, line %u (%s %s): cannot read %s: %s", q->hook, q->line,
-		  hookreq_kind_name(q->kind), q->arg, q->arg, strerror(errno));
-	return -errno;
+	int r = access(q->arg, R_OK) == 0 ? 0 : -errno;
+
+	if (r < 0)
+		gen_error("hooks: %s, line %u (%s %s): cannot read %s: %s", q->hook, q->line,
+			  hookreq_kind_name(q->kind), q->arg, q->arg, strerror(-r));
+	return r;
 }
 
 static int add_file(struct image *img, const struct hookreq *q)

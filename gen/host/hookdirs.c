@@ -82,10 +82,11 @@ static int list_dir(const char *dir, struct hook_set *set)
 	int r = 0;
 
 	if (!d) {
-		if (errno == ENOENT)
+		r = -errno;
+		if (r == -ENOENT)
 			return 0;
-		gen_error("hooks: cannot read the directory %s: %s", dir, strerror(errno));
-		return -errno;
+		gen_error("hooks: cannot read the directory %s: %s", dir, strerror(-r));
+		return r;
 	}
 	while (r == 0 && (de = readdir(d)))
 		if (de->d_name[0] != '.')
@@ -137,8 +138,11 @@ int hookdirs_check(const struct hook_entry *h)
 	const char *why;
 	int r;
 
-	if (!realpath(h->path, real) || stat(real, &st) < 0)
-		return refuse(h, "it", strerror(errno));
+	if (!realpath(h->path, real) || stat(real, &st) < 0) {
+		r = -errno;
+		gen_error("hooks: %s cannot be run: %s", h->path, strerror(-r));
+		return r;
+	}
 	if (hookspec_file_trusted(&st, &why) < 0)
 		return refuse(h, "it", why);
 	/* Who may write the directory may put another file in its place:
