@@ -5,8 +5,10 @@
  *   lifeboat-clevis DEVICE SECONDS [COMMAND ARG...]
  *   lifeboat-clevis --list DEVICE
  *
- * Each clevis token is tried in token order, each Tang server given
- * SECONDS to answer. The passphrase goes to COMMAND's standard input (the
+ * The clevis tokens of other pins are tried in token order, then those of
+ * pin tang all at once (the first server to answer opens it, a silent one
+ * is not waited for); each Tang server, or an sss level's Tang servers
+ * together, given SECONDS to answer. The passphrase goes to COMMAND's standard input (the
  * init gives its `cryptsetup open --key-file=-`), so it never passes
  * through PID 1; without COMMAND, to standard output. For each binding
  * that failed, one line on standard error names the token, the server or
@@ -34,11 +36,14 @@
 
 #include "clevis/pin.h"
 #include "clevis/tang.h"
+#include "clevis/tangmany.h"
 #include "clevis/token.h"
 
 #define PASSPHRASE_MAX 1024
 
 enum { EXIT_FAILED = 64, EXIT_NO_BINDING = 65, EXIT_NO_HEADER = 66 };
+
+#define TANG_TOKENS_MAX 32   /* a LUKS2 header has 32 tokens */
 
 struct unlock {
 	const char *device;
@@ -46,6 +51,10 @@ struct unlock {
 	int status;              /* the command's exit status */
 	int timeout_ms;
 	int tried;
+	/* The tokens of pin tang, kept for last and then asked at once. */
+	struct clevis_jwe tang[TANG_TOKENS_MAX];
+	int tang_id[TANG_TOKENS_MAX];
+	size_t n_tang;
 };
 
 /* Write the passphrase to command's standard input (or ours when there
@@ -80,26 +89,61 @@ static int hand_over(char **command, const unsigned char *pass, size_t len)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : EXIT_FAILED;
 }
 
+/* Say what opened it, then hand the passphrase over. */
+static int opened(struct unlock *u, const char *used, unsigned char *pass, size_t len)
+{
+	fprintf(stderr, "clevis-used: %s\n", used);
+	fflush(stderr);
+	u->status = hand_over(u->command, pass, len);
+	explicit_bzero(pass, len);
+	return 1;
+}
+
 static int try_token(int id, const struct clevis_jwe *jwe, void *ctx)
 {
 	struct unlock *u = ctx;
 	unsigned char pass[PASSPHRASE_MAX];
 	char what[300], used[160];
 	struct pin_env env = { .what = what, .report = stderr, .timeout_ms = u->timeout_ms };
+	const char *pin = jwe_pin(jwe);
 	long n;
 
-	if (!pin_known(jwe_pin(jwe)))
+	if (!pin_known(pin))
 		return 0;
 	u->tried++;
+	/* Local pins first: the tang tokens wait to be asked together. */
+	if (strcmp(pin, "tang") == 0 && u->n_tang < TANG_TOKENS_MAX &&
+	    jwe_copy(jwe, &u->tang[u->n_tang]) == 0) {
+		u->tang_id[u->n_tang++] = id;
+		return 0;
+	}
 	snprintf(what, sizeof(what), "clevis token %d on %s", id, u->device);
 	n = pin_recover(jwe, &env, pass, sizeof(pass), used, sizeof(used));
-	if (n < 0)
-		return 0;
-	fprintf(stderr, "clevis-used: %s\n", used);
-	fflush(stderr);
-	u->status = hand_over(u->command, pass, (size_t)n);
-	explicit_bzero(pass, sizeof(pass));
-	return 1;
+	return n < 0 ? 0 : opened(u, used, pass, (size_t)n);
+}
+
+/* The tang tokens, every server asked at once: the first to answer opens
+ * it, the silent ones are not waited for; each that failed is said. */
+static int try_tang_tokens(struct unlock *u)
+{
+	struct tang_share shares[TANG_TOKENS_MAX];
+	int r = 0;
+
+	for (size_t i = 0; i < u->n_tang; i++)
+		shares[i].jwe = &u->tang[i];
+	tang_shares_recover(shares, u->n_tang, 1, u->timeout_ms);
+	for (size_t i = 0; i < u->n_tang; i++) {
+		const char *url = jwe_tang_url(&u->tang[i]);
+
+		if (shares[i].n < 0 && shares[i].n != -ECANCELED)
+			fprintf(stderr, "clevis token %d on %s: %s%s%s%s\n", u->tang_id[i], u->device,
+				url ? "tang server " : "", url ? url : "", url ? ": " : "", shares[i].why);
+	}
+	for (size_t i = 0; i < u->n_tang && r == 0; i++)
+		if (shares[i].n >= 0)
+			r = opened(u, "tang", shares[i].plain, (size_t)shares[i].n);
+	explicit_bzero(shares, sizeof(shares));
+	return r;
 }
 
 static int list_token(int id, const struct clevis_jwe *jwe, void *ctx)
@@ -160,6 +204,10 @@ int main(int argc, char **argv)
 	}
 	r = token_foreach_clevis(json, len, try_token, &u);
 	free(json);
+	if (r != 1 && u.n_tang)
+		r = try_tang_tokens(&u);
+	for (size_t i = 0; i < u.n_tang; i++)
+		jwe_free(&u.tang[i]);
 	if (r == 1)
 		return u.status;
 	return u.tried ? EXIT_FAILED : EXIT_NO_BINDING;

@@ -145,6 +145,22 @@ int jwe_parse_object(struct json_object *jwe, struct clevis_jwe *out)
 	return r;
 }
 
+int jwe_copy(const struct clevis_jwe *src, struct clevis_jwe *dst)
+{
+	*dst = *src;
+	dst->protected_b64 = strdup(src->protected_b64);
+	dst->ciphertext = malloc(src->ciphertext_len ? src->ciphertext_len : 1);
+	dst->header = NULL;
+	if (!dst->protected_b64 || !dst->ciphertext) {
+		jwe_free(dst);
+		return -ENOMEM;
+	}
+	memcpy(dst->ciphertext, src->ciphertext, src->ciphertext_len);
+	/* The header is read only: shared, counted. */
+	dst->header = json_object_get(src->header);
+	return 0;
+}
+
 void jwe_free(struct clevis_jwe *jwe)
 {
 	free(jwe->protected_b64);

@@ -27,6 +27,8 @@ struct clevis_jwe {
 int jwe_parse_compact(const char *text, size_t len, struct clevis_jwe *out);
 /* Parse a LUKS2 clevis token's "jwe" object. Returns 0 or -EINVAL. */
 int jwe_parse_object(struct json_object *jwe, struct clevis_jwe *out);
+/* A copy of src in dst, to keep past src's life. Returns 0 or -ENOMEM. */
+int jwe_copy(const struct clevis_jwe *src, struct clevis_jwe *dst);
 void jwe_free(struct clevis_jwe *jwe);
 
 /* The header's clevis.pin ("tang", "tpm2", "sss"), or NULL. */

@@ -17,12 +17,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "bootlib/clock.h"
 #include "clevis/jwe.h"
 #include "clevis/mr.h"
 #include "clevis/token.h"
 #include "common/base64.h"
 #include "gen/host/tanghost.h"
 #include "tests/unit/clevis_fixture.h"
+#include "tests/unit/image_fixture.h"
 
 #define SECRET "lifeboat-tang-secret"
 
@@ -296,6 +298,54 @@ static void luks2_clevis_token(void **state)
 	assert_int_equal(token_foreach_clevis("{\"tokens\":[]}", 13, note_token, &s), -EINVAL);
 }
 
+/* The build's lifeboat-clevis, beside this test's directory. */
+static void own_clevis(char *path, size_t size)
+{
+	char exe[512];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	assert_true(n > 0);
+	exe[n] = '\0';
+	*strrchr(exe, '/') = '\0';
+	*strrchr(exe, '/') = '\0';
+	snprintf(path, size, "%s/lifeboat-clevis", exe);
+}
+
+/* Two tang tokens on one container, the first one's server taking the
+ * request and never answering: the second opens it at once (asked one
+ * after another, the first cost its whole 5 s). */
+static void tang_tokens_together(void **state)
+{
+	struct tang_fixture *f = *state;
+	struct http_server silent;
+	char img[128], live[64], clevis[600], err[4096];
+	pid_t pid = tangd_once(f->db, live, sizeof(live));
+	uint64_t start;
+	int status;
+
+	assert_int_equal(http_server_start(&silent), 0);
+	http_server_set(&silent, NULL, 0, 0, true);
+	snprintf(img, sizeof(img), "%s/two.img", f->dir);
+	run_shell("truncate -s 20M %s && printf pw > %s/pw && cryptsetup luksFormat -q --type luks2 "
+		  "--pbkdf pbkdf2 --pbkdf-force-iterations 1000 --key-file=%s/pw %s && "
+		  "clevis luks bind -y -k %s/pw -d %s tang '{\"url\":\"%s\",\"adv\":\"%s/adv.jws\"}' "
+		  ">/dev/null 2>&1 && clevis luks bind -y -k %s/pw -d %s tang "
+		  "'{\"url\":\"http://%s\",\"adv\":\"%s/adv.jws\"}' >/dev/null 2>&1",
+		  img, f->dir, f->dir, img, f->dir, img, silent.url, f->dir, f->dir, img, live, f->dir);
+	own_clevis(clevis, sizeof(clevis));
+	start = clock_now_ms();
+	status = fixture_sh("%s %s 5 /sbin/cryptsetup open --test-passphrase --key-file=- %s 2>%s/err",
+			       clevis, img, img, f->dir);
+	assert_true(clock_now_ms() - start < 3000);
+	tangd_end(pid);
+	http_server_stop(&silent);
+	assert_int_equal(status, 0);
+	snprintf(img, sizeof(img), "%s/err", f->dir);
+	read_whole(img, err, sizeof(err));
+	assert_non_null(strstr(err, "clevis-used: tang\n"));
+	assert_null(strstr(err, "clevis token 0"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -307,6 +357,7 @@ int main(void)
 		cmocka_unit_test(tang_advertisement),
 		cmocka_unit_test(jwe_malformed),
 		cmocka_unit_test(luks2_clevis_token),
+		cmocka_unit_test(tang_tokens_together),
 	};
 
 	return cmocka_run_group_tests(tests, tang_setup, tang_teardown);
