@@ -237,15 +237,45 @@ static int race_fds(const struct lease_race *race, struct pollfd *pfd, int *owne
 	return n;
 }
 
-/* The earliest timer of the running slots, bounded by the deadline. */
-static uint64_t race_until(const struct lease_race *race, uint64_t deadline, int *running)
+/* The backoff's waits grow to 16 s: without this, the last question could
+ * go out 16 s before the race ends and a server that comes up meanwhile
+ * would never be asked. A slot whose next question falls after the end
+ * asks once more this long before it, time for the answer to come. */
+#define LAST_CALL_MS 2000
+
+struct race_clock {
+	uint64_t deadline;
+	uint64_t last_call;        /* 0: the race is too short for one */
+};
+
+static struct race_clock race_clock(unsigned int timeout_ms)
 {
-	uint64_t until = deadline;
+	uint64_t now = clock_now_ms();
+
+	return (struct race_clock){ now + timeout_ms,
+				    timeout_ms > 2 * LAST_CALL_MS ? now + timeout_ms - LAST_CALL_MS : 0 };
+}
+
+/* When the slot asks next: its own timer, or the last call. */
+static uint64_t slot_next(const struct lease_race *race, const struct race_slot *s,
+			  const struct race_clock *rc)
+{
+	uint64_t t = ops_of(race, s)->next_ms(s);
+
+	if (rc->last_call && !s->last_called && t > rc->deadline)
+		return rc->last_call;
+	return t;
+}
+
+/* The earliest timer of the running slots, bounded by the deadline. */
+static uint64_t race_until(const struct lease_race *race, const struct race_clock *rc, int *running)
+{
+	uint64_t until = rc->deadline;
 
 	*running = 0;
 	for (int i = 0; i < race->n; i++)
 		if (race->slot[i].running) {
-			uint64_t t = ops_of(race, &race->slot[i])->next_ms(&race->slot[i]);
+			uint64_t t = slot_next(race, &race->slot[i], rc);
 
 			(*running)++;
 			if (t < until)
@@ -254,7 +284,7 @@ static uint64_t race_until(const struct lease_race *race, uint64_t deadline, int
 	return until;
 }
 
-static void race_timers(struct lease_race *race)
+static void race_timers(struct lease_race *race, const struct race_clock *rc)
 {
 	uint64_t now = clock_now_ms();
 
@@ -262,8 +292,11 @@ static void race_timers(struct lease_race *race)
 		struct race_slot *s = &race->slot[i];
 		int r;
 
-		if (s->running && ops_of(race, s)->next_ms(s) <= now &&
-		    (r = ops_of(race, s)->timer(s)) < 0)
+		if (!s->running || slot_next(race, s, rc) > now)
+			continue;
+		if (rc->last_call && now >= rc->last_call)
+			s->last_called = true;
+		if ((r = ops_of(race, s)->timer(s)) < 0)
 			slot_drop(race, s, r);
 	}
 }
@@ -306,19 +339,19 @@ static int race_input(struct lease_race *race, const struct pollfd *pfd, int n, 
 
 int lease_race_run(struct lease_race *race, unsigned int timeout_ms)
 {
-	uint64_t deadline = clock_now_ms() + timeout_ms;
+	const struct race_clock rc = race_clock(timeout_ms);
 	struct pollfd pfd[RACE_MAX * SLOT_FDS + 1];
 	int owner[RACE_MAX * SLOT_FDS], which[RACE_MAX * SLOT_FDS];
 
 	race_start(race);
 	for (;;) {
 		int running, n;
-		uint64_t until = race_until(race, deadline, &running);
+		uint64_t until = race_until(race, &rc, &running);
 
 		/* With a watch, an interface may still join: the deadline ends it. */
 		if (!running && !race->join)
 			return -ENETDOWN;
-		if (clock_now_ms() >= deadline)
+		if (clock_now_ms() >= rc.deadline)
 			return running ? -ETIMEDOUT : -ENETDOWN;
 		n = race_fds(race, pfd, owner, which);
 		if (race->join)
@@ -333,7 +366,7 @@ int lease_race_run(struct lease_race *race, unsigned int timeout_ms)
 				race_start(race);
 			}
 		}
-		race_timers(race);
+		race_timers(race, &rc);
 	}
 }
 

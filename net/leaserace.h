@@ -26,6 +26,7 @@ struct race_slot {
 	struct link_info link;
 	bool running;
 	bool started;
+	bool last_called;          /* asked once more just before the race's end */
 	union {
 		struct dhcp_client v4;
 		struct dhcp6_client v6;

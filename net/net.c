@@ -3,6 +3,7 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mount.h>
@@ -194,18 +195,36 @@ static int net_interfaces(const struct net_args *a, const struct netup_limits *l
 	return r;
 }
 
-/* Every wait is bounded by its rd.net.timeout.* word and by deadline
- * (0: none), the end of rd.timeout= for a network root. */
-static int net_configure(const struct net_args *a, uint64_t deadline, struct ip_conf *ipc,
-			 struct net_state *st, char *why, size_t n)
+/* The waits' bounds. A network root's step keeps asking for a lease until
+ * rd.timeout= ends it (for good with rd.timeout=0, as the kernel's own
+ * ip=dhcp does): when power comes back to a rack, the DHCP server may boot
+ * after its clients. rd.net.timeout.dhcp= given bounds one round instead,
+ * and rd.net.dhcp.retry= the rounds. Elsewhere (rd.neednet, Tang, kdump's
+ * targets) a lease that does not come must not hold the boot: 30 s. */
+static struct netup_limits net_limits(const struct net_args *a, uint64_t deadline, bool root_step)
 {
-	char bootif_dev[IF_NAMESIZE];
-	const char *bootdev = "";
 	struct netup_limits lim = {
 		.link_ms = (a->timeout_carrier ? a->timeout_carrier : LINK_TIMEOUT_SEC) * 1000,
 		.dhcp_ms = (a->timeout_dhcp ? a->timeout_dhcp : DHCP_TIMEOUT_SEC) * 1000,
+		.dhcp_tries = a->dhcp_retry,
 		.deadline = deadline,
 	};
+
+	if (root_step && !a->timeout_dhcp) {
+		lim.dhcp_ms = UINT_MAX;
+		lim.say_after_ms = DHCP_TIMEOUT_SEC * 1000;
+	}
+	return lim;
+}
+
+/* Every wait is bounded by its rd.net.timeout.* word and by deadline
+ * (0: none), the end of rd.timeout= for a network root (root_step). */
+static int net_configure(const struct net_args *a, uint64_t deadline, bool root_step,
+			 struct ip_conf *ipc, struct net_state *st, char *why, size_t n)
+{
+	char bootif_dev[IF_NAMESIZE];
+	const char *bootdev = "";
+	struct netup_limits lim = net_limits(a, deadline, root_step);
 	int r = a->ip[0] ? ip_conf_parse(a->ip, ipc) : 0;
 
 	if (!a->ip[0]) {
@@ -245,7 +264,7 @@ int net_bring_up(const struct net_args *args, char *why, size_t why_size)
 	struct ip_conf ipc;
 	struct net_state st;
 
-	return net_configure(args, 0, &ipc, &st, why, why_size);
+	return net_configure(args, 0, false, &ipc, &st, why, why_size);
 }
 
 int net_bring_up_state(const struct net_args *args, uint64_t deadline, struct net_state *st,
@@ -253,7 +272,7 @@ int net_bring_up_state(const struct net_args *args, uint64_t deadline, struct ne
 {
 	struct ip_conf ipc;
 
-	return net_configure(args, deadline, &ipc, st, why, why_size);
+	return net_configure(args, deadline, true, &ipc, st, why, why_size);
 }
 
 int net_root_mount(const struct net_request *args, char *why, size_t why_size)
@@ -263,7 +282,7 @@ int net_root_mount(const struct net_request *args, char *why, size_t why_size)
 	struct nfs_spec spec;
 	/* The whole step, network and mount, within rd.timeout=. */
 	uint64_t deadline = clock_deadline(clock_now_ms(), args->timeout_sec);
-	int r = net_configure(args->net, deadline, &ipc, &st, why, why_size);
+	int r = net_configure(args->net, deadline, true, &ipc, &st, why, why_size);
 
 	if (r == 0)
 		r = spec_resolve(&args->root, &ipc, &st, &spec, why, why_size);

@@ -2,7 +2,9 @@
  * vlan=, bond=, bridge=, ifname=, BOOTIF=, rd.bootif=. */
 #include "net/net_args.h"
 
+#include <errno.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* rd.bootif=0: BOOTIF= is not used to choose the interface. */
@@ -10,6 +12,22 @@ static int set_bootif_ignored(void *args, const struct cmdline_word *w, const ch
 {
 	(void)w;
 	((struct net_args *)args)->bootif_ignored = !cmdline_bool(value);
+	return 0;
+}
+
+/* rd.net.dhcp.retry=N (dracut's): N rounds of DHCP over the interfaces. */
+static int set_dhcp_retry(void *args, const struct cmdline_word *w, const char *value)
+{
+	char *end;
+	unsigned long n;
+
+	(void)w;
+	if (!value || value[0] < '0' || value[0] > '9')
+		return -EINVAL;
+	n = strtoul(value, &end, 10);
+	if (*end || n == 0 || n > DHCP_RETRY_MAX)
+		return -EINVAL;
+	((struct net_args *)args)->dhcp_retry = (unsigned int)n;
 	return 0;
 }
 
@@ -24,6 +42,7 @@ static const struct cmdline_word words[] = {
 	{ "rd.net.timeout.dhcp",    cmdline_set_seconds,   F(timeout_dhcp) },
 	{ "rd.net.timeout.carrier", cmdline_set_seconds,   F(timeout_carrier) },
 	{ "rd.net.timeout.iflink",  cmdline_set_seconds,   F(timeout_iflink) },
+	{ "rd.net.dhcp.retry",      set_dhcp_retry,        0 },
 	{ "vlan",                   cmdline_set_word_once, F(netdevs) },
 	{ "bond",                   cmdline_set_word_once, F(netdevs) },
 	{ "bridge",                 cmdline_set_word_once, F(netdevs) },

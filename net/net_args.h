@@ -7,6 +7,9 @@
 #include "bootlib/cmdline.h"
 #include "common/strv.h"
 
+/* rd.net.dhcp.retry='s largest: rounds beyond it only delay the rescue. */
+#define DHCP_RETRY_MAX 100
+
 struct net_args {
 	char ip[CMDLINE_VALUE_MAX];           /* ip=: the last one given */
 	char bootdev[CMDLINE_VALUE_MAX];      /* bootdev=: the interface to use */
@@ -16,6 +19,7 @@ struct net_args {
 	unsigned int timeout_dhcp;            /* rd.net.timeout.dhcp=, seconds */
 	unsigned int timeout_carrier;         /* rd.net.timeout.carrier=, seconds */
 	unsigned int timeout_iflink;          /* rd.net.timeout.iflink=, seconds */
+	unsigned int dhcp_retry;              /* rd.net.dhcp.retry=: rounds of DHCP (0: one) */
 	struct strv netdevs;                  /* vlan=, bond=, bridge=, ifname= words, whole */
 	char bootif[CMDLINE_VALUE_MAX];       /* BOOTIF=: the NIC the firmware booted from */
 	bool bootif_ignored;                  /* rd.bootif=0 */

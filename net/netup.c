@@ -143,6 +143,31 @@ static void race_link_news(struct lease_race *race, void *ctx)
 	race_add_ready(race, j);
 }
 
+/* The race for ms; past lim->say_after_ms the console hears once that it
+ * still waits, and until when. */
+static int lease_race_run_patiently(struct lease_race *race, unsigned int ms,
+				    const struct netup_limits *lim)
+{
+	unsigned int left;
+	int r;
+
+	if (!lim->say_after_ms || ms <= lim->say_after_ms)
+		return lease_race_run(race, ms);
+	r = lease_race_run(race, lim->say_after_ms);
+	if (r != -ETIMEDOUT)
+		return r;
+	left = (ms - lim->say_after_ms) / 1000;
+	if (lim->deadline)
+		log_console("lifeboat: no server has answered on %s%s for %u s; still asking, "
+			    "%u s more (rd.timeout=)\n", race->slot[0].link.name,
+			    race->n > 1 ? " and the others" : "", lim->say_after_ms / 1000, left);
+	else
+		log_console("lifeboat: no server has answered on %s%s for %u s; still asking, "
+			    "for as long as it takes (rd.timeout=0)\n", race->slot[0].link.name,
+			    race->n > 1 ? " and the others" : "", lim->say_after_ms / 1000);
+	return lease_race_run(race, ms - lim->say_after_ms);
+}
+
 /* One race over the interfaces not asked yet: 1 when there is none, else
  * the race's end (0: out is the winner's; -errno), -ETIMEDOUT with *over
  * set when rd.timeout= left it no time. */
@@ -168,7 +193,7 @@ static int lease_round(struct lease_race *race, struct race_join *j, int watch,
 		return -ETIMEDOUT;
 	}
 	w->ms = ms;
-	r = lease_race_run(race, ms);
+	r = lease_race_run_patiently(race, ms, lim);
 	if (r >= 0)
 		lease_race_result(race, r, out);
 	lease_race_stop(race);
@@ -191,7 +216,7 @@ static int lease_on_links(struct links *s, const struct ip_conf *ipc, const char
 	static struct lease_race race;
 	static struct race_join j;
 	int watch = linkwatch_open();
-	int r = -ENODEV, round;
+	int r = -ENODEV;
 	bool over = false;
 
 	memset(&j, 0, sizeof(j));
@@ -204,7 +229,18 @@ static int lease_on_links(struct links *s, const struct ip_conf *ipc, const char
 			 "carrier comes later is asked only after the others", strerror(-watch));
 	else
 		links_scan(s, want, ipc->mtu);   /* what came before the watch opened */
-	while ((round = lease_round(&race, &j, watch, ipc, lim, out, w, &over)) != 1) {
+	for (unsigned int attempt = 1;;) {
+		int round = lease_round(&race, &j, watch, ipc, lim, out, w, &over);
+
+		if (round == 1) {
+			/* Every interface was asked: rd.net.dhcp.retry= asks them all again. */
+			if (r == -ENODEV || attempt >= lim->dhcp_tries)
+				break;
+			log_info("asking every interface again (round %u of %u, rd.net.dhcp.retry=)",
+				 ++attempt, lim->dhcp_tries);
+			j.n_tried = 0;
+			continue;
+		}
 		r = round;
 		if (r == 0 || over)
 			break;

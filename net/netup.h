@@ -34,7 +34,9 @@ struct net_state {
  * deadline too (rd.timeout= for a network root) when that comes first. */
 struct netup_limits {
 	unsigned int link_ms;         /* for an interface with a carrier */
-	unsigned int dhcp_ms;         /* for a lease, per interface */
+	unsigned int dhcp_ms;         /* for a lease, per interface; UINT_MAX: the deadline's */
+	unsigned int dhcp_tries;      /* rounds over every interface (rd.net.dhcp.retry=; 0 is 1) */
+	unsigned int say_after_ms;    /* a wait this long is said on the console once; 0: never */
 	uint64_t deadline;            /* clock_now_ms() time; 0: none */
 };
 

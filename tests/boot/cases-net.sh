@@ -340,6 +340,38 @@ net_assert_within() {
 		{ echo "the failure came $start..$end s of uptime, more than $2 s after the start"; return 1; }
 }
 
+# A DHCP server that comes up 45 s after the client's first DISCOVER, no
+# timeout word given (issue 39): the client keeps asking until rd.timeout,
+# says once that it still waits, and asks again within the backoff's cap
+# (16 s, 2 s before the end at the latest) after the server is up; the
+# root is reached.
+case_net_late_dhcp_server() {
+	local rc=0 qpid up got=
+	NET_IMG=$(net_image) || return 1
+	net_ns_up || { net_ns_down; echo "creating the namespace failed"; return 1; }
+	net_nfs_start || rc=1
+	if [ $rc -eq 0 ]; then
+		QEMU_TIMEOUT=300 net_boot late-dhcp "root=dhcp ip=dhcp rd.shell=0" &
+		qpid=$!
+		net_wait_dhcp tap0 || rc=1
+		sleep 45
+		net_dhcp_start "$NET_SERVER:/nfsroot"
+		up=$SECONDS
+		while [ $((SECONDS - up)) -lt 60 ] && [ -z "$got" ]; do
+			grep -q " $NET_GUEST " "$CASE_DIR/dnsmasq.leases" 2>/dev/null && got=$SECONDS
+			sleep 0.5
+		done
+		wait "$qpid"
+		NET_LOG=$CASE_DIR/late-dhcp.log.txt
+		[ -n "$got" ] && [ $((got - up)) -le 20 ] ||
+			{ echo "no lease within 20 s of the server's start (lease after ${got:+$((got - up))} s)"; rc=1; }
+		[ $rc -ne 0 ] || { net_assert_nfs_root "$NET_LOG" nfs &&
+			assert_log "$NET_LOG" "no server has answered on eth0 for 30 s; still asking"; } || rc=1
+	fi
+	net_ns_down
+	return $rc
+}
+
 # What fails ends in a clear message within its deadline, and a summary of
 # the interfaces (not of the block devices): a DHCP server that
 # never answers, a DHCPv6 one that never answers either, within rd.timeout

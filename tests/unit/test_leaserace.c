@@ -23,6 +23,8 @@ static struct {
 	int watch[2];
 	int joins;
 	int started;
+	int timers;
+	uint64_t timer_at[4];
 } fx;
 
 static int slot_no(const struct race_slot *s)
@@ -54,6 +56,9 @@ static uint64_t fake_next(const struct race_slot *s)
 static int fake_timer(struct race_slot *s)
 {
 	(void)s;
+	if (fx.timers < 4)
+		fx.timer_at[fx.timers] = clock_now_ms();
+	fx.timers++;
 	return 0;
 }
 
@@ -197,12 +202,31 @@ static void race_timeout_and_first_answer(void **state)
 	lease_race_stop(&race);
 }
 
+/* A client whose next question would come after the race's end (the
+ * backoff's long waits) asks once more 2 s before it, once: a server that
+ * came up in the meantime is asked (issue 39). */
+static void race_last_call_before_the_end(void **state)
+{
+	static struct lease_race race;
+	uint64_t t0;
+
+	(void)state;
+	race_init(&race, false);
+	t0 = clock_now_ms();
+	assert_int_equal(lease_race_run(&race, 4500), -ETIMEDOUT);
+	lease_race_stop(&race);
+	assert_int_equal(fx.timers, 1);
+	/* At the last call, not later than the end (a loaded machine may be late). */
+	assert_in_range(fx.timer_at[0] - t0, 2450, 4500);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(race_late_carrier_joins, setup, teardown),
 		cmocka_unit_test_setup_teardown(race_dropped_waits_for_join, setup, teardown),
 		cmocka_unit_test_setup_teardown(race_timeout_and_first_answer, setup, teardown),
+		cmocka_unit_test_setup_teardown(race_last_call_before_the_end, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -539,6 +539,13 @@ static void net_parameters(void **state)
 	assert_true(a.net.neednet);
 	assert_string_equal(a.net.bootdev, "eth1");
 	assert_int_equal(a.net.timeout_dhcp, 7);
+	assert_int_equal(a.net.dhcp_retry, 0);
+	assert_int_equal(bootargs_parse("rd.net.dhcp.retry=3", NULL, &a), 0);
+	assert_int_equal(a.net.dhcp_retry, 3);
+	assert_int_equal(bootargs_parse("rd.net.dhcp.retry=0", NULL, &a), -EINVAL);
+	assert_int_equal(bootargs_parse("rd.net.dhcp.retry=x", NULL, &a), -EINVAL);
+	assert_int_equal(bootargs_parse("rd.net.dhcp.retry=101", NULL, &a), -EINVAL);
+	assert_int_equal(a.net.dhcp_retry, 3);
 	assert_int_equal(RQ(a)->root.kind, NET_ROOT_NFS);          /* no root=, ip=dhcp */
 	assert_int_equal(bootargs_parse("root=/dev/vda1", NULL, &a), 0);
 	assert_int_equal(RQ(a)->root.kind, NET_ROOT_NONE);
