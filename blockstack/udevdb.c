@@ -6,14 +6,13 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "bootlib/blkprobe.h"
+#include "bootlib/blockattr.h"
 #include "bootlib/clock.h"
-#include "common/fileread.h"
 #include "common/filewrite.h"
 
 /* What 55-dm.rules imports from the entry of a device on a replayed "add":
@@ -102,25 +101,6 @@ int udevdb_write(const char *dir, const struct udevdb_entry *e)
 	return r;
 }
 
-/* "MAJOR:MINOR" as the kernel's dev attribute has it. */
-static int parse_devnum(const char *s, unsigned int *major, unsigned int *minor)
-{
-	char *end;
-	unsigned long ma, mi;
-
-	errno = 0;
-	ma = strtoul(s, &end, 10);
-	if (end == s || *end != ':' || errno || ma > UINT32_MAX)
-		return -EINVAL;
-	s = end + 1;
-	mi = strtoul(s, &end, 10);
-	if (end == s || (*end && *end != '\n') || errno || mi > UINT32_MAX)
-		return -EINVAL;
-	*major = (unsigned int)ma;
-	*minor = (unsigned int)mi;
-	return 0;
-}
-
 /* A whole md array (mdN), not one of its partitions (mdNpM). */
 static bool is_md_array(const char *devname)
 {
@@ -130,53 +110,38 @@ static bool is_md_array(const char *devname)
 }
 
 /* The array runs: md's array_state is neither empty, clear nor inactive. */
-static bool md_running(const char *sysblock, const char *devname)
+static bool md_running(const char *devname)
 {
-	char path[320], state[64];
+	char state[64];
 
-	snprintf(path, sizeof(path), "%s/%s/md/array_state", sysblock, devname);
-	if (file_read_line(path, state, sizeof(state)) < 0)
-		return false;
-	return strcmp(state, "clear") != 0 && strcmp(state, "inactive") != 0;
+	return blockattr_read(devname, "md/array_state", state, sizeof(state)) == 0 &&
+	       strcmp(state, "clear") != 0 && strcmp(state, "inactive") != 0;
 }
 
-static int read_devnum(const char *sysblock, const char *devname, struct udevdb_entry *e)
-{
-	char path[320], dev[32];
-	int r;
-
-	snprintf(path, sizeof(path), "%s/%s/dev", sysblock, devname);
-	r = file_read_line(path, dev, sizeof(dev));
-	if (r < 0)
-		return r;
-	return parse_devnum(dev, &e->major, &e->minor);
-}
-
-int udevdb_entry_for(const char *sysblock, const char *devname, udevdb_is_pv_fn is_pv,
-		     struct udevdb_entry *e)
+int udevdb_entry_for(const char *devname, udevdb_is_pv_fn is_pv, struct udevdb_entry *e)
 {
 	e->n_props = 0;
 	if (strncmp(devname, "dm-", 3) == 0) {
 		for (size_t i = 0; i < sizeof(dm_props) / sizeof(dm_props[0]); i++)
 			e->props[e->n_props++] = dm_props[i];
-	} else if (is_md_array(devname) && md_running(sysblock, devname) && is_pv(devname)) {
+	} else if (is_md_array(devname) && md_running(devname) && is_pv(devname)) {
 		e->props[e->n_props++] = md_pv_prop;
 	} else {
 		return 0;
 	}
-	return read_devnum(sysblock, devname, e) < 0 ? -ENODEV : 1;
+	return blockattr_devnum(devname, &e->major, &e->minor) < 0 ? -ENODEV : 1;
 }
 
-int udevdb_leave(const char *sysblock, const char *dir, udevdb_is_pv_fn is_pv, uint64_t usec,
-		 char *failed, size_t failed_size)
+int udevdb_leave(const char *dir, udevdb_is_pv_fn is_pv, uint64_t usec, char *failed,
+		 size_t failed_size)
 {
-	DIR *d = opendir(sysblock);
+	DIR *d = opendir(UDEVDB_SYSBLOCK);
 	struct dirent *de;
 	int n = 0, r = 0;
 
 	if (!d) {
 		r = -errno;
-		snprintf(failed, failed_size, "%s", sysblock);
+		snprintf(failed, failed_size, "%s", UDEVDB_SYSBLOCK);
 		return r;
 	}
 	while (r >= 0 && (de = readdir(d))) {
@@ -184,7 +149,7 @@ int udevdb_leave(const char *sysblock, const char *dir, udevdb_is_pv_fn is_pv, u
 
 		if (de->d_name[0] == '.')
 			continue;
-		r = udevdb_entry_for(sysblock, de->d_name, is_pv, &e);
+		r = udevdb_entry_for(de->d_name, is_pv, &e);
 		if (r > 0)
 			r = udevdb_write(dir, &e);
 		if (r < 0)
@@ -205,6 +170,5 @@ static bool probe_is_pv(const char *devname)
 
 int udevdb_leave_stacks(char *failed, size_t failed_size)
 {
-	return udevdb_leave(UDEVDB_SYSBLOCK, UDEVDB_DIR, probe_is_pv, clock_now_ms() * 1000,
-			    failed, failed_size);
+	return udevdb_leave(UDEVDB_DIR, probe_is_pv, clock_now_ms() * 1000, failed, failed_size);
 }

@@ -42,20 +42,20 @@ int udevdb_format(const struct udevdb_entry *e, char *buf, size_t size);
  * file and rename, so udev never reads half of it; mode 01644, the sticky
  * bit of udev's db_persist. Returns 0 or -errno. */
 int udevdb_write(const char *dir, const struct udevdb_entry *e);
-/* The entry the real root's rules need for block device devname, read from
- * sysblock/devname: a dm device gets device-mapper's flags; an active md
- * array that is_pv says holds an LVM physical volume gets
- * LVM_MD_PV_ACTIVATED=1. Returns 1 with e filled, 0 when devname needs
- * none, or -errno when its sysfs attributes cannot be read. */
-int udevdb_entry_for(const char *sysblock, const char *devname, udevdb_is_pv_fn is_pv,
-		     struct udevdb_entry *e);
-/* Every block device of sysblock that needs an entry gets one in dir.
- * Returns how many were written, or the first -errno with the device's
- * name in failed. */
-int udevdb_leave(const char *sysblock, const char *dir, udevdb_is_pv_fn is_pv, uint64_t usec,
-		 char *failed, size_t failed_size);
-/* udevdb_leave for this boot: /sys/class/block into /run/udev/data,
- * probed with libblkid, stamped now. */
+/* The entry the real root's rules need for block device devname, from its
+ * sysfs attributes (/sys/class/block/DEVNAME): a dm device gets
+ * device-mapper's flags; an active md array that is_pv says holds an LVM
+ * physical volume gets LVM_MD_PV_ACTIVATED=1. Returns 1 with e filled, 0
+ * when devname needs none, or -ENODEV when its device number cannot be
+ * read. */
+int udevdb_entry_for(const char *devname, udevdb_is_pv_fn is_pv, struct udevdb_entry *e);
+/* Every block device of /sys/class/block that needs an entry gets one in
+ * dir. Returns how many were written, or the first -errno with the
+ * device's name in failed. */
+int udevdb_leave(const char *dir, udevdb_is_pv_fn is_pv, uint64_t usec, char *failed,
+		 size_t failed_size);
+/* udevdb_leave for this boot: into /run/udev/data, probed with
+ * libblkid, stamped now. */
 int udevdb_leave_stacks(char *failed, size_t failed_size);
 
 #endif

@@ -1,13 +1,16 @@
 /* Unit tests: udev's database entries left for the real root
  * (blockstack/udevdb.c): the text systemd-udevd would read, the file and its
- * mode, and which devices of a fake /sys/class/block get which entry. */
+ * mode, and which devices of a fake /sys/class/block (a tmpfs over it in
+ * the test's own mount namespace) get which entry. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
 #include <errno.h>
 #include <stdio.h>
+#include <sched.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 
 #include "blockstack/udevdb.h"
@@ -21,14 +24,25 @@ static bool fake_is_pv(const char *devname)
 	return strstr(pv_names, devname) != NULL;
 }
 
-/* A block device in the fake sysfs at dir: its dev attribute, and for an
- * md array its array_state. */
-static void fake_dev(const char *dir, const char *name, const char *dev, const char *md_state)
+#define SYSBLOCK UDEVDB_SYSBLOCK
+
+/* A block device in the fake sysfs: its dev attribute, and for an md
+ * array its array_state. */
+static void fake_dev(const char *name, const char *dev, const char *md_state)
 {
-	assert_int_equal(fixture_sh("mkdir -p '%s/%s/md' && printf '%%s' '%s' > '%s/%s/dev'",
-				    dir, name, dev, dir, name), 0);
+	assert_int_equal(fixture_sh("mkdir -p " SYSBLOCK "/%s/md && printf '%%s' '%s' > " SYSBLOCK
+				    "/%s/dev", name, dev, name), 0);
 	if (md_state)
-		assert_int_equal(fixture_sh("echo %s > '%s/%s/md/array_state'", md_state, dir, name), 0);
+		assert_int_equal(fixture_sh("echo %s > " SYSBLOCK "/%s/md/array_state", md_state,
+					    name), 0);
+}
+
+/* A fresh, empty /sys/class/block for each test. */
+static int fresh_sysblock(void **state)
+{
+	(void)state;
+	umount2(SYSBLOCK, MNT_DETACH);
+	return mount("none", SYSBLOCK, "tmpfs", 0, "mode=0755");
 }
 
 static char *read_text(const char *path)
@@ -44,19 +58,17 @@ static char *read_text(const char *path)
 /* A dm device's entry: the time, device-mapper's flags, the version. */
 static void test_format_dm(void **state)
 {
-	char *dir = fixture_tmpdir();
 	struct udevdb_entry e = { .usec = 4711000 };
 	char buf[256];
 	int len;
 
 	(void)state;
-	fake_dev(dir, "dm-1", "253:1\n", NULL);
-	assert_int_equal(udevdb_entry_for(dir, "dm-1", fake_is_pv, &e), 1);
+	fake_dev("dm-1", "253:1\n", NULL);
+	assert_int_equal(udevdb_entry_for("dm-1", fake_is_pv, &e), 1);
 	len = udevdb_format(&e, buf, sizeof(buf));
 	assert_int_equal(len, (int)strlen(buf));
 	assert_string_equal(buf, "I:4711000\nE:DM_UDEV_PRIMARY_SOURCE_FLAG=1\n"
 			    "E:DM_UDEV_RULES_VSN=2\nV:1\n");
-	fixture_rmrf(dir);
 }
 
 /* A buffer one byte short is refused, not cut. */
@@ -104,46 +116,42 @@ static void test_write(void **state)
  * idle arrays nothing. */
 static void test_entry_for(void **state)
 {
-	char *dir = fixture_tmpdir();
 	struct udevdb_entry e;
 
 	(void)state;
-	fake_dev(dir, "dm-3", "253:3\n", NULL);
-	fake_dev(dir, "md0", "9:0\n", "clean");
-	fake_dev(dir, "md1", "9:1\n", "inactive");
-	fake_dev(dir, "md2", "9:2\n", "active");
-	fake_dev(dir, "md0p1", "259:0\n", NULL);
-	fake_dev(dir, "vda", "254:0\n", NULL);
+	fake_dev("dm-3", "253:3\n", NULL);
+	fake_dev("md0", "9:0\n", "clean");
+	fake_dev("md1", "9:1\n", "inactive");
+	fake_dev("md2", "9:2\n", "active");
+	fake_dev("md0p1", "259:0\n", NULL);
+	fake_dev("vda", "254:0\n", NULL);
 	pv_names = "md0 md1 md0p1 vda";
-	assert_int_equal(udevdb_entry_for(dir, "dm-3", fake_is_pv, &e), 1);
+	assert_int_equal(udevdb_entry_for("dm-3", fake_is_pv, &e), 1);
 	assert_int_equal(e.major, 253);
 	assert_int_equal(e.minor, 3);
 	assert_string_equal(e.props[0], "DM_UDEV_PRIMARY_SOURCE_FLAG=1");
-	assert_int_equal(udevdb_entry_for(dir, "md0", fake_is_pv, &e), 1);
+	assert_int_equal(udevdb_entry_for("md0", fake_is_pv, &e), 1);
 	assert_int_equal(e.n_props, 1);
 	assert_string_equal(e.props[0], "LVM_MD_PV_ACTIVATED=1");
 	assert_int_equal(e.major, 9);
 	assert_int_equal(e.minor, 0);
-	assert_int_equal(udevdb_entry_for(dir, "md1", fake_is_pv, &e), 0);
-	assert_int_equal(udevdb_entry_for(dir, "md2", fake_is_pv, &e), 0);
-	assert_int_equal(udevdb_entry_for(dir, "md0p1", fake_is_pv, &e), 0);
-	assert_int_equal(udevdb_entry_for(dir, "vda", fake_is_pv, &e), 0);
-	fixture_rmrf(dir);
+	assert_int_equal(udevdb_entry_for("md1", fake_is_pv, &e), 0);
+	assert_int_equal(udevdb_entry_for("md2", fake_is_pv, &e), 0);
+	assert_int_equal(udevdb_entry_for("md0p1", fake_is_pv, &e), 0);
+	assert_int_equal(udevdb_entry_for("vda", fake_is_pv, &e), 0);
 }
 
 /* A dev attribute that is not MAJOR:MINOR is refused. */
 static void test_bad_devnum(void **state)
 {
-	static const char *const bad[] = { "253", ":1", "253:", "253:1x", "x:1", "99999999999:0", "" };
-	char *dir = fixture_tmpdir();
+	static const char *const bad[] = { "253", ":1", "253:", "x:1", "" };
 	struct udevdb_entry e;
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		fake_dev(dir, "dm-0", bad[i], NULL);
-		assert_int_equal(udevdb_entry_for(dir, "dm-0", fake_is_pv, &e), -ENODEV);
+		fake_dev("dm-0", bad[i], NULL);
+		assert_int_equal(udevdb_entry_for("dm-0", fake_is_pv, &e), -ENODEV);
 	}
-	fixture_rmrf(dir);
 }
 
 /* The whole sysfs: every dm device and the running array of a physical
@@ -151,40 +159,49 @@ static void test_bad_devnum(void **state)
 static void test_leave(void **state)
 {
 	char *dir = fixture_tmpdir();
-	char sys[256], db[200], path[256], failed[64] = "";
+	char db[200], path[256], failed[64] = "";
 	char *text;
 
 	(void)state;
-	snprintf(sys, sizeof(sys), "%s/sys", dir);
 	snprintf(db, sizeof(db), "%s/data", dir);
-	fake_dev(sys, "dm-0", "253:0\n", NULL);
-	fake_dev(sys, "dm-1", "253:1\n", NULL);
-	fake_dev(sys, "md127", "9:127\n", "active-idle");
-	fake_dev(sys, "vda", "254:0\n", NULL);
+	fake_dev("dm-0", "253:0\n", NULL);
+	fake_dev("dm-1", "253:1\n", NULL);
+	fake_dev("md127", "9:127\n", "active-idle");
+	fake_dev("vda", "254:0\n", NULL);
 	pv_names = "md127 vda";
-	assert_int_equal(udevdb_leave(sys, db, fake_is_pv, 77, failed, sizeof(failed)), 3);
+	assert_int_equal(udevdb_leave(db, fake_is_pv, 77, failed, sizeof(failed)), 3);
 	assert_int_equal(fixture_sh("cd '%s' && test \"$(ls | tr '\\n' ' ')\" = 'b253:0 b253:1 b9:127 '",
 				    db), 0);
 	snprintf(path, sizeof(path), "%s/b253:1", db);
 	text = read_text(path);
 	assert_string_equal(text, "I:77\nE:DM_UDEV_PRIMARY_SOURCE_FLAG=1\nE:DM_UDEV_RULES_VSN=2\nV:1\n");
 	free(text);
-	fake_dev(sys, "dm-2", "garbage", NULL);
-	assert_int_equal(udevdb_leave(sys, db, fake_is_pv, 77, failed, sizeof(failed)), -ENODEV);
+	fake_dev("dm-2", "garbage", NULL);
+	assert_int_equal(udevdb_leave(db, fake_is_pv, 77, failed, sizeof(failed)), -ENODEV);
 	assert_string_equal(failed, "/dev/dm-2");
 	fixture_rmrf(dir);
+}
+
+/* Its own mount namespace (the tests run as root), so that the tmpfs over
+ * /sys/class/block is the test's alone. */
+static int own_namespace(void **state)
+{
+	(void)state;
+	if (unshare(CLONE_NEWNS) < 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+		return -1;
+	return 0;
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_format_dm),
 		cmocka_unit_test(test_format_short),
 		cmocka_unit_test(test_write),
-		cmocka_unit_test(test_entry_for),
-		cmocka_unit_test(test_bad_devnum),
-		cmocka_unit_test(test_leave),
+		cmocka_unit_test_setup(test_format_dm, fresh_sysblock),
+		cmocka_unit_test_setup(test_entry_for, fresh_sysblock),
+		cmocka_unit_test_setup(test_bad_devnum, fresh_sysblock),
+		cmocka_unit_test_setup(test_leave, fresh_sysblock),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, own_namespace, NULL);
 }
