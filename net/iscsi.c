@@ -10,6 +10,7 @@
 #include "bootlib/evwait.h"
 #include "bootlib/log.h"
 #include "bootlib/modload.h"
+#include "bootlib/patience.h"
 #include "bootlib/timeline.h"
 #include "common/featuremods.h"
 #include "net/ibft.h"
@@ -24,9 +25,6 @@
  * its share of rd.timeout within these bounds. */
 #define LOGIN_ATTEMPT_MS 20000
 #define LOGIN_ATTEMPT_MIN_MS 5000
-/* Tries when the target cannot be reached; a refused login is not retried. */
-#define LOGIN_TRIES 4
-#define LOGIN_PAUSE_MS 2000
 
 /* The kernel side: iscsi_tcp pulls libiscsi and scsi_transport_iscsi; it
  * asks the crypto API for crc32c (header digests) by request_module, which
@@ -98,46 +96,48 @@ static int server_fill(struct iscsi_target *t, const struct net_state *st, char 
 	return 0;
 }
 
-/* Each try gets a share of what the network left of rd.timeout=, within
- * LOGIN_ATTEMPT_MIN_MS..LOGIN_ATTEMPT_MS, and none ends past the deadline. */
+/* One try's bound: up to LOGIN_ATTEMPT_MS, within what rd.timeout= left,
+ * but never so short that a login cannot finish. */
 static unsigned int login_try_ms(uint64_t deadline)
 {
-	unsigned int share = clock_clamp_ms(deadline, clock_now_ms(),
-					    LOGIN_ATTEMPT_MS * LOGIN_TRIES) / LOGIN_TRIES;
+	unsigned int ms = clock_clamp_ms(deadline, clock_now_ms(), LOGIN_ATTEMPT_MS);
 
-	return share < LOGIN_ATTEMPT_MIN_MS ? LOGIN_ATTEMPT_MIN_MS : share;
+	return ms < LOGIN_ATTEMPT_MIN_MS ? LOGIN_ATTEMPT_MIN_MS : ms;
 }
 
+/* A target that refuses, does not answer, or says it is not available yet
+ * may be starting: it is tried again until rd.timeout= (bootlib/patience.h);
+ * a refused login (authorization, no such target) is not. */
 static int login(const struct net_request *a, uint64_t deadline, const struct iscsi_target *t,
 		 const char *initiator, char *why, size_t n)
 {
 	bool chap = t->chap.username[0] != '\0';
-	unsigned int cap = login_try_ms(deadline);
-	int status = 0, r = -ETIMEDOUT;
+	char what[ISCSI_NAME_MAX + 96];
+	const char *reason;
+	struct patience wait;
+	int status = 0, r;
 
-	for (int i = 1; i <= LOGIN_TRIES; i++) {
-		unsigned int ms = clock_clamp_ms(deadline, clock_now_ms(), cap);
-
-		if (ms == 0)
-			break;
-		log_info("iSCSI: logging in to %s at %s:%u as %s%s (try %d of %d)", t->name,
-			 t->server, t->port, initiator, chap ? " with CHAP" : "", i, LOGIN_TRIES);
-		r = iscsistart_login(t, initiator, ms, &status);
+	snprintf(what, sizeof(what), "the iSCSI target %s at %s:%u", t->name, t->server, t->port);
+	patience_start(&wait, what, deadline);
+	do {
+		log_info("iSCSI: logging in to %s at %s:%u as %s%s (try %u)", t->name, t->server,
+			 t->port, initiator, chap ? " with CHAP" : "", wait.tries + 1);
+		r = iscsistart_login(t, initiator, login_try_ms(deadline), &status);
 		if (r == 0 || r == -ENOENT || (r == -EIO && !iscsistart_status_transient(status)))
 			break;
+		reason = r == -ETIMEDOUT ? "no answer in time" : iscsistart_status_text(status);
 		log_warn("iSCSI: the login to %s at %s:%u failed: %s", t->name, t->server, t->port,
-			 r == -ETIMEDOUT ? "no answer in time" : iscsistart_status_text(status));
-		if (i < LOGIN_TRIES)
-			usleep(clock_clamp_ms(deadline, clock_now_ms(), LOGIN_PAUSE_MS) * 1000);
-	}
+			 reason);
+		r = -ETIMEDOUT;   /* what stands when no time is left for another try */
+	} while (patience_wait(&wait, reason));
 	if (r == -ENOENT)
 		snprintf(why, n, "%s is not in the image; build it with lifeboat build --iscsi",
 			 ISCSISTART_PATH);
 	else if (r == -ETIMEDOUT)
 		snprintf(why, n, "logging in to the iSCSI target %s at %s:%u did not succeed within "
-			 "%d tries and rd.timeout=%u; check that the target runs and is reachable "
+			 "rd.timeout=%u (%u tries); check that the target runs and is reachable "
 			 "(iscsistart's messages above say why)", t->name, t->server, t->port,
-			 LOGIN_TRIES, a->timeout_sec);
+			 a->timeout_sec, wait.tries);
 	else if (r < 0)
 		snprintf(why, n, "logging in to the iSCSI target %s at %s:%u failed (iscsistart "
 			 "exit status %d): %s", t->name, t->server, t->port, status,

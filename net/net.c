@@ -13,6 +13,7 @@
 #include "bootlib/clock.h"
 #include "bootlib/log.h"
 #include "bootlib/modload.h"
+#include "bootlib/patience.h"
 #include "bootlib/sysroot.h"
 #include "bootlib/timeline.h"
 #include "common/featuremods.h"
@@ -28,7 +29,6 @@
  * message the user can act on. */
 #define LINK_TIMEOUT_SEC 20
 #define DHCP_TIMEOUT_SEC 30
-#define NFS_RETRY_MS 1000
 #define KERNEL_NFSROOT_DEFAULT "/tftpboot/%s"
 
 /* A location without a server: ip='s server, then (IPv4) DHCP's next
@@ -109,11 +109,16 @@ static int spec_resolve(const struct net_root *root, const struct ip_conf *ipc,
 	return 0;
 }
 
-/* Errors worth waiting out: the server may be starting, or the path to it. */
+/* Errors worth waiting out: the server may be starting (not listening
+ * yet, its programs not registered with rpcbind yet: the kernel says the
+ * version or the operation is not supported), or the path to it may come.
+ * The others cannot change by waiting (EACCES: not exported to this
+ * client; ENOENT: no such export; EINVAL: options) and fail at once. */
 static bool mount_error_transient(int err)
 {
 	static const int transient[] = { ECONNREFUSED, ETIMEDOUT, EHOSTUNREACH, ENETUNREACH,
-					 EAGAIN, ECONNRESET, EIO };
+					 EHOSTDOWN, ENETDOWN, EAGAIN, ECONNRESET, EIO,
+					 EPROTONOSUPPORT, EOPNOTSUPP };
 
 	for (size_t i = 0; i < sizeof(transient) / sizeof(transient[0]); i++)
 		if (err == transient[i])
@@ -129,8 +134,9 @@ static int nfs_mount(const struct net_request *a, uint64_t deadline, const struc
 {
 	static const char *const mods[] = { FEATUREMODS_NFS };
 	char data[CMDLINE_VALUE_MAX * 2], path[NFS_PATH_MAX + 32], src[NFS_PATH_MAX + 64];
-	char server[INET6_ADDRSTRLEN + 2], me[INET6_ADDRSTRLEN];
+	char server[INET6_ADDRSTRLEN + 2], me[INET6_ADDRSTRLEN], what[INET6_ADDRSTRLEN + 32];
 	unsigned long flags = a->read_write ? 0 : MS_RDONLY;
+	struct patience wait;
 	int r;
 
 	for (size_t i = 0; i < sizeof(mods) / sizeof(mods[0]); i++)
@@ -147,6 +153,8 @@ static int nfs_mount(const struct net_request *a, uint64_t deadline, const struc
 		return -ENAMETOOLONG;
 	}
 	log_info("mounting %s (%s) on %s", src, data, SYSROOT);
+	snprintf(what, sizeof(what), "the NFS server %s", server);
+	patience_start(&wait, what, deadline);
 	while ((r = mount(src, SYSROOT, "nfs", flags, data) < 0 ? -errno : 0) < 0) {
 		if (r == -EPROTONOSUPPORT && spec->v4 && spec->v4_minor > 0) {
 			/* An older server: the next lower NFSv4 minor version. */
@@ -155,10 +163,11 @@ static int nfs_mount(const struct net_request *a, uint64_t deadline, const struc
 			log_info("the server has no NFSv4.%d; trying %s", spec->v4_minor + 1, data);
 			continue;
 		}
-		if (!mount_error_transient(-r) || (deadline && clock_now_ms() >= deadline))
+		if (!mount_error_transient(-r))
 			break;
 		log_warn("mounting %s failed: %s; trying again", src, strerror(-r));
-		usleep(clock_clamp_ms(deadline, clock_now_ms(), NFS_RETRY_MS) * 1000);
+		if (!patience_wait(&wait, strerror(-r)))
+			break;
 	}
 	if (r < 0 && mount_error_transient(-r))
 		snprintf(why, n, "mounting the NFS root %s failed: %s, still after rd.timeout; "

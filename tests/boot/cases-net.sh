@@ -372,6 +372,27 @@ case_net_late_dhcp_server() {
 	return $rc
 }
 
+# The NFS server up 10 s after the lease (dnsmasq answers first, ganesha
+# is still starting): the mount is tried again with a growing pause until
+# rd.timeout, and the root is reached (issue 39).
+case_net_late_nfs_server() {
+	local rc=0 qpid
+	NET_IMG=$(net_image) || return 1
+	net_ns_up || { net_ns_down; echo "creating the namespace failed"; return 1; }
+	net_dhcp_start "$NET_SERVER:/nfsroot"
+	QEMU_TIMEOUT=240 net_boot late-nfs "root=dhcp ip=dhcp rd.shell=0" &
+	qpid=$!
+	net_wait_dhcp tap0 || rc=1
+	sleep 10
+	net_nfs_start || rc=1
+	wait "$qpid"
+	NET_LOG=$CASE_DIR/late-nfs.log.txt
+	[ $rc -ne 0 ] || { net_assert_nfs_root "$NET_LOG" nfs &&
+		assert_log "$NET_LOG" "mounting $NET_SERVER:/nfsroot failed: .*; trying again"; } || rc=1
+	net_ns_down
+	return $rc
+}
+
 # What fails ends in a clear message within its deadline, and a summary of
 # the interfaces (not of the block devices): a DHCP server that
 # never answers, a DHCPv6 one that never answers either, within rd.timeout
