@@ -108,18 +108,13 @@ iscsi_assert_no_secret() {
 # back after its clients): the login is tried again with a growing pause
 # until rd.timeout, and the root on the LUN is reached (issue 39).
 case_iscsi_late_target() {
-	local rc=0 qpid
+	local rc=0
 	NET_IMG=$(iscsi_image plain) || return 1
 	net_ns_up || { net_ns_down; echo "creating the namespace failed"; return 1; }
 	trap 'iscsi_down' EXIT
 	net_dhcp_start
-	QEMU_TIMEOUT=240 net_boot late-target "netroot=iscsi:$NET_SERVER::::$ISCSI_IQN:root ip=dhcp rd.shell=0" &
-	qpid=$!
-	net_wait_dhcp tap0 || rc=1
-	sleep 20
-	iscsi_target_start || rc=1
-	wait "$qpid"
-	NET_LOG=$CASE_DIR/late-target.log.txt
+	net_boot_late late-target "netroot=iscsi:$NET_SERVER::::$ISCSI_IQN:root ip=dhcp rd.shell=0" \
+		20 iscsi_target_start || rc=1
 	[ $rc -ne 0 ] || { iscsi_assert_root "$NET_LOG" "$ISCSI_IQN:root" &&
 		assert_log "$NET_LOG" "(try 2)"; } || rc=1
 	return $rc

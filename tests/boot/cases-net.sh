@@ -159,6 +159,22 @@ net_wait_port() {
 	return 1
 }
 
+# net_boot_late NAME APPEND SECONDS START...: net_boot in the background,
+# and SECONDS after the guest's first DHCP request run START (a server that
+# comes up after its clients); NET_LOG is the boot's console.
+net_boot_late() {
+	local name=$1 append=$2 delay=$3 qpid rc=0
+	shift 3
+	QEMU_TIMEOUT=240 net_boot "$name" "$append" &
+	qpid=$!
+	net_wait_dhcp tap0 || rc=1
+	sleep "$delay"
+	"$@" || rc=1
+	wait "$qpid"
+	NET_LOG=$CASE_DIR/$name.log.txt
+	return $rc
+}
+
 # net_boot NAME APPEND [QEMU-ARGS...]: one boot on the tap (or the first
 # NIC's -netdev in NET_NETDEV0; its model is NET_NIC0_MODEL, virtio by
 # default); the console goes to NAME.log.
@@ -376,17 +392,11 @@ case_net_late_dhcp_server() {
 # is still starting): the mount is tried again with a growing pause until
 # rd.timeout, and the root is reached (issue 39).
 case_net_late_nfs_server() {
-	local rc=0 qpid
+	local rc=0
 	NET_IMG=$(net_image) || return 1
 	net_ns_up || { net_ns_down; echo "creating the namespace failed"; return 1; }
 	net_dhcp_start "$NET_SERVER:/nfsroot"
-	QEMU_TIMEOUT=240 net_boot late-nfs "root=dhcp ip=dhcp rd.shell=0" &
-	qpid=$!
-	net_wait_dhcp tap0 || rc=1
-	sleep 10
-	net_nfs_start || rc=1
-	wait "$qpid"
-	NET_LOG=$CASE_DIR/late-nfs.log.txt
+	net_boot_late late-nfs "root=dhcp ip=dhcp rd.shell=0" 10 net_nfs_start || rc=1
 	[ $rc -ne 0 ] || { net_assert_nfs_root "$NET_LOG" nfs &&
 		assert_log "$NET_LOG" "mounting $NET_SERVER:/nfsroot failed: .*; trying again"; } || rc=1
 	net_ns_down
