@@ -301,7 +301,7 @@ static int boot_root(struct boot_args *args, const struct boot_plan *plan,
 			      "filesystem; give init= the path of the real init", init);
 	leave_udev_db();
 	/* Not a failure of the boot: the root runs, only its way out is lost. */
-	if (shutdown_env_leave(SYSROOT, args->rescue.break_stages & STAGE_BIT(STAGE_SHUTDOWN),
+	if (shutdown_leave_env(SYSROOT, args->rescue.break_stages & STAGE_BIT(STAGE_SHUTDOWN),
 			       why, WHY_MAX) < 0)
 		log_warn("%s", why);
 	/* Nothing of the initramfs may listen once the real root runs, nor

@@ -29,7 +29,7 @@
  * it leaves the old root. */
 static const char *const env_dirs[] = { "dev", "proc", "sys", "run", "oldroot" };
 
-bool shutdown_env_needed(const char *block_path, bool nfs)
+bool shutdown_leave_env_needed(const char *block_path, bool nfs)
 {
 	const char *base = strrchr(block_path, '/');
 
@@ -54,10 +54,10 @@ static bool root_needs_it(const char *sysroot)
 	snprintf(link, sizeof(link), "/sys/dev/block/%u:%u", major(st.st_dev), minor(st.st_dev));
 	if (!realpath(link, path))
 		path[0] = '\0';
-	return shutdown_env_needed(path, false);
+	return shutdown_leave_env_needed(path, false);
 }
 
-int shutdown_copy_file(const char *src, const char *dst, mode_t mode)
+int shutdown_leave_copy_file(const char *src, const char *dst, mode_t mode)
 {
 	char buf[64 * 1024];
 	int in = open(src, O_RDONLY | O_CLOEXEC);
@@ -109,7 +109,7 @@ static int copy_shell(const char *dir)
 	if (mkdir(path, 0755) < 0 && errno != EEXIST)
 		return -errno;
 	snprintf(path, sizeof(path), "%s/bin/sh", dir);
-	return shutdown_copy_file(real, path, 0755);
+	return shutdown_leave_copy_file(real, path, 0755);
 }
 
 /* --rescue-auth's hash where the way out's gate reads it (RESCUE_AUTH_PATH
@@ -128,7 +128,7 @@ static int copy_auth(const char *dir, const char *auth)
 	if (mkdir(path, 0700) < 0 && errno != EEXIST)
 		return -errno;
 	snprintf(path, sizeof(path), "%s%s", dir, RESCUE_AUTH_PATH);
-	r = shutdown_copy_file(auth, path, 0600);
+	r = shutdown_leave_copy_file(auth, path, 0600);
 	if (r < 0)
 		return r;
 	/* Without it the way out's gate stays closed (auth_check fails
@@ -141,7 +141,7 @@ static int copy_auth(const char *dir, const char *auth)
 	return 0;
 }
 
-int shutdown_break_leave(const char *dir, const char *auth)
+int shutdown_leave_break(const char *dir, const char *auth)
 {
 	char path[PATH_MAX];
 	int fd, r;
@@ -163,7 +163,7 @@ int shutdown_break_leave(const char *dir, const char *auth)
 
 static void leave_break(void)
 {
-	int r = shutdown_break_leave(LAYOUT_EXITRD_DIR, RESCUE_AUTH_PATH);
+	int r = shutdown_leave_break(LAYOUT_EXITRD_DIR, RESCUE_AUTH_PATH);
 
 	if (r < 0)
 		log_warn("rd.break=shutdown: leaving the shell's password (%s) or the mark of the "
@@ -171,7 +171,7 @@ static void leave_break(void)
 			 LAYOUT_EXITRD_DIR, strerror(-r));
 }
 
-int shutdown_env_leave(const char *sysroot, bool break_shell, char *why, size_t size)
+int shutdown_leave_env(const char *sysroot, bool break_shell, char *why, size_t size)
 {
 	int fd, r;
 

@@ -18,7 +18,7 @@
 /* Does a root need the way out? block_path is the resolved sysfs path of
  * its block device (/sys/devices/virtual/block/dm-1, or "" for none), nfs
  * whether it is an NFS mount. */
-bool shutdown_env_needed(const char *block_path, bool nfs);
+bool shutdown_leave_env_needed(const char *block_path, bool nfs);
 
 /* Leave the environment when the root mounted at sysroot needs it, or
  * when break_shell (rd.break=shutdown) asks, with then what the way out's
@@ -26,16 +26,16 @@ bool shutdown_env_needed(const char *block_path, bool nfs);
  * Debian's busybox is; --rescue-auth's hash and libcrypt) and the mark.
  * Returns 1 when it was left, 0 when
  * not needed, -errno on failure, with what failed written into why. */
-int shutdown_env_leave(const char *sysroot, bool break_shell, char *why, size_t size);
+int shutdown_leave_env(const char *sysroot, bool break_shell, char *why, size_t size);
 
 /* rd.break=shutdown's part, under dir (LAYOUT_EXITRD_DIR): the image's
  * shell (when it has one), the hash file auth (RESCUE_AUTH_PATH, when the
  * image has one) with libcrypt, then the mark. Returns 0 when the mark was
  * left, -errno when not (the hash could not be left: no shell then). */
-int shutdown_break_leave(const char *dir, const char *auth);
+int shutdown_leave_break(const char *dir, const char *auth);
 
 /* Copy src to dst (created, or truncated; not through a link), mode from
  * the start. Returns 0 or -errno. */
-int shutdown_copy_file(const char *src, const char *dst, mode_t mode);
+int shutdown_leave_copy_file(const char *src, const char *dst, mode_t mode);
 
 #endif

@@ -123,7 +123,7 @@ int libcopy_needed(const char *soname, const char *root)
 				     base_name(set[i]->l_name)) >= sizeof(dst))
 			r = -ENAMETOOLONG;
 		else
-			r = shutdown_copy_file(set[i]->l_name, dst, 0644);
+			r = shutdown_leave_copy_file(set[i]->l_name, dst, 0644);
 	}
 	dlclose(lib);
 	return r < 0 ? r : (int)n;

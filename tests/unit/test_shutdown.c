@@ -387,14 +387,14 @@ static void iscsi_busy_among_many(void **state)
 static void leave_decision(void **state)
 {
 	(void)state;
-	assert_true(shutdown_env_needed("/sys/devices/virtual/block/dm-1", false));
-	assert_true(shutdown_env_needed("/sys/devices/virtual/block/md127", false));
-	assert_true(shutdown_env_needed("/sys/devices/platform/host2/session1/target2:0:0/"
-					"2:0:0:1/block/sda", false));
-	assert_true(shutdown_env_needed("", true));
-	assert_false(shutdown_env_needed("/sys/devices/pci0000:00/0000:00:04.0/virtio1/block/vda",
-					 false));
-	assert_false(shutdown_env_needed("", false));
+	assert_true(shutdown_leave_env_needed("/sys/devices/virtual/block/dm-1", false));
+	assert_true(shutdown_leave_env_needed("/sys/devices/virtual/block/md127", false));
+	assert_true(shutdown_leave_env_needed("/sys/devices/platform/host2/session1/target2:0:0/"
+					      "2:0:0:1/block/sda", false));
+	assert_true(shutdown_leave_env_needed("", true));
+	assert_false(shutdown_leave_env_needed(
+		"/sys/devices/pci0000:00/0000:00:04.0/virtio1/block/vda", false));
+	assert_false(shutdown_leave_env_needed("", false));
 }
 
 /* The step loop: a recording runner. */

@@ -81,16 +81,16 @@ static void copy_file_mode_and_links(void **state)
 	snprintf(dst, sizeof(dst), "%s/dst", dir);
 	snprintf(link, sizeof(link), "%s/link", dir);
 	put(src, HASH, 0600);
-	assert_int_equal(shutdown_copy_file(src, dst, 0600), 0);
+	assert_int_equal(shutdown_leave_copy_file(src, dst, 0600), 0);
 	assert_int_equal(mode_of(dst), 0600);
 	assert_int_equal(file_read_all(dst, 4096, &text, &len), 0);
 	assert_string_equal(text, HASH);
 	free(text);
 	/* A link in the destination's place is not followed. */
 	assert_int_equal(symlink(src, link), 0);
-	assert_int_equal(shutdown_copy_file(dst, link, 0644), -ELOOP);
+	assert_int_equal(shutdown_leave_copy_file(dst, link, 0644), -ELOOP);
 	assert_int_equal(mode_of(src), 0600);
-	assert_int_equal(shutdown_copy_file("/nonexistent", dst, 0600), -ENOENT);
+	assert_int_equal(shutdown_leave_copy_file("/nonexistent", dst, 0600), -ENOENT);
 	scratch_end();
 }
 
@@ -106,7 +106,7 @@ static void break_leave_with_hash(void **state)
 	scratch();
 	snprintf(auth, sizeof(auth), "%s/image-auth", dir);
 	put(auth, HASH, 0600);
-	assert_int_equal(shutdown_break_leave(dir, auth), 0);
+	assert_int_equal(shutdown_leave_break(dir, auth), 0);
 	snprintf(path, sizeof(path), "%s%s", dir, RESCUE_AUTH_PATH);
 	assert_int_equal(mode_of(path), 0600);
 	assert_int_equal(file_read_all(path, 4096, &text, &len), 0);
@@ -135,7 +135,7 @@ static void break_leave_without_hash(void **state)
 	(void)state;
 	scratch();
 	snprintf(auth, sizeof(auth), "%s/no-auth", dir);
-	assert_int_equal(shutdown_break_leave(dir, auth), 0);
+	assert_int_equal(shutdown_leave_break(dir, auth), 0);
 	snprintf(path, sizeof(path), "%s%s", dir, SHUTDOWN_BREAK_MARK);
 	assert_int_equal(access(path, F_OK), 0);
 	snprintf(path, sizeof(path), "%s%s", dir, RESCUE_AUTH_PATH);
@@ -145,7 +145,7 @@ static void break_leave_without_hash(void **state)
 	scratch();
 	snprintf(auth, sizeof(auth), "%s/auth-is-a-directory", dir);
 	assert_int_equal(mkdir(auth, 0700), 0);
-	assert_true(shutdown_break_leave(dir, auth) < 0);
+	assert_true(shutdown_leave_break(dir, auth) < 0);
 	snprintf(path, sizeof(path), "%s%s", dir, SHUTDOWN_BREAK_MARK);
 	assert_int_equal(access(path, F_OK), -1);
 	scratch_end();
