@@ -16,7 +16,9 @@
 #include <unistd.h>
 
 #include "blockstack/blockstack.h"
+#include "bootlib/clock.h"
 #include "bootlib/log.h"
+#include "bootlib/patience.h"
 #include "bootlib/shell.h"
 #include "kdump/elfdump.h"
 #include "kdump/kvmem.h"
@@ -249,6 +251,30 @@ static double seconds_since(const struct timespec *t0)
 	return (double)(t.tv_sec - t0->tv_sec) + (double)(t.tv_nsec - t0->tv_nsec) / 1e9;
 }
 
+/* A dump server that does not answer yet (the capture kernel boots faster
+ * than the server after a power cut) is tried again for this long before
+ * the next target; a disk target is not. */
+#define SERVER_WAIT_SEC 20
+
+static bool server_not_there_yet(const struct kdump_target *t, int r)
+{
+	return target_find(t->where) != target_disk_save &&
+	       (r == -ECONNREFUSED || r == -ETIMEDOUT || r == -EHOSTUNREACH || r == -ENETUNREACH ||
+		r == -EHOSTDOWN);
+}
+
+static int save_to(struct capture *cap, const struct kdump_target *t)
+{
+	struct patience wait;
+	int r;
+
+	patience_start(&wait, t->where, clock_deadline(clock_now_ms(), SERVER_WAIT_SEC));
+	do
+		r = target_find(t->where)(cap, t);
+	while (server_not_there_yet(t, r) && patience_wait(&wait, strerror(-r)));
+	return r;
+}
+
 static int save_anywhere(struct capture *cap)
 {
 	for (int i = 0; i < cap->conf.ntargets; i++) {
@@ -256,7 +282,7 @@ static int save_anywhere(struct capture *cap)
 
 		log_console("kdump: saving the dump to target %d of %d: %s\n", i + 1,
 			    cap->conf.ntargets, t->where);
-		if (target_find(t->where)(cap, t) == 0)
+		if (save_to(cap, t) == 0)
 			return 0;
 	}
 	return -EIO;

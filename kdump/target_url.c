@@ -241,8 +241,25 @@ static void report_failure(const struct upload *u, const char *name, CURLcode rc
 	}
 }
 
+/* A server that is not there yet (refused, unreachable, silent, its name
+ * not known yet) as the errno the capture tries again on
+ * (kdump/capture.c); any other failure is -EIO. */
+static int transfer_errno(CURLcode rc)
+{
+	switch (rc) {
+	case CURLE_COULDNT_CONNECT:
+		return -ECONNREFUSED;
+	case CURLE_OPERATION_TIMEDOUT:
+		return -ETIMEDOUT;
+	case CURLE_COULDNT_RESOLVE_HOST:
+		return -EHOSTUNREACH;
+	default:
+		return -EIO;
+	}
+}
+
 /* Send one file (the dump stream or some bytes) as NAME.incomplete, then
- * rename it to NAME. Returns 0 or -EIO after reporting. */
+ * rename it to NAME. Returns 0, or after reporting -errno (transfer_errno). */
 static int send_file(struct upload *u, const char *name, const char *text, size_t len)
 {
 	char from[256], url[1400];
@@ -275,7 +292,7 @@ static int send_file(struct upload *u, const char *name, const char *text, size_
 	u->fn->slist_free_all(rn);
 	if (rc != CURLE_OK || s.p.result < 0) {
 		report_failure(u, name, rc, s.p.result);
-		return -EIO;
+		return transfer_errno(rc);
 	}
 	return 0;
 }
