@@ -254,7 +254,7 @@ static double seconds_since(const struct timespec *t0)
 /* A dump server that does not answer yet (the capture kernel boots faster
  * than the server after a power cut) is tried again for this long before
  * the next target; a disk target is not. */
-#define SERVER_WAIT_SEC 20
+#define SERVER_WAIT_SEC 30
 
 static bool server_not_there_yet(const struct kdump_target *t, int r)
 {
