@@ -1,4 +1,5 @@
-/* udevdb: write udev's database entries of the assembled dm and md devices. */
+/* udevdb: write udev's database entries of the assembled dm and md devices,
+ * and make their /dev/mapper names the links udev makes. */
 #include "blockstack/udevdb.h"
 
 #include <dirent.h>
@@ -8,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "bootlib/blkprobe.h"
@@ -132,8 +134,33 @@ int udevdb_entry_for(const char *devname, udevdb_is_pv_fn is_pv, struct udevdb_e
 	return blockattr_devnum(devname, &e->major, &e->minor) < 0 ? -ENODEV : 1;
 }
 
-int udevdb_leave(const char *dir, udevdb_is_pv_fn is_pv, uint64_t usec, char *failed,
-		 size_t failed_size)
+int udevdb_mapper_link(const char *devdir, const char *devname, const struct udevdb_entry *e)
+{
+	char name[128], path[300], tmp[320], target[64];
+	struct stat st;
+	int r;
+
+	/* device-mapper names are at most 127 bytes and have no '/'. */
+	if (blockattr_read(devname, "dm/name", name, sizeof(name)) < 0 || strchr(name, '/'))
+		return 0;
+	snprintf(path, sizeof(path), "%s/mapper/%s", devdir, name);
+	if (lstat(path, &st) < 0 || !S_ISBLK(st.st_mode) || st.st_rdev != makedev(e->major, e->minor))
+		return 0;
+	snprintf(target, sizeof(target), "../%s", devname);
+	snprintf(tmp, sizeof(tmp), "%s/mapper/.%s.link", devdir, name);
+	unlink(tmp);
+	if (symlink(target, tmp) < 0)
+		return -errno;
+	if (rename(tmp, path) < 0) {
+		r = -errno;
+		unlink(tmp);
+		return r;
+	}
+	return 1;
+}
+
+int udevdb_leave(const char *dir, const char *devdir, udevdb_is_pv_fn is_pv, uint64_t usec,
+		 char *failed, size_t failed_size)
 {
 	DIR *d = opendir(UDEVDB_SYSBLOCK);
 	struct dirent *de;
@@ -152,6 +179,8 @@ int udevdb_leave(const char *dir, udevdb_is_pv_fn is_pv, uint64_t usec, char *fa
 		r = udevdb_entry_for(de->d_name, is_pv, &e);
 		if (r > 0)
 			r = udevdb_write(dir, &e);
+		if (r == 0 && strncmp(de->d_name, "dm-", 3) == 0)
+			r = udevdb_mapper_link(devdir, de->d_name, &e);
 		if (r < 0)
 			snprintf(failed, failed_size, "/dev/%s", de->d_name);
 		else if (e.n_props)
@@ -170,5 +199,5 @@ static bool probe_is_pv(const char *devname)
 
 int udevdb_leave_stacks(char *failed, size_t failed_size)
 {
-	return udevdb_leave(UDEVDB_DIR, probe_is_pv, clock_now_ms() * 1000, failed, failed_size);
+	return udevdb_leave(UDEVDB_DIR, "/dev", probe_is_pv, clock_now_ms() * 1000, failed, failed_size);
 }

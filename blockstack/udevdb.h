@@ -1,5 +1,5 @@
 /* udevdb: leave udev's database entries of the dm devices and md arrays
- * the boot assembled, for the real root's udev.
+ * the boot assembled, and their /dev/mapper links, for the real root's udev.
  *
  * After switch_root the real root's udev replays an "add" event for every
  * device (systemd-udev-trigger). Debian 12's device-mapper rules (55-dm.rules,
@@ -49,11 +49,19 @@ int udevdb_write(const char *dir, const struct udevdb_entry *e);
  * when devname needs none, or -ENODEV when its device number cannot be
  * read. */
 int udevdb_entry_for(const char *devname, udevdb_is_pv_fn is_pv, struct udevdb_entry *e);
+/* /dev/mapper/NAME of dm device devname (e: its number) as udev makes it,
+ * a symlink to ../dm-N, in place of the device node libdevmapper made
+ * without udev: the real root's udev will not replace a node ("Conflicting
+ * device node ... link will not be created"). Only a node of that very
+ * device is replaced. devdir is /dev. Returns 1 when replaced, 0 when
+ * there was nothing to do, or -errno. */
+int udevdb_mapper_link(const char *devdir, const char *devname, const struct udevdb_entry *e);
 /* Every block device of /sys/class/block that needs an entry gets one in
- * dir. Returns how many were written, or the first -errno with the
- * device's name in failed. */
-int udevdb_leave(const char *dir, udevdb_is_pv_fn is_pv, uint64_t usec, char *failed,
-		 size_t failed_size);
+ * dir, and each dm device its /dev/mapper link under devdir. Returns how
+ * many entries were written, or the first -errno with the device's name in
+ * failed. */
+int udevdb_leave(const char *dir, const char *devdir, udevdb_is_pv_fn is_pv, uint64_t usec,
+		 char *failed, size_t failed_size);
 /* udevdb_leave for this boot: into /run/udev/data, probed with
  * libblkid, stamped now. */
 int udevdb_leave_stacks(char *failed, size_t failed_size);

@@ -169,7 +169,7 @@ static void test_leave(void **state)
 	fake_dev("md127", "9:127\n", "active-idle");
 	fake_dev("vda", "254:0\n", NULL);
 	pv_names = "md127 vda";
-	assert_int_equal(udevdb_leave(db, fake_is_pv, 77, failed, sizeof(failed)), 3);
+	assert_int_equal(udevdb_leave(db, dir, fake_is_pv, 77, failed, sizeof(failed)), 3);
 	assert_int_equal(fixture_sh("cd '%s' && test \"$(ls | tr '\\n' ' ')\" = 'b253:0 b253:1 b9:127 '",
 				    db), 0);
 	snprintf(path, sizeof(path), "%s/b253:1", db);
@@ -177,7 +177,7 @@ static void test_leave(void **state)
 	assert_string_equal(text, "I:77\nE:DM_UDEV_PRIMARY_SOURCE_FLAG=1\nE:DM_UDEV_RULES_VSN=2\nV:1\n");
 	free(text);
 	fake_dev("dm-2", "garbage", NULL);
-	assert_int_equal(udevdb_leave(db, fake_is_pv, 77, failed, sizeof(failed)), -ENODEV);
+	assert_int_equal(udevdb_leave(db, dir, fake_is_pv, 77, failed, sizeof(failed)), -ENODEV);
 	assert_string_equal(failed, "/dev/dm-2");
 	fixture_rmrf(dir);
 }
@@ -192,6 +192,30 @@ static int own_namespace(void **state)
 	return 0;
 }
 
+/* /dev/mapper/NAME: a node of the device becomes the link udev makes; a
+ * link, a node of another device or no file at all are left as they are. */
+static void test_mapper_link(void **state)
+{
+	char *dir = fixture_tmpdir();
+	struct udevdb_entry e = { .major = 253, .minor = 1 };
+
+	(void)state;
+	fake_dev("dm-1", "253:1\n", NULL);
+	assert_int_equal(fixture_sh("mkdir -p " SYSBLOCK "/dm-1/dm && echo vg-swap > " SYSBLOCK
+				    "/dm-1/dm/name && mkdir '%s/mapper'", dir), 0);
+	assert_int_equal(udevdb_mapper_link(dir, "dm-1", &e), 0);
+	assert_int_equal(fixture_sh("mknod '%s/mapper/vg-swap' b 253 9", dir), 0);
+	assert_int_equal(udevdb_mapper_link(dir, "dm-1", &e), 0);
+	assert_int_equal(fixture_sh("test -b '%s/mapper/vg-swap'", dir), 0);
+	assert_int_equal(fixture_sh("rm '%s/mapper/vg-swap' && mknod '%s/mapper/vg-swap' b 253 1",
+				    dir, dir), 0);
+	assert_int_equal(udevdb_mapper_link(dir, "dm-1", &e), 1);
+	assert_int_equal(udevdb_mapper_link(dir, "dm-1", &e), 0);
+	assert_int_equal(fixture_sh("test \"$(readlink '%s/mapper/vg-swap')\" = ../dm-1 && "
+				    "test $(ls -A '%s/mapper' | wc -l) = 1", dir, dir), 0);
+	fixture_rmrf(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -201,6 +225,7 @@ int main(void)
 		cmocka_unit_test_setup(test_entry_for, fresh_sysblock),
 		cmocka_unit_test_setup(test_bad_devnum, fresh_sysblock),
 		cmocka_unit_test_setup(test_leave, fresh_sysblock),
+		cmocka_unit_test_setup(test_mapper_link, fresh_sysblock),
 	};
 
 	return cmocka_run_group_tests(tests, own_namespace, NULL);
