@@ -138,7 +138,6 @@ int udevdb_mapper_link(const char *devdir, const char *devname, const struct ude
 {
 	char name[128], path[300], tmp[320], target[64];
 	struct stat st;
-	int r;
 
 	/* device-mapper names are at most 127 bytes and have no '/'. */
 	if (blockattr_read(devname, "dm/name", name, sizeof(name)) < 0 || strchr(name, '/'))
@@ -152,7 +151,8 @@ int udevdb_mapper_link(const char *devdir, const char *devname, const struct ude
 	if (symlink(target, tmp) < 0)
 		return -errno;
 	if (rename(tmp, path) < 0) {
-		r = -errno;
+		int r = -errno;
+
 		unlink(tmp);
 		return r;
 	}
