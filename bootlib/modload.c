@@ -11,6 +11,7 @@
 #include "bootlib/modparams.h"
 #include "bootlib/unxz.h"
 #include "common/fileread.h"
+#include "common/layout.h"
 #include "common/modtab.h"
 #include "common/strv.h"
 
@@ -218,7 +219,9 @@ static int module_load(struct modtab_module *m, struct load_stack *st, int *coun
 		r = 0;
 	} else {
 		log_warn("loading module %s (%s) failed: %s%s", m->name, m->path,
-			       strerror(-r), dep_err ? " (a module it needs failed first)" : "");
+			 r == -ELIBACC ? "the image has no " LAYOUT_LIBLZMA " to unpack it; rebuild the "
+			 "image with this lifeboat" : strerror(-r),
+			 dep_err ? " (a module it needs failed first)" : "");
 	}
 	names_load(m->post, st, count);
 	st->depth--;
