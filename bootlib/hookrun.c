@@ -241,6 +241,22 @@ static int run_one(const struct hookrun_boot *boot, const char *rel, char *why, 
 	return script_end(rel, r, status, boot->args->timeout_sec, started, why, size);
 }
 
+/* The scripts' #!/bin/sh is the image's shell: busybox's, unpacked once,
+ * whose links are in /usr/bin. An image made on a merged-/usr host has no
+ * /bin unless something of it lies there: it gets the host's /bin ->
+ * usr/bin, else a /bin/sh of its own. A script still without a shell
+ * fails to start, and says so. */
+static void shell_ready(void)
+{
+	char shell[64];
+
+	if (shell_find(shell, sizeof(shell)) < 0 || access("/bin/sh", X_OK) == 0)
+		return;
+	if (symlink("usr/bin", "/bin") < 0 && errno == EEXIST && access("/bin/sh", X_OK) < 0 &&
+	    symlink(shell, "/bin/sh") < 0)
+		log_debug("making /bin/sh for the boot scripts failed: %s", strerror(errno));
+}
+
 int hookrun_stage(enum boot_stage stage, const struct hookrun_boot *boot, size_t *next,
 		  char *why, size_t size)
 {
@@ -253,12 +269,8 @@ int hookrun_stage(enum boot_stage stage, const struct hookrun_boot *boot, size_t
 		strv_free(&scripts);
 		return r;
 	}
-	/* busybox's sh, unpacked once, for the scripts' #!/bin/sh. */
-	if (*next < scripts.len) {
-		char shell[64];
-
-		shell_find(shell, sizeof(shell));
-	}
+	if (*next < scripts.len)
+		shell_ready();
 	while (r == 0 && *next < scripts.len)
 		r = run_one(boot, scripts.items[(*next)++], why, size);
 	strv_free(&scripts);

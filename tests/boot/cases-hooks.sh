@@ -91,3 +91,25 @@ case_hooks_script_hangs() {
 	hooks_boot_fails "hooktest=hang rd.hook.timeout=3" "hook-hanging-now" \
 		"boot script pre-udev/30-hang did not end within 3 s (rd.hook.timeout=) and was stopped"
 }
+
+# After a failing script the rescue shell opens; leaving it goes on with
+# the next script of the stage and the boot (the mount script mounts the
+# root), each script having run once.
+case_hooks_fail_then_go_on() {
+	local img=$CASE_DIR/hooks.img disk
+	hooks_image "$img" || return 1
+	disk=$(disk_copy ext4.img)
+	rescue_start "$img" "root=LABEL=lbext4 hooktest=fail lifeboat.test.show=/run/hooks-markers" \
+		$(disk_args virtio-blk "$disk")
+	{
+		expect "$SHELL_PROMPT" 120 &&
+		assert_log "$CASE_DIR/console.log" "boot failed: boot script pre-mount/20-fail exited with status 3" &&
+		type_line exit &&
+		expect '^LIFEBOAT-TEST: end' 90
+	}
+	local rc=$?
+	rescue_stop $rc
+	[ $rc -eq 0 ] && assert_root_reached "$CASE_DIR/console.log" &&
+	assert_log_order "$CASE_DIR/console.log" "show pre-mount sysroot=0" "show mount by-script" &&
+	hooks_markers 7 "$CASE_DIR/console.log"
+}
