@@ -1,22 +1,37 @@
 #!/usr/bin/sh
-# debian-build.sh: the /sbin/init of the Debian LVM disk builder (run by
+# debian-build.sh: the /sbin/init of the Debian disk builder (run by
 # tests/boot/cases-debian.sh in a qemu guest, as the host kernel has no
-# device-mapper). On the empty disk "deblvm" it makes the volume group of
-# an installer's LVM layout: root (the Debian root's image, from the disk
-# "debroot", copied in), swap and data (ext4), each with the UUID of
-# /debian.env; then prints a marker and powers off.
+# device-mapper). It makes the installer's layouts with the values of
+# /debian.env: on the empty disk "deblvm" a volume group; on "debmd-a" and
+# "debmd-b" an md RAID1, a LUKS2 container on it and a volume group inside.
+# Each group has root (a Debian root's image copied in, from the disk
+# "debroot" or "debroot2"), swap and data (ext4). Then it prints a marker
+# and powers off.
 BUILDER=DEBIAN-BUILD
 . /builder-lib.sh
 . /debian.env
-pv=$(disk deblvm)
-lvm pvcreate -q "$pv" && lvm vgcreate -q "$DEB_VG" "$pv" &&
-	lvm lvcreate -q -y -n root -L "${DEB_ROOT_MB}M" "$DEB_VG" &&
-	lvm lvcreate -q -y -n swap -L 64M "$DEB_VG" &&
-	lvm lvcreate -q -y -n data -l 100%FREE "$DEB_VG" || fail "lvm on $pv"
-dd if="$(disk debroot)" of="/dev/$DEB_VG/root" bs=1M conv=fsync 2>/dev/null || fail "copying the root"
-mkswap.util -U "$DEB_SWAP_UUID" -L lbdebswap "/dev/$DEB_VG/swap" || fail "mkswap"
-mke2fs.e2fs -q -F -t ext4 -L lbdebdata -U "$DEB_DATA_UUID" "/dev/$DEB_VG/data" || fail "mke2fs data"
-lvm vgchange -q -an "$DEB_VG" || fail "deactivating $DEB_VG"
+# volumes PV VG ROOTDISK: the group on PV, its volumes, the root copied in.
+volumes() {
+	lvm pvcreate -q "$1" && lvm vgcreate -q "$2" "$1" &&
+		lvm lvcreate -q -y -n root -L "${DEB_ROOT_MB}M" "$2" &&
+		lvm lvcreate -q -y -n swap -L 64M "$2" &&
+		lvm lvcreate -q -y -n data -l 100%FREE "$2" || fail "lvm on $1"
+	dd if="$(disk "$3")" of="/dev/$2/root" bs=1M conv=fsync 2>/dev/null || fail "copying the root into $2"
+	mkswap.util -U "$DEB_SWAP_UUID" -L lbdebswap "/dev/$2/swap" || fail "mkswap in $2"
+	mke2fs.e2fs -q -F -t ext4 -L lbdebdata -U "$DEB_DATA_UUID" "/dev/$2/data" || fail "mke2fs in $2"
+	lvm vgchange -q -an "$2" || fail "deactivating $2"
+}
+# 1. LVM on the disk
+volumes "$(disk deblvm)" "$DEB_VG" debroot
+# 2. LVM on LUKS on md RAID1
+mdadm --create /dev/md0 --run --level=1 --raid-devices=2 --metadata=1.2 --uuid="$DEB_MD_UUID" \
+	--assume-clean "$(disk debmd-a)" "$(disk debmd-b)" || fail "mdadm --create"
+printf '%s' "$DEB_LUKS_PW" | cryptsetup luksFormat -q --type luks2 --pbkdf pbkdf2 \
+	--pbkdf-force-iterations 1000 --uuid "$DEB_LUKS_UUID" --key-file=- /dev/md0 || fail "luksFormat"
+printf '%s' "$DEB_LUKS_PW" | cryptsetup open --key-file=- /dev/md0 md0_crypt || fail "open md0"
+volumes /dev/mapper/md0_crypt "$DEB_CVG" debroot2
+cryptsetup close md0_crypt || fail "close md0_crypt"
+mdadm --stop /dev/md0 || fail "mdadm --stop"
 sync
 echo "DEBIAN-BUILD: done"
 poweroff -f

@@ -132,15 +132,22 @@ debroot_image() {
 	) 9>"$DEBROOT_DIR/image.lock"
 }
 
+# debroot_write IMAGE PATH LINE...: the file PATH of IMAGE holds the lines given.
+debroot_write() {
+	local img=$1 path=$2 tmp=$CASE_DIR/debroot-file
+	shift 2
+	printf '%s\n' "$@" > "$tmp"
+	debugfs -w -R "rm $path" "$img" >/dev/null 2>&1
+	debugfs -w -R "write $tmp $path" "$img" >/dev/null 2>&1 &&
+	debugfs -R "cat $path" "$img" 2>/dev/null | cmp -s - "$tmp" ||
+		{ echo "writing $path into $img failed"; return 1; }
+}
+
 # debroot_fstab IMAGE LINE...: IMAGE's /etc/fstab is the lines given.
 debroot_fstab() {
-	local img=$1 tmp=$CASE_DIR/fstab
+	local img=$1
 	shift
-	printf '%s\n' "# <file system> <mount point> <type> <options> <dump> <pass>" "$@" > "$tmp"
-	debugfs -w -R "rm /etc/fstab" "$img" >/dev/null 2>&1
-	debugfs -w -R "write $tmp /etc/fstab" "$img" >/dev/null 2>&1 &&
-	debugfs -R "cat /etc/fstab" "$img" 2>/dev/null | cmp -s - "$tmp" ||
-		{ echo "writing /etc/fstab into $img failed"; return 1; }
+	debroot_write "$img" /etc/fstab "# <file system> <mount point> <type> <options> <dump> <pass>" "$@"
 }
 
 # debroot_copy FILE: the case's own copy of the root's image.
