@@ -40,9 +40,17 @@ static bool equal_fixed_time(const char *a, const char *b)
 	return diff == 0;
 }
 
+/* crypt(3): the linked one (auth_use_crypt), else libcrypt opened when a
+ * password is first checked. */
+static char *(*crypt_fn)(const char *, const char *);
+
+void auth_use_crypt(char *(*fn)(const char *, const char *))
+{
+	crypt_fn = fn;
+}
+
 int auth_check(const char *hash, const char *password)
 {
-	static char *(*crypt_fn)(const char *, const char *);
 	const char *out;
 
 	if (!crypt_fn) {

@@ -21,6 +21,10 @@ int auth_load(const char *path, char *hash, size_t size);
 /* Whether password hashes to hash with crypt(3). Returns 0 on a match,
  * -EACCES on a mismatch, -ENOSYS when libcrypt cannot be loaded. */
 int auth_check(const char *hash, const char *password);
+/* For a program linked with libcrypt (the static way out, which could not
+ * dlopen a library with the glibc it was linked against): the check uses
+ * fn instead of opening libcrypt. */
+void auth_use_crypt(char *(*fn)(const char *, const char *));
 /* Ask for the root password on every active console (the first answer
  * wins), up to RESCUE_AUTH_TRIES times. Returns 0 when one is right, with
  * the device of the console it was typed on in tty (the shell runs

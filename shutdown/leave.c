@@ -22,7 +22,6 @@
 #include "bootlib/unxz.h"
 #include "common/filewrite.h"
 #include "common/layout.h"
-#include "shutdown/libcopy.h"
 
 /* The mount points systemd moves /dev, /proc and /sys onto (it unmounts
  * those it finds no place for; newer versions also bind /run), and where
@@ -113,11 +112,11 @@ static int copy_shell(const char *dir)
 }
 
 /* --rescue-auth's hash where the way out's gate reads it (RESCUE_AUTH_PATH
- * under its root), 0600 as in the image, and libcrypt to check it with. */
+ * under its root), 0600 as in the image; the way out checks it with the
+ * libcrypt it is linked with. */
 static int copy_auth(const char *dir, const char *auth)
 {
 	char path[PATH_MAX];
-	int r;
 
 	if (access(auth, F_OK) < 0 && errno == ENOENT)
 		return 0;
@@ -128,17 +127,7 @@ static int copy_auth(const char *dir, const char *auth)
 	if (mkdir(path, 0700) < 0 && errno != EEXIST)
 		return -errno;
 	snprintf(path, sizeof(path), "%s%s", dir, RESCUE_AUTH_PATH);
-	r = shutdown_leave_copy_file(auth, path, 0600);
-	if (r < 0)
-		return r;
-	/* Without it the way out's gate stays closed (auth_check fails
-	 * closed): a library that cannot be left costs the shell, not safety. */
-	r = libcopy_needed(RESCUE_LIBCRYPT, dir);
-	if (r < 0)
-		log_warn("rd.break=shutdown: %s cannot be left for the way out (%s), so the "
-			 "password cannot be checked there and it opens no shell", RESCUE_LIBCRYPT,
-			 strerror(-r));
-	return 0;
+	return shutdown_leave_copy_file(auth, path, 0600);
 }
 
 int shutdown_leave_break(const char *dir, const char *auth)

@@ -27,6 +27,7 @@
  *
  * The steps (shutdown/sequence.c) then take the rest down; the last is
  * reboot(2) as the verb asks. */
+#include <crypt.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -37,6 +38,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bootlib/auth.h"
 #include "bootlib/log.h"
 #include "bootlib/shell.h"
 #include "bootlib/stage.h"
@@ -165,6 +167,8 @@ int main(int argc, char **argv)
 	char summary[64];
 
 	log_set_prefix(LASTREPORT_NAME);
+	/* Linked in: the way out runs with no library under it (docs/shutdown.md). */
+	auth_use_crypt(crypt);
 	if (shutdown_verb_args_parse(argc, argv, &args) < 0) {
 		fprintf(stderr, "usage: %s reboot|poweroff|halt|kexec (the verb \"%s\" is "
 			"not one of these)\n", argv[0], argc > 1 ? argv[1] : "");

@@ -211,8 +211,8 @@ case_shutdown_break_script() {
 
 # rd.break=shutdown in an image built with --rescue-auth (audit N3): the
 # way out's shell passes the init's gate. The init leaves the hash (0600)
-# and libcrypt with the objects it needs beside the static way out, whose
-# dlopen() loads them: a wrong password is refused, the right one opens
+# beside the static way out, which checks it with the libcrypt it links: a
+# wrong password is refused, the right one opens
 # the shell on the console with /oldroot mounted, exit goes on to the
 # power-off. The word comes quoted from the command line built into the
 # image (--cmdline, in /etc/cmdline.d), which only the init reads: the way

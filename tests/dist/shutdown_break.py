@@ -3,8 +3,8 @@
 init's gate (audit N3). lifeboat-shutdown runs as PID 1 of a user, mount and
 pid namespace, chrooted into a way out laid out as the init leaves it
 (shutdown/leave.c): the program, a static busybox as bin/sh, the mark of
-the init's decision, --rescue-auth's hash (0600) with libcrypt and the
-objects it needs. /proc/cmdline always says rd.break=shutdown: the way out
+the init's decision, --rescue-auth's hash (0600), and no library: the way
+out links libcrypt. /proc/cmdline always says rd.break=shutdown: the way out
 must not take it from there. The console and the kernel log are one pty
 this script answers on.
 
@@ -16,7 +16,6 @@ import pty
 import re
 import select
 import shutil
-import subprocess
 import sys
 import time
 
@@ -24,19 +23,6 @@ PASSWORD = "Break-Pass-7"
 SHELL_MARK = "BREAK-SHELL-$((6*7))"
 SHELL_SEEN = "BREAK-SHELL-42"
 DONE = "the way out is done"
-
-
-def needed_libs(lib):
-    """lib and what ldd says it needs, real paths."""
-    out = subprocess.run(["ldd", lib], capture_output=True, text=True, check=True).stdout
-    paths = [lib] + re.findall(r"(/\S+) \(0x", out)
-    return [p for p in paths if os.path.exists(p)]
-
-
-def libcrypt():
-    out = subprocess.run(["ldconfig", "-p"], capture_output=True, text=True, check=True).stdout
-    m = re.search(r"libcrypt\.so\.1 \(libc6,x86-64\) => (\S+)", out)
-    return m.group(1) if m else None
 
 
 def make_root(root, program, mark, auth):
@@ -54,11 +40,6 @@ def make_root(root, program, mark, auth):
         fd = os.open(f"{root}/etc/lifeboat/rescue-auth", os.O_WRONLY | os.O_CREAT, 0o600)
         os.write(fd, (crypt.crypt(PASSWORD, crypt.mksalt(crypt.METHOD_SHA512)) + "\n").encode())
         os.close(fd)
-        lib = libcrypt()
-        libdir = os.path.dirname(lib)
-        os.makedirs(root + libdir, exist_ok=True)
-        for p in needed_libs(lib):
-            shutil.copy(p, f"{root}{libdir}/{os.path.basename(p)}")
 
 
 def run(root, answers):

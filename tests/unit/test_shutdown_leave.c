@@ -1,15 +1,12 @@
 /* Unit tests: what the init leaves for the way out's rd.break=shutdown
- * shell (shutdown/leave.c, shutdown/libcopy.c): the hash 0600, libcrypt
- * with the objects it needs, the mark only when the hash could be left
- * (audit N3), and the copy that never goes through a link. */
+ * shell (shutdown/leave.c): the hash 0600, the mark only when the hash
+ * could be left (audit N3), and the copy that never goes through a link. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
-#include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
-#include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +16,6 @@
 #include "bootlib/auth.h"
 #include "common/fileread.h"
 #include "shutdown/leave.h"
-#include "shutdown/libcopy.h"
 
 #define HASH "$6$salt$0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJ\n"
 
@@ -57,19 +53,6 @@ static mode_t mode_of(const char *path)
 	return st.st_mode & 07777;
 }
 
-/* Where this process loads name from, under dir. */
-static void loaded_under(const char *name, char *out, size_t size)
-{
-	void *lib = dlopen(name, RTLD_NOW);
-	struct link_map *m;
-
-	assert_non_null(lib);
-	assert_int_equal(dlinfo(lib, RTLD_DI_LINKMAP, &m), 0);
-	snprintf(out, size, "%s%.*s%s", dir, (int)(strrchr(m->l_name, '/') - m->l_name + 1),
-		 m->l_name, name);
-	dlclose(lib);
-}
-
 static void copy_file_mode_and_links(void **state)
 {
 	char src[96], dst[96], link[96], *text;
@@ -95,8 +78,8 @@ static void copy_file_mode_and_links(void **state)
 }
 
 /* The image has a hash: it is left 0600 where the way out's gate reads it
- * (RESCUE_AUTH_PATH under the way out's root), libcrypt and libc.so.6
- * beside each other, then the mark. */
+ * (RESCUE_AUTH_PATH under the way out's root), then the mark; no library
+ * (the way out links libcrypt). */
 static void break_leave_with_hash(void **state)
 {
 	char auth[96], path[PATH_MAX], *text;
@@ -114,10 +97,6 @@ static void break_leave_with_hash(void **state)
 	free(text);
 	snprintf(path, sizeof(path), "%s/etc/lifeboat", dir);
 	assert_int_equal(mode_of(path), 0700);
-	loaded_under(RESCUE_LIBCRYPT, path, sizeof(path));
-	assert_int_equal(access(path, R_OK), 0);
-	loaded_under("libc.so.6", path, sizeof(path));
-	assert_int_equal(access(path, R_OK), 0);
 	snprintf(path, sizeof(path), "%s%s", dir, SHUTDOWN_BREAK_MARK);
 	assert_int_equal(access(path, F_OK), 0);
 	snprintf(path, sizeof(path), "%s/bin/sh", dir);
@@ -151,27 +130,12 @@ static void break_leave_without_hash(void **state)
 	scratch_end();
 }
 
-static void libcopy(void **state)
-{
-	char path[PATH_MAX];
-
-	(void)state;
-	scratch();
-	/* libcrypt, libc.so.6, and the loader libc.so.6 names. */
-	assert_int_equal(libcopy_needed(RESCUE_LIBCRYPT, dir), 3);
-	loaded_under(RESCUE_LIBCRYPT, path, sizeof(path));
-	assert_int_equal(mode_of(path), 0644);
-	assert_int_equal(libcopy_needed("libnonexistent-lifeboat.so.9", dir), -ENOENT);
-	scratch_end();
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(copy_file_mode_and_links),
 		cmocka_unit_test(break_leave_with_hash),
 		cmocka_unit_test(break_leave_without_hash),
-		cmocka_unit_test(libcopy),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
