@@ -75,8 +75,10 @@ assert_lifeboat_image() {
 
 test_install_package() {
 	in_root dpkg -i /tmp/lifeboat.deb > "$R/tmp/out" 2>&1 || { tail -n 5 "$R/tmp/out"; return 1; }
-	in_root dpkg-query -W -f='${Status} ${Provides}' lifeboat | grep -q 'install ok installed linux-initramfs-tool' ||
-		{ echo "lifeboat is not installed, or does not provide linux-initramfs-tool"; return 1; }
+	in_root dpkg-query -W -f='${Status}\n${Provides}\n' lifeboat > "$R/tmp/status"
+	grep -qx 'install ok installed' "$R/tmp/status" &&
+	grep -q 'linux-initramfs-tool' "$R/tmp/status" && grep -q 'initramfs-tools (= ' "$R/tmp/status" ||
+		{ echo "lifeboat is not installed, or does not provide linux-initramfs-tool and initramfs-tools: $(tr '\n' ' ' < "$R/tmp/status")"; return 1; }
 	grep -q lifeboat "$R/usr/sbin/update-initramfs" || { echo "update-initramfs is not lifeboat's"; return 1; }
 	# The settings the kernel hooks must use: a generic image (this root
 	# is not the machine's), zstd.
