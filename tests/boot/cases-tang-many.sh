@@ -1,0 +1,73 @@
+# cases-tang-many.sh: a container bound to several Tang servers, some of
+# them down (issue 37), booted with the image and servers of cases-tang.sh:
+# the servers still up answer and the ones down cost nothing. A server
+# "silent" accepts the connection and never answers (socat running sleep
+# for each connection), the worst kind: asked one after another, it cost
+# the whole 10 s deadline before the next server was asked.
+
+TANG_SILENT_PORT=7502
+TANG_REFUSED_PORT=7501
+
+# tang_silent_start: the silent server on the namespace's bridge address.
+tang_silent_start() {
+	setsid ip netns exec "$NET_NS" socat "TCP-LISTEN:$TANG_SILENT_PORT,bind=$NET_SERVER,reuseaddr,fork" \
+		SYSTEM:"sleep 600" 2>"$CASE_DIR/silent.log" &
+	NET_PIDS+=($!)
+	net_wait_port "$TANG_SILENT_PORT"
+}
+
+# tang_adv_bind DISK PIN CONFIG: clevis_bind with "ADV" in CONFIG replaced
+# by the case's advertisement.
+tang_adv_bind() {
+	clevis_bind "$1" "$2" "${3//ADV/$CASE_DIR/adv.jws}"
+}
+
+# tang_open_secs LOG: the guest's seconds from the DHCP lease to the
+# container's opening (the kernel's timestamps on the two lines).
+tang_open_secs() {
+	awk '!match($0, /^\[ *[0-9]+\.[0-9]+\]/) { next }
+	     { t = substr($0, 2, RLENGTH - 2) + 0 }
+	     /lifeboat: eth0: .* from DHCP server/ && !l { l = t }
+	     /lifeboat: opened \/dev\/vd/ && l && !o { o = t }
+	     END { if (l && o) printf "%.1f\n", o - l; else print "none" }' "$1"
+}
+
+# tang_many_boot DISK USED: boot the bound root, expect it opened by USED
+# with nothing typed within 6 s of the lease (a silent server waited for
+# would cost 10).
+tang_many_boot() {
+	local log=$CASE_DIR/console.log secs
+	TANG_DISK=$1
+	tang_boot
+	expect 'reboot: Power down' 120
+	tang_stop $? || return 1
+	assert_log "$log.txt" "opened /dev/vda (LUKS UUID=$UUID_LUKS) as /dev/mapper/luks-$UUID_LUKS with its clevis $2 binding" &&
+	assert_not_log "$log.txt" 'Passphrase (try' &&
+	assert_root_reached "$log.txt" || return 1
+	secs=$(tang_open_secs "$log.txt")
+	awk -v s="$secs" 'BEGIN { exit !(s != "none" && s < 6) }' ||
+		{ echo "the container opened $secs s after the lease, not within 6 s"; return 1; }
+}
+
+# sss t=1 of three servers: the first never answers, the second refuses,
+# the third is live: opened by the third at once, nothing typed.
+case_tang_sss_servers_down() {
+	local disk
+	stacks_disks && tang_image && tang_keys && net_ns_up && net_dhcp_start && tang_start &&
+	tang_silent_start && disk=$(stack_copy luks) &&
+	tang_adv_bind "$disk" sss "{\"t\":1,\"pins\":{\"tang\":[{\"url\":\"http://$NET_SERVER:$TANG_SILENT_PORT\",\"adv\":\"ADV\"},{\"url\":\"http://$NET_SERVER:$TANG_REFUSED_PORT\",\"adv\":\"ADV\"},{\"url\":\"$TANG_URL\",\"adv\":\"ADV\"}]}}" ||
+		{ echo "setting up the case failed (bind: $(cat "$CASE_DIR/bind.log" 2>/dev/null))"; return 1; }
+	tang_many_boot "$disk" "sss (tang)"
+}
+
+# Two tang tokens on one container, the first one's server silent: opened
+# by the second at once, nothing typed.
+case_tang_tokens_first_silent() {
+	local disk
+	stacks_disks && tang_image && tang_keys && net_ns_up && net_dhcp_start && tang_start &&
+	tang_silent_start && disk=$(stack_copy luks) &&
+	tang_adv_bind "$disk" tang "{\"url\":\"http://$NET_SERVER:$TANG_SILENT_PORT\",\"adv\":\"ADV\"}" &&
+	tang_adv_bind "$disk" tang "{\"url\":\"$TANG_URL\",\"adv\":\"ADV\"}" ||
+		{ echo "setting up the case failed (bind: $(cat "$CASE_DIR/bind.log" 2>/dev/null))"; return 1; }
+	tang_many_boot "$disk" tang
+}
