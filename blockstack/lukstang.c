@@ -36,6 +36,14 @@ bool lukstang_next_line(const char **pos, char *line, size_t size)
 	return true;
 }
 
+bool lukstang_next_failure(const char **pos, char *line, size_t size)
+{
+	while (lukstang_next_line(pos, line, size))
+		if (strncmp(line, USED_PREFIX, strlen(USED_PREFIX)) != 0)
+			return true;
+	return false;
+}
+
 /* Each line lifeboat-clevis wrote, on the console: the binding and why. */
 static void report_lines(const char *out)
 {
@@ -95,11 +103,16 @@ enum tang_result luks_tang_open(const struct luks_container *c)
 	r = run_tool((char *const *)argv, NULL, 0, out, sizeof(out));
 	if (r == 0) {
 		char opts[300], pins[160];
+		const char *pos = out;
+		char line[CLEVIS_SHOWN_MAX];
 
 		luks_opts_suffix(c, false, opts, sizeof(opts));
 		lukstang_used_pins(out, pins, sizeof(pins));
 		log_info("opened /dev/%s (LUKS UUID=%s) as /dev/mapper/%s with its %s binding%s",
 			 c->devname, c->uuid, c->name, pins, opts);
+		/* A server that failed on the way is said once, after the unlock. */
+		while (lukstang_next_failure(&pos, line, sizeof(line)))
+			log_console("lifeboat: %s\n", line);
 		return TANG_OPENED;
 	}
 	if (r == CLEVIS_EXIT_NO_BINDING || r == CLEVIS_EXIT_NO_HEADER)

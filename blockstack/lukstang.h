@@ -23,6 +23,10 @@ enum tang_result {
  * reason carries the Tang URL the disk's LUKS2 header names), into line.
  * Returns false after the last. */
 bool lukstang_next_line(const char **pos, char *line, size_t size);
+/* lukstang_next_line, past the "clevis-used: PINS" line: what failed on
+ * the way to a binding that opened it (a Tang server down), for the
+ * console after the unlock. */
+bool lukstang_next_failure(const char **pos, char *line, size_t size);
 /* What opened it, from out's "clevis-used: PINS" line: "clevis PINS"
  * (escaped), or "clevis" without one. */
 void lukstang_used_pins(const char *out, char *used, size_t size);

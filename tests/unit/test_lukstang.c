@@ -55,12 +55,33 @@ static void used_pins(void **state)
 	assert_string_equal(used, "clevis");
 }
 
+/* What failed on the way to the binding that opened it: every line but
+ * the one naming what opened it. */
+static void failures_after_unlock(void **state)
+{
+	const char *out = "clevis token 0 on /dev/vda: sss share 2 (tang): tang server "
+			  "http://198.51.100.1:7501: connection refused\nclevis-used: sss (tang)\n"
+			  "\033[2J\n";
+	char line[256];
+
+	(void)state;
+	assert_true(lukstang_next_failure(&out, line, sizeof(line)));
+	assert_string_equal(line, "clevis token 0 on /dev/vda: sss share 2 (tang): tang server "
+				  "http://198.51.100.1:7501: connection refused");
+	assert_true(lukstang_next_failure(&out, line, sizeof(line)));
+	assert_string_equal(line, "\\x1b[2J");
+	assert_false(lukstang_next_failure(&out, line, sizeof(line)));
+	out = "clevis-used: tang\n";
+	assert_false(lukstang_next_failure(&out, line, sizeof(line)));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(lines_escaped),
 		cmocka_unit_test(long_line_cut),
 		cmocka_unit_test(used_pins),
+		cmocka_unit_test(failures_after_unlock),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
