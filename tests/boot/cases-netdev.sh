@@ -99,11 +99,15 @@ bond=bond0:lan0,lan1:mode=active-backup,miimon=100" $nic2 -S \
 net_wait_dhcp() {
 	ip netns exec "$NET_NS" python3 - "$1" <<-'EOT'
 	import socket, sys
-	s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(0x0800))
+	# ETH_P_ALL: a bridge port's frames reach only the sockets of every
+	# protocol (the bridge takes them before IPv4's are handed out).
+	s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(0x0003))
 	s.bind((sys.argv[1], 0))
 	s.settimeout(120)
 	while True:
 	    f = s.recv(2048)
+	    if len(f) < 42 or f[12:14] != b"\x08\x00":
+	        continue
 	    ihl = (f[14] & 15) * 4
 	    if f[23] == 17 and f[14 + ihl + 2:14 + ihl + 4] == b"\x00\x43":
 	        break
