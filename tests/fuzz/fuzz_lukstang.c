@@ -1,6 +1,7 @@
 /* fuzz_lukstang: the init's reading of lifeboat-clevis's standard error
  * (blockstack/lukstang.c), on arbitrary output: its lines and the pins that
- * opened the container reach the console, so whatever the output holds
+ * opened the container, and after an unlock what failed on the way, reach
+ * the console, so whatever the output holds
  * (a Tang URL from a hostile LUKS2 header among it), what is shown has no
  * control byte, fits its buffer and ends; every line is read exactly once. */
 #include <stddef.h>
@@ -34,6 +35,13 @@ static void lines_check(const char *out, size_t size)
 		count++;
 	}
 	CHECK(count <= strlen(out));
+	/* The failures said after an unlock: the same lines, fewer. */
+	pos = out;
+	while (lukstang_next_failure(&pos, line, size)) {
+		shown_check(line, size);
+		CHECK(strncmp(line, "clevis-used: ", 13) != 0);
+		CHECK(count-- > 0);
+	}
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
