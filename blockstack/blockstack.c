@@ -1,16 +1,13 @@
 /* blockstack: dispatch each appearing block device to its stack's assembler. */
 #include "blockstack/blockstack.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "blockstack/luks.h"
 #include "blockstack/lukscfg.h"
-#include "blockstack/lukskey.h"
-#include "blockstack/lukstang.h"
-#include "blockstack/lukstpm2.h"
+#include "blockstack/luksunlock.h"
 #include "blockstack/lvmact.h"
 #include "blockstack/params.h"
 #include "bootlib/blkprobe.h"
@@ -18,7 +15,6 @@
 #include "bootlib/log.h"
 #include "bootlib/modload.h"
 #include "bootlib/run.h"
-#include "common/dmname.h"
 #include "common/featuremods.h"
 #include "common/filewrite.h"
 #include "common/layout.h"
@@ -30,30 +26,21 @@
 #define MD_START_RO "/sys/module/md_mod/parameters/start_ro"
 #define SEEN_MAX 64
 
-static struct stack_params params;
-static bool configured;
-static char seen[SEEN_MAX][STACK_NAME_MAX];   /* devname:uuid already assembled */
-static size_t n_seen;
-/* Key devices are mounted only once the resume decision is made. */
-static bool keydev_allowed;
-/* start_ro is 1 until the resume decision (md_hold_read_only). */
-static bool md_held_read_only;
-/* LVM volumes that can write wait for the resume decision. */
-static struct lvm_activation lvm;
-
-/* Containers whose key device is not readable yet. */
-struct pending_luks {
-	char devname[64];
-	char uuid[64];
+/* Everything the assembly keeps between devices. One per boot: the event
+ * loop's observer calls (blockstack.h) have no context to carry it. */
+struct blockstack {
+	struct stack_params params;
+	bool configured;
+	char seen[SEEN_MAX][STACK_NAME_MAX];   /* devname:uuid already assembled */
+	size_t n_seen;
+	bool decided;                    /* the resume decision is made */
+	bool md_held_read_only;          /* start_ro is 1 (md_hold_read_only) */
+	bool md_degraded_started;        /* md_start_degraded ran */
+	struct luksunlock_state unlock;  /* LUKS containers and their order */
+	struct lvm_activation lvm;       /* what waits for the decision */
 };
-static struct pending_luks pending[STACK_LIST_MAX];
-static size_t n_pending;
-/* Containers that appeared while a prompt held the console: their
- * passphrase is asked once it is free, in the order they came. Queued,
- * not nested: a prompt inside a prompt inside a prompt would stack
- * without bound and leave the person unsure which device they answer. */
-static struct pending_luks queued[STACK_LIST_MAX];
-static size_t n_queued;
+
+static struct blockstack stack;
 
 static void console_free(void);
 
@@ -65,12 +52,15 @@ static const struct evloop_observer stack_observer = {
 	.console_free = console_free,
 };
 
+static void forget_seen(const char *devname, const char *uuid);
+
 void blockstack_setup(const struct stack_params *p)
 {
-	params = *p;
-	luks_config_load(&params);
-	lvmact_init(&lvm, NULL);
-	configured = true;
+	stack.params = *p;
+	luks_config_load(&stack.params);
+	luksunlock_init(&stack.unlock, &luksunlock_boot_ops, &stack.params, forget_seen);
+	lvmact_init(&stack.lvm, NULL);
+	stack.configured = true;
 	evloop_observe(&stack_observer);
 }
 
@@ -86,159 +76,31 @@ static void load_modules(const char *const *names)
 /* dm_snapshot too: an origin is a snapshot-origin target, which lvm only
  * asks the kernel for (loading it writes nothing, held or not). */
 static const char *const lvm_modules[] = { "dm_mod", "dm_snapshot", NULL };
-static const char *const crypt_modules[] = {
-	"dm_mod", "dm_crypt", FEATUREMODS_LUKS_CRYPTO, NULL,
-};
 static const char *const md_modules[] = { "md_mod", FEATUREMODS_MD_PERSONALITIES, NULL };
 
-static void unmark_seen(const char *devname, const char *uuid);
-
-static bool list_add(struct pending_luks *list, size_t *n, const char *devname, const char *uuid)
+static int assemble_luks(struct blockstack *s, const char *devname, const struct blk_info *info)
 {
-	if (*n >= STACK_LIST_MAX)
-		return false;
-	snprintf(list[*n].devname, sizeof(list[0].devname), "%s", devname);
-	snprintf(list[*n].uuid, sizeof(list[0].uuid), "%s", uuid);
-	(*n)++;
-	return true;
+	return luksunlock_container(&s->unlock, devname, info->uuid, false, true);
 }
 
-/* Queue c behind the prompt that holds the console. */
-static int queue_prompt(const struct luks_container *c)
-{
-	if (!list_add(queued, &n_queued, c->devname, c->uuid)) {
-		log_warn("/dev/%s (LUKS UUID=%s) appeared while %d others wait for a prompt; it is "
-			 "asked for when the devices are looked at again (after the rescue shell)",
-			 c->devname, c->uuid, STACK_LIST_MAX);
-		return -ENOSPC;
-	}
-	log_info("/dev/%s (LUKS UUID=%s) appeared while another prompt waits; it is asked "
-		 "for after that one", c->devname, c->uuid);
-	return 0;
-}
-
-/* The passphrase now, or after the prompt that holds the console. */
-static int ask_passphrase(const struct luks_container *c)
-{
-	return evloop_prompt_busy() ? queue_prompt(c) : luks_unlock(c);
-}
-
-/* The key files first (a container waits while its key device has not
- * appeared), then its TPM2 token, then the passphrase: the order of
- * systemd-cryptsetup. */
-static int open_luks(const struct luks_container *c, bool last_chance, bool first)
-{
-	switch (luks_keys_open(&params, c, keydev_allowed, last_chance)) {
-	case KEY_OPENED:
-		return 0;
-	case KEY_WAIT:
-		if (!list_add(pending, &n_pending, c->devname, c->uuid))
-			break;
-		if (first)
-			log_console("lifeboat: /dev/%s (LUKS UUID=%s) waits for the device of its "
-				    "rd.luks.key; its passphrase is asked if that does not appear\n",
-				    c->devname, c->uuid);
-		return 0;
-	case KEY_NONE:
-	case KEY_FAILED:
-		break;
-	}
-	switch (lukstpm2_open(c)) {
-	case TPM2_OPENED:
-		return 0;
-	case TPM2_NEEDS_CONSOLE:
-		return queue_prompt(c);
-	case TPM2_NONE:
-	case TPM2_REFUSED:
-		break;
-	}
-	/* A Tang server, if a binding names one, before a person. */
-	if (luks_tang_open(c) == TANG_OPENED)
-		return 0;
-	return ask_passphrase(c);
-}
-
-/* Why stack_params_luks_wanted said no, for the log. */
-static const char *locked_reason(const struct luks_opts *o)
-{
-	if (!params.luks)
-		return "rd.luks=0";
-	if (!params.n_luks && (o->flags & LUKS_OPT_NOAUTO))
-		return "its options say noauto; rd.luks.uuid= opens it";
-	return "rd.luks.uuid=/rd.luks.name= (or a host-only image's 30-stacks.conf) do not list it";
-}
-
-/* A container left locked is asked for again at the next wait (the retry
- * after the rescue shell), not given up for good. */
-static int unlock_luks(const char *devname, const char *uuid, bool last_chance, bool first)
-{
-	char name[STACK_NAME_MAX];
-	struct luks_container c = { devname, uuid, name, stack_params_luks_opts(&params, uuid),
-				    stack_params_luks_timeout(&params, uuid) };
-	int r;
-
-	if (!stack_params_luks_wanted(&params, uuid, name, sizeof(name))) {
-		if (first)
-			log_info("/dev/%s (LUKS UUID=%s) stays locked: %s", devname, uuid,
-				 locked_reason(c.opts));
-		return 0;
-	}
-	load_modules(crypt_modules);
-	r = open_luks(&c, last_chance, first);
-	if (r < 0)
-		unmark_seen(devname, uuid);
-	return r;
-}
-
-static int assemble_luks(const char *devname, const struct blk_info *info)
-{
-	return unlock_luks(devname, info->uuid, false, true);
-}
-
-/* Try the waiting containers again: a device appeared, or (last_chance)
- * the devices settled. */
-static void retry_pending(bool last_chance)
-{
-	struct pending_luks again[STACK_LIST_MAX];
-	size_t n = n_pending;
-
-	memcpy(again, pending, n * sizeof(again[0]));
-	n_pending = 0;
-	for (size_t i = 0; i < n; i++)
-		unlock_luks(again[i].devname, again[i].uuid, last_chance, false);
-}
-
-/* The console is free: ask for the queued containers, one after the
- * other (each prompt's end calls this again: the flag keeps it flat). */
 static void console_free(void)
 {
-	static bool asking;
-
-	if (asking)
-		return;
-	asking = true;
-	while (n_queued && !evloop_prompt_busy()) {
-		struct pending_luks next = queued[0];
-
-		memmove(queued, queued + 1, --n_queued * sizeof(queued[0]));
-		unlock_luks(next.devname, next.uuid, false, true);
-	}
-	asking = false;
+	luksunlock_console_free(&stack.unlock);
 }
 
 /* The volumes rd.lvm.lv= and rd.lvm.vg= name (neither: every group);
  * before the resume decision only those whose activation writes nothing
  * (blockstack/lvmact.h). */
-static int assemble_lvm(const char *devname, const struct blk_info *info)
+static int assemble_lvm(struct blockstack *s, const char *devname, const struct blk_info *info)
 {
 	(void)info;
-	if (!params.lvm) {
+	if (!s->params.lvm) {
 		log_info("/dev/%s is an LVM physical volume; rd.lvm=0 leaves its volume group "
 			 "inactive", devname);
 		return 0;
 	}
 	load_modules(lvm_modules);
-	lvmact_pv_appeared(&lvm, &params, devname);
+	lvmact_pv_appeared(&s->lvm, &s->params, devname);
 	return 0;
 }
 
@@ -250,34 +112,34 @@ static int assemble_lvm(const char *devname, const struct blk_info *info)
  * nothing reaches the members. md_mod's start_ro, meant for resume from
  * disk, makes it the kernel's rule for every array started before the
  * decision, whatever the image's mdadm and its policy do. */
-static void md_hold_read_only(void)
+static void md_hold_read_only(struct blockstack *s)
 {
 	int r;
 
-	if (keydev_allowed || md_held_read_only)
+	if (s->decided || s->md_held_read_only)
 		return;
 	r = file_write_value(MD_START_RO, "1");
 	if (r < 0)
 		log_warn("writing 1 to %s failed (%s): md arrays assembled before the resume "
 			 "decision start read-write and may resync", MD_START_RO, strerror(-r));
 	else
-		md_held_read_only = true;
+		s->md_held_read_only = true;
 }
 
-static int assemble_md(const char *devname, const struct blk_info *info)
+static int assemble_md(struct blockstack *s, const char *devname, const struct blk_info *info)
 {
 	char dev[96], out[1024];
 	char *argv[] = { MDADM, "--incremental", dev, NULL };
 	int r;
 
-	if (!stack_params_md_wanted(&params, info->uuid)) {
+	if (!stack_params_md_wanted(&s->params, info->uuid)) {
 		log_info("/dev/%s is a member of the md array UUID=%s, which is not assembled: %s",
-			 devname, info->uuid, params.md ? "rd.md.uuid= (or a host-only image's "
+			 devname, info->uuid, s->params.md ? "rd.md.uuid= (or a host-only image's "
 			 "30-stacks.conf) does not list it" : "rd.md=0");
 		return 0;
 	}
 	load_modules(md_modules);
-	md_hold_read_only();
+	md_hold_read_only(s);
 	snprintf(dev, sizeof(dev), "/dev/%s", devname);
 	r = run_tool(argv, NULL, 0, out, sizeof(out));
 	if (r != 0)
@@ -288,7 +150,7 @@ static int assemble_md(const char *devname, const struct blk_info *info)
 
 struct stack_kind {
 	const char *type;   /* libblkid's TYPE of a member */
-	int (*assemble)(const char *devname, const struct blk_info *info);
+	int (*assemble)(struct blockstack *s, const char *devname, const struct blk_info *info);
 };
 
 static const struct stack_kind kinds[] = {
@@ -298,28 +160,30 @@ static const struct stack_kind kinds[] = {
 };
 
 /* Each member is handled once (it may be offered by "add" and "change"). */
-static bool mark_seen(const char *devname, const char *uuid)
+static bool mark_seen(struct blockstack *s, const char *devname, const char *uuid)
 {
 	char key[STACK_NAME_MAX];
 
 	snprintf(key, sizeof(key), "%s:%s", devname, uuid);
-	for (size_t i = 0; i < n_seen; i++)
-		if (strcmp(seen[i], key) == 0)
+	for (size_t i = 0; i < s->n_seen; i++)
+		if (strcmp(s->seen[i], key) == 0)
 			return false;
-	if (n_seen < SEEN_MAX)
-		snprintf(seen[n_seen++], sizeof(seen[0]), "%s", key);
+	if (s->n_seen < SEEN_MAX)
+		snprintf(s->seen[s->n_seen++], sizeof(s->seen[0]), "%s", key);
 	return true;
 }
 
-static void unmark_seen(const char *devname, const char *uuid)
+/* A container left locked is offered again at the next look. */
+static void forget_seen(const char *devname, const char *uuid)
 {
+	struct blockstack *s = &stack;
 	char key[STACK_NAME_MAX];
 
 	snprintf(key, sizeof(key), "%s:%s", devname, uuid);
-	for (size_t i = 0; i < n_seen; i++)
-		if (strcmp(seen[i], key) == 0) {
-			memmove(seen[i], seen[i + 1], (n_seen - i - 1) * sizeof(seen[0]));
-			n_seen--;
+	for (size_t i = 0; i < s->n_seen; i++)
+		if (strcmp(s->seen[i], key) == 0) {
+			memmove(s->seen[i], s->seen[i + 1], (s->n_seen - i - 1) * sizeof(s->seen[0]));
+			s->n_seen--;
 			return;
 		}
 }
@@ -328,59 +192,64 @@ void blockstack_device_added(const char *devname)
 {
 	struct blk_info info;
 
-	if (!configured || blkprobe_dev(devname, &info) < 0)
+	if (!stack.configured || blkprobe_dev(devname, &info) < 0)
 		return;
 	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
-		if (strcmp(info.type, kinds[i].type) == 0 && mark_seen(devname, info.uuid))
-			kinds[i].assemble(devname, &info);
+		if (strcmp(info.type, kinds[i].type) == 0 && mark_seen(&stack, devname, info.uuid))
+			kinds[i].assemble(&stack, devname, &info);
 	/* It may be the key device a container waits for. */
-	if (n_pending)
-		retry_pending(false);
+	if (stack.unlock.n_pending)
+		luksunlock_retry_pending(&stack.unlock, false);
+}
+
+/* From now on key devices may be read and LVM volumes that write are
+ * activated (those held are now). */
+static void decide(struct blockstack *s)
+{
+	s->decided = true;
+	s->unlock.keydev_allowed = true;
+	if (s->configured)
+		lvmact_decided(&s->lvm, &s->params);
 }
 
 void blockstack_resume_decided(void)
 {
-	keydev_allowed = true;
 	/* Arrays started from now on are read-write again; those started
 	 * before turn read-write at their first write (a mount rw, fsck). */
-	if (md_held_read_only && file_write_value(MD_START_RO, "0") < 0)
+	if (stack.md_held_read_only && file_write_value(MD_START_RO, "0") < 0)
 		log_warn("writing 0 to %s failed: md arrays assembled from now on start "
 			 "auto-read-only (read-write at their first write)", MD_START_RO);
-	md_held_read_only = false;
-	if (configured)
-		lvmact_decided(&lvm, &params);
+	stack.md_held_read_only = false;
+	decide(&stack);
 }
 
-static void md_start_degraded(void)
+static void md_start_degraded(struct blockstack *s)
 {
 	char out[1024];
 	char *argv[] = { MDADM, "--incremental", "--run", "--scan", NULL };
 	struct stat st;
-	static bool done;
 
 	/* Only when some member was seen (mdadm made /run/mdadm). */
-	if (done || !params.md || stat("/run/mdadm", &st) < 0)
+	if (s->md_degraded_started || !s->params.md || stat("/run/mdadm", &st) < 0)
 		return;
-	done = true;
+	s->md_degraded_started = true;
 	if (run_tool(argv, NULL, 0, out, sizeof(out)) == 0)
 		log_warn("md arrays with missing members were started degraded: %s", out);
 }
 
 void blockstack_settled(void)
 {
-	if (!configured)
+	if (!stack.configured)
 		return;
 	/* A key device that has not come by now is not coming. */
-	if (n_pending)
-		retry_pending(true);
-	md_start_degraded();
+	if (stack.unlock.n_pending)
+		luksunlock_retry_pending(&stack.unlock, true);
+	md_start_degraded(&stack);
 }
 
+/* No resume is decided in a capture kernel: nothing waits for it. */
 void blockstack_unattended(unsigned int prompt_sec)
 {
-	keydev_allowed = true;
-	/* No resume is decided in a capture kernel: nothing waits for it. */
-	if (configured)
-		lvmact_decided(&lvm, &params);
+	decide(&stack);
 	luks_bound_prompts(prompt_sec);
 }

@@ -1,0 +1,206 @@
+/* Unit tests: the order a LUKS container is opened in (blockstack/luksunlock.c):
+ * key files, TPM2 token, Tang, passphrase; a container waiting for its key
+ * device, and containers queued behind a prompt that holds the console.
+ * The steps are stand-ins that record their calls. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "blockstack/luksunlock.h"
+
+#define U1 "1b2c3d4e-0001-4a5b-8c6d-7e8f9a0b1c2d"
+#define U2 "1b2c3d4e-0004-4a5b-8c6d-7e8f9a0b1c2d"
+#define U3 "1b2c3d4e-0006-4a5b-8c6d-7e8f9a0b1c2d"
+
+/* What each step answers, and what was called, in order. */
+static struct {
+	enum key_result key;
+	enum tpm2_result tpm2;
+	enum tang_result tang;
+	int passphrase;
+	bool busy;
+	bool keydev_allowed_seen;
+	char calls[512];
+	char failed[128];
+} fake;
+
+static void call(const char *step, const struct luks_container *c)
+{
+	snprintf(fake.calls + strlen(fake.calls), sizeof(fake.calls) - strlen(fake.calls),
+		 "%s%s:%s", fake.calls[0] ? " " : "", step, c->devname);
+}
+
+static void fake_modules(void)
+{
+}
+
+static enum key_result fake_keys(const struct stack_params *p, const struct luks_container *c,
+				 bool keydev_allowed, bool last_chance)
+{
+	(void)p;
+	fake.keydev_allowed_seen = keydev_allowed;
+	call(last_chance ? "keys-last" : "keys", c);
+	return fake.key;
+}
+
+static enum tpm2_result fake_tpm2(const struct luks_container *c)
+{
+	call("tpm2", c);
+	return fake.tpm2;
+}
+
+static enum tang_result fake_tang(const struct luks_container *c)
+{
+	call("tang", c);
+	return fake.tang;
+}
+
+/* The person answers: the console is busy while they do. */
+static int fake_passphrase(const struct luks_container *c)
+{
+	call("passphrase", c);
+	return fake.passphrase;
+}
+
+static bool fake_busy(void)
+{
+	return fake.busy;
+}
+
+static void fake_failed(const char *devname, const char *uuid)
+{
+	(void)uuid;
+	snprintf(fake.failed, sizeof(fake.failed), "%s", devname);
+}
+
+static const struct luksunlock_ops ops = {
+	.load_modules = fake_modules,
+	.keys = fake_keys,
+	.tpm2 = fake_tpm2,
+	.tang = fake_tang,
+	.passphrase = fake_passphrase,
+	.prompt_busy = fake_busy,
+};
+
+static struct stack_params params;
+static struct luksunlock_state u;
+
+static int setup(void **state)
+{
+	(void)state;
+	memset(&fake, 0, sizeof(fake));
+	fake.key = KEY_NONE;
+	fake.tpm2 = TPM2_NONE;
+	fake.tang = TANG_NONE;
+	stack_params_init(&params);
+	luksunlock_init(&u, &ops, &params, fake_failed);
+	return 0;
+}
+
+/* Nothing else opens it: every step in order, the passphrase last. */
+static void order_ends_with_the_passphrase(void **state)
+{
+	(void)state;
+	assert_int_equal(luksunlock_container(&u, "vda", U1, false, true), 0);
+	assert_string_equal(fake.calls, "keys:vda tpm2:vda tang:vda passphrase:vda");
+}
+
+/* Each step that opens it ends the order there. */
+static void each_step_stops_the_order(void **state)
+{
+	(void)state;
+	fake.key = KEY_OPENED;
+	luksunlock_container(&u, "vda", U1, false, true);
+	fake.key = KEY_FAILED;
+	fake.tpm2 = TPM2_OPENED;
+	luksunlock_container(&u, "vdb", U2, false, true);
+	fake.tpm2 = TPM2_REFUSED;
+	fake.tang = TANG_OPENED;
+	luksunlock_container(&u, "vdc", U3, false, true);
+	assert_string_equal(fake.calls, "keys:vda keys:vdb tpm2:vdb keys:vdc tpm2:vdc tang:vdc");
+}
+
+/* A key device not there yet: nothing else is tried; once the devices
+ * settle (last chance) the key fails and the order goes on. Key devices
+ * are read only after the resume decision. */
+static void waits_for_its_key_device(void **state)
+{
+	(void)state;
+	fake.key = KEY_WAIT;
+	luksunlock_container(&u, "vda", U1, false, true);
+	assert_int_equal(u.n_pending, 1);
+	assert_false(fake.keydev_allowed_seen);
+	u.keydev_allowed = true;
+	fake.key = KEY_FAILED;
+	luksunlock_retry_pending(&u, true);
+	assert_int_equal(u.n_pending, 0);
+	assert_true(fake.keydev_allowed_seen);
+	assert_string_equal(fake.calls, "keys:vda keys-last:vda tpm2:vda tang:vda passphrase:vda");
+}
+
+/* Containers appearing while a prompt holds the console are asked for
+ * after it, one after the other, in the order they came. */
+static void queued_behind_the_prompt_in_order(void **state)
+{
+	(void)state;
+	fake.busy = true;
+	luksunlock_container(&u, "vdb", U2, false, true);
+	luksunlock_container(&u, "vdc", U3, false, true);
+	assert_int_equal(u.n_queued, 2);
+	assert_string_equal(fake.calls, "keys:vdb tpm2:vdb tang:vdb keys:vdc tpm2:vdc tang:vdc");
+	fake.calls[0] = '\0';
+	fake.busy = false;
+	luksunlock_console_free(&u);
+	assert_int_equal(u.n_queued, 0);
+	assert_string_equal(fake.calls, "keys:vdb tpm2:vdb tang:vdb passphrase:vdb "
+			    "keys:vdc tpm2:vdc tang:vdc passphrase:vdc");
+}
+
+/* A TPM2 PIN needs the console another prompt holds: queued, no passphrase
+ * asked yet. */
+static void tpm2_pin_waits_for_the_console(void **state)
+{
+	(void)state;
+	fake.tpm2 = TPM2_NEEDS_CONSOLE;
+	luksunlock_container(&u, "vda", U1, false, true);
+	assert_int_equal(u.n_queued, 1);
+	assert_string_equal(fake.calls, "keys:vda tpm2:vda");
+}
+
+/* A failed unlock gives the device back to the dispatcher, to be offered
+ * again after the rescue shell. */
+static void failure_is_offered_again(void **state)
+{
+	(void)state;
+	fake.passphrase = -EPERM;
+	assert_int_equal(luksunlock_container(&u, "vda", U1, false, true), -EPERM);
+	assert_string_equal(fake.failed, "vda");
+}
+
+/* rd.luks=0: not a step is tried. */
+static void unwanted_stays_locked(void **state)
+{
+	(void)state;
+	params.luks = false;
+	assert_int_equal(luksunlock_container(&u, "vda", U1, false, true), 0);
+	assert_string_equal(fake.calls, "");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(order_ends_with_the_passphrase, setup),
+		cmocka_unit_test_setup(each_step_stops_the_order, setup),
+		cmocka_unit_test_setup(waits_for_its_key_device, setup),
+		cmocka_unit_test_setup(queued_behind_the_prompt_in_order, setup),
+		cmocka_unit_test_setup(tpm2_pin_waits_for_the_console, setup),
+		cmocka_unit_test_setup(failure_is_offered_again, setup),
+		cmocka_unit_test_setup(unwanted_stays_locked, setup),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
