@@ -96,11 +96,12 @@ static int server_fill(struct iscsi_target *t, const struct net_state *st, char 
 	return 0;
 }
 
-/* One try's bound: up to LOGIN_ATTEMPT_MS, within what rd.timeout= left,
- * but never so short that a login cannot finish. */
+/* One try's bound: a quarter of what rd.timeout= left, so that a target
+ * that keeps iscsistart waiting still leaves time for more tries, within
+ * LOGIN_ATTEMPT_MIN_MS..LOGIN_ATTEMPT_MS (a login needs a few seconds). */
 static unsigned int login_try_ms(uint64_t deadline)
 {
-	unsigned int ms = clock_clamp_ms(deadline, clock_now_ms(), LOGIN_ATTEMPT_MS);
+	unsigned int ms = clock_clamp_ms(deadline, clock_now_ms(), LOGIN_ATTEMPT_MS * 4) / 4;
 
 	return ms < LOGIN_ATTEMPT_MIN_MS ? LOGIN_ATTEMPT_MIN_MS : ms;
 }
