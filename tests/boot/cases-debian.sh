@@ -60,6 +60,8 @@ case_debian_systemd_fsck_runs() {
 # root and the swap by /dev/mapper names and data by its filesystem's UUID.
 DEB_VG=lbdeb
 DEB_CVG=lbdebc
+DEB_MVG=lbdebm
+DEB_MDL_UUID=1b2c3d4e-00d6-4a5b-8c6d-7e8f9a0b1c2d
 DEB_MD_UUID=1b2c3d4e-00d4-4a5b-8c6d-7e8f9a0b1c2d
 DEB_LUKS_UUID=1b2c3d4e-00d5-4a5b-8c6d-7e8f9a0b1c2d
 DEB_SWAP_UUID=1b2c3d4e-00d2-4a5b-8c6d-7e8f9a0b1c2d
@@ -69,7 +71,7 @@ DEB_CRYPT=md0_crypt
 
 debian_env() {
 	local v
-	for v in DEB_VG DEB_CVG DEB_MD_UUID DEB_LUKS_UUID DEB_SWAP_UUID DEB_DATA_UUID; do
+	for v in DEB_VG DEB_CVG DEB_MVG DEB_MD_UUID DEB_MDL_UUID DEB_LUKS_UUID DEB_SWAP_UUID DEB_DATA_UUID; do
 		echo "$v=${!v}"
 	done
 	echo "DEB_ROOT_MB=$DEBROOT_SIZE_MB"
@@ -97,7 +99,8 @@ debian_builder() {
 	debian_env > "$tree/debian.env" &&
 	mkfs_image ext4 "$dir/builder-root.img" 128 "$tree" lbbuilder "$UUID_EXT4" &&
 	debian_layout_root "$dir/debroot.img" "$DEB_VG" &&
-	debian_layout_root "$dir/debroot2.img" "$DEB_CVG" "$DEB_CRYPT UUID=$DEB_LUKS_UUID none luks,discard"
+	debian_layout_root "$dir/debroot2.img" "$DEB_CVG" "$DEB_CRYPT UUID=$DEB_LUKS_UUID none luks,discard" &&
+	debian_layout_root "$dir/debroot3.img" "$DEB_MVG"
 }
 
 # serial_disk FILE SERIAL [OPTS]: qemu options for a virtio disk the builder
@@ -106,7 +109,8 @@ serial_disk() {
 	echo "-drive file=$1,format=raw,if=none,id=$2${3:+,$3} -device virtio-blk-pci,drive=$2,serial=$2"
 }
 
-# DEBDISKS: the layouts' disks (deblvm.img, debmd-a.img, debmd-b.img), made
+# DEBDISKS: the layouts' disks (deblvm.img, debmd-a.img, debmd-b.img,
+# debmdl-a.img, debmdl-b.img), made
 # in a guest once per input (the builder, the Debian root's image, the
 # layouts, the kernel).
 debian_disks() {
@@ -121,16 +125,18 @@ debian_disks() {
 		flock 9
 		[ -e "$dir/done" ] && exit 0
 		debian_builder "$dir" || { echo "making the Debian disk builder failed"; exit 1; }
-		for d in deblvm debmd-a debmd-b; do
+		for d in deblvm debmd-a debmd-b debmdl-a debmdl-b; do
 			rm -f "$dir/$d.img" && truncate -s "$size" "$dir/$d.img"
 		done
-		QEMU_TIMEOUT=400 boot_qemu "$dir/build.log" "$KERNEL" "$IMG_GENERIC" \
+		QEMU_TIMEOUT=500 boot_qemu "$dir/build.log" "$KERNEL" "$IMG_GENERIC" \
 			"root=LABEL=lbbuilder rw rd.driver.pre=dm_mod,dm_crypt,raid1,xts,aes_generic,sha256_generic,algif_skcipher" \
 			-drive "file=$dir/builder-root.img,format=raw,if=virtio" \
 			$(serial_disk "$dir/debroot.img" debroot readonly=on) \
 			$(serial_disk "$dir/debroot2.img" debroot2 readonly=on) \
 			$(serial_disk "$dir/deblvm.img" deblvm) \
-			$(serial_disk "$dir/debmd-a.img" debmd-a) $(serial_disk "$dir/debmd-b.img" debmd-b)
+			$(serial_disk "$dir/debroot3.img" debroot3 readonly=on) \
+			$(serial_disk "$dir/debmd-a.img" debmd-a) $(serial_disk "$dir/debmd-b.img" debmd-b) \
+			$(serial_disk "$dir/debmdl-a.img" debmdl-a) $(serial_disk "$dir/debmdl-b.img" debmdl-b)
 		grep -q 'DEBIAN-BUILD: done' "$dir/build.log" ||
 			{ echo "the Debian disk builder failed (see $dir/build.log)"; exit 1; }
 		rm -rf "$dir/tree" "$dir/builder.cpio" "$dir/builder-root.img" "$dir"/debroot*.img
@@ -145,9 +151,12 @@ debian_assert_volumes() {
 	local log=$1 vg=$2 swaps
 	debroot_assert_clean "$log" || return 1
 	swaps=$(debroot_value "$log" swaps)
+	[ -n "$swaps" ] || { echo "the swap volume is not on"; return 1; }
+	# swapon resolves fstab's /dev/mapper name: to /dev/dm-N when it is
+	# udev's link; a device node left by libdevmapper shows its own path.
 	case $swaps in
 	/dev/dm-*) ;;
-	*) echo "the swap volume is not on: swaps '$swaps'"; return 1 ;;
+	*) echo "the swap is on as '$swaps': its /dev/mapper name is no link to ../dm-N"; return 1 ;;
 	esac
 	assert_log "$log" "$DEBROOT_MARK: mount /data /dev/mapper/$vg-data ext4" &&
 	assert_log "$log" "$DEBROOT_MARK: udev dm-.*DM_NAME=$vg-swap" &&
@@ -183,5 +192,19 @@ case_debian_systemd_luks_md_lvm() {
 		-m 1024 $(disk_args virtio-blk "$a") -drive "file=$b,format=raw,if=virtio" || return 1
 	debian_assert_volumes "$log" "$DEB_CVG" &&
 	assert_log "$log" "$DEBROOT_MARK: udev dm-.*DM_NAME=$DEB_CRYPT" &&
+	assert_log "$log" "$DEBROOT_MARK: udev md[0-9]"
+}
+
+# LVM on md RAID1: the array holds the physical volume, so 69-lvm.rules
+# reads LVM_MD_PV_ACTIVATED from the array's entry (lifeboat wrote it) and
+# keeps the array ready; the volumes on it are ready too.
+case_debian_systemd_md_lvm() {
+	local a=$CASE_DIR/debmdl-a.img b=$CASE_DIR/debmdl-b.img log=$CASE_DIR/console.log
+	debian_disks && stacks_image || return 1
+	cp --sparse=always "$DEBDISKS/debmdl-a.img" "$a" && cp --sparse=always "$DEBDISKS/debmdl-b.img" "$b" ||
+		return 1
+	debroot_boot "$log" "$IMG_STACKS" "root=/dev/mapper/$DEB_MVG-root ro rd.timeout=90" \
+		$(disk_args virtio-blk "$a") -drive "file=$b,format=raw,if=virtio"
+	debian_assert_volumes "$log" "$DEB_MVG" &&
 	assert_log "$log" "$DEBROOT_MARK: udev md[0-9]"
 }

@@ -3,9 +3,10 @@
 # tests/boot/cases-debian.sh in a qemu guest, as the host kernel has no
 # device-mapper). It makes the installer's layouts with the values of
 # /debian.env: on the empty disk "deblvm" a volume group; on "debmd-a" and
-# "debmd-b" an md RAID1, a LUKS2 container on it and a volume group inside.
-# Each group has root (a Debian root's image copied in, from the disk
-# "debroot" or "debroot2"), swap and data (ext4). Then it prints a marker
+# "debmd-b" an md RAID1, a LUKS2 container on it and a volume group inside;
+# on "debmdl-a" and "debmdl-b" an md RAID1 holding a volume group. Each
+# group has root (a Debian root's image copied in, from the disk "debroot",
+# "debroot2" or "debroot3"), swap and data (ext4). Then it prints a marker
 # and powers off.
 BUILDER=DEBIAN-BUILD
 . /builder-lib.sh
@@ -32,6 +33,11 @@ printf '%s' "$DEB_LUKS_PW" | cryptsetup open --key-file=- /dev/md0 md0_crypt || 
 volumes /dev/mapper/md0_crypt "$DEB_CVG" debroot2
 cryptsetup close md0_crypt || fail "close md0_crypt"
 mdadm --stop /dev/md0 || fail "mdadm --stop"
+# 3. LVM on md RAID1
+mdadm --create /dev/md1 --run --level=1 --raid-devices=2 --metadata=1.2 --uuid="$DEB_MDL_UUID" \
+	--assume-clean "$(disk debmdl-a)" "$(disk debmdl-b)" || fail "mdadm --create md1"
+volumes /dev/md1 "$DEB_MVG" debroot3
+mdadm --stop /dev/md1 || fail "mdadm --stop md1"
 sync
 echo "DEBIAN-BUILD: done"
 poweroff -f
