@@ -51,10 +51,10 @@ int udevdb_write(const char *dir, const struct udevdb_entry *e);
 int udevdb_entry_for(const char *devname, udevdb_is_pv_fn is_pv, struct udevdb_entry *e);
 /* /dev/mapper/NAME of dm device devname (e: its number) as udev makes it,
  * a symlink to ../dm-N, in place of the device node libdevmapper made
- * without udev: the real root's udev will not replace a node ("Conflicting
- * device node ... link will not be created"). Only a node of that very
- * device is replaced. devdir is /dev. Returns 1 when replaced, 0 when
- * there was nothing to do, or -errno. */
+ * without udev: the real root's udev makes no link where a node is, so the
+ * name would keep the number the device had at the boot. Only a node of
+ * that very device is replaced. devdir is /dev. Returns 1 when replaced, 0
+ * when there was nothing to do, or -errno. */
 int udevdb_mapper_link(const char *devdir, const char *devname, const struct udevdb_entry *e);
 /* Every block device of /sys/class/block that needs an entry gets one in
  * dir, and each dm device its /dev/mapper link under devdir. Returns how
