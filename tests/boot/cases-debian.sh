@@ -144,6 +144,16 @@ debian_disks() {
 	) 9>"$dir.lock"
 }
 
+# debian_copies NAME...: the case's own copies of the layouts' disks
+# NAME.img (after debian_disks), as qemu options for virtio disks in order.
+debian_copies() {
+	local d
+	for d in "$@"; do
+		cp --sparse=always "$DEBDISKS/$d.img" "$CASE_DIR/$d.img" || return 1
+		echo "-drive file=$CASE_DIR/$d.img,format=raw,if=virtio"
+	done
+}
+
 # debian_assert_volumes LOG VG: what the real root's systemd made of the
 # group: the swap on, /data mounted by UUID, no volume left not ready and
 # no wait for a device.
@@ -169,12 +179,11 @@ debian_assert_volumes() {
 # volumes lifeboat activated, finds device-mapper's flags in the database
 # lifeboat left (blockstack/udevdb.c), so systemd gets the volumes.
 case_debian_systemd_lvm() {
-	local disk=$CASE_DIR/deblvm.img log=$CASE_DIR/console.log
-	debian_disks && stacks_image || return 1
-	cp --sparse=always "$DEBDISKS/deblvm.img" "$disk" || return 1
-	debroot_boot "$log" "$IMG_STACKS" "root=/dev/mapper/$DEB_VG-root ro rd.timeout=90" \
-		$(disk_args virtio-blk "$disk")
-	debian_assert_volumes "$log" "$DEB_VG"
+	local disks
+	debian_disks && stacks_image && disks=$(debian_copies deblvm) || return 1
+	debroot_boot "$CASE_DIR/console.log" "$IMG_STACKS" "root=/dev/mapper/$DEB_VG-root ro rd.timeout=90" \
+		$disks
+	debian_assert_volumes "$CASE_DIR/console.log" "$DEB_VG"
 }
 
 # The installer's encrypted layout: LVM inside LUKS on md RAID1, the
@@ -182,14 +191,12 @@ case_debian_systemd_lvm() {
 # console. The real root's systemd-cryptsetup finds the mapping open, and
 # the volumes, the mapping and the array are all ready for systemd.
 case_debian_systemd_luks_md_lvm() {
-	local a=$CASE_DIR/debmd-a.img b=$CASE_DIR/debmd-b.img log=$CASE_DIR/console.log
-	debian_disks && stacks_image || return 1
-	cp --sparse=always "$DEBDISKS/debmd-a.img" "$a" && cp --sparse=always "$DEBDISKS/debmd-b.img" "$b" ||
-		return 1
+	local disks log=$CASE_DIR/console.log
+	debian_disks && stacks_image && disks=$(debian_copies debmd-a debmd-b) || return 1
 	LUKS_BOOT_TIMEOUT=480 luks_boot "$log" "$IMG_STACKS" \
 		"root=/dev/mapper/$DEB_CVG-root ro rd.luks.name=$DEB_LUKS_UUID=$DEB_CRYPT rd.timeout=120" \
-		"UUID=$DEB_LUKS_UUID; opens as /dev/mapper/$DEB_CRYPT" "$DEBROOT_MARK: end" \
-		-m 1024 $(disk_args virtio-blk "$a") -drive "file=$b,format=raw,if=virtio" || return 1
+		"UUID=$DEB_LUKS_UUID; opens as /dev/mapper/$DEB_CRYPT" "$DEBROOT_MARK: end" -m 1024 $disks ||
+		return 1
 	debian_assert_volumes "$log" "$DEB_CVG" &&
 	assert_log "$log" "$DEBROOT_MARK: udev dm-.*DM_NAME=$DEB_CRYPT" &&
 	assert_log "$log" "$DEBROOT_MARK: udev md[0-9]"
@@ -199,12 +206,10 @@ case_debian_systemd_luks_md_lvm() {
 # reads LVM_MD_PV_ACTIVATED from the array's entry (lifeboat wrote it) and
 # keeps the array ready; the volumes on it are ready too.
 case_debian_systemd_md_lvm() {
-	local a=$CASE_DIR/debmdl-a.img b=$CASE_DIR/debmdl-b.img log=$CASE_DIR/console.log
-	debian_disks && stacks_image || return 1
-	cp --sparse=always "$DEBDISKS/debmdl-a.img" "$a" && cp --sparse=always "$DEBDISKS/debmdl-b.img" "$b" ||
-		return 1
-	debroot_boot "$log" "$IMG_STACKS" "root=/dev/mapper/$DEB_MVG-root ro rd.timeout=90" \
-		$(disk_args virtio-blk "$a") -drive "file=$b,format=raw,if=virtio"
-	debian_assert_volumes "$log" "$DEB_MVG" &&
-	assert_log "$log" "$DEBROOT_MARK: udev md[0-9]"
+	local disks
+	debian_disks && stacks_image && disks=$(debian_copies debmdl-a debmdl-b) || return 1
+	debroot_boot "$CASE_DIR/console.log" "$IMG_STACKS" "root=/dev/mapper/$DEB_MVG-root ro rd.timeout=90" \
+		$disks
+	debian_assert_volumes "$CASE_DIR/console.log" "$DEB_MVG" &&
+	assert_log "$CASE_DIR/console.log" "$DEBROOT_MARK: udev md[0-9]"
 }
