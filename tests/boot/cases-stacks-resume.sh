@@ -137,3 +137,33 @@ case_stacks_lvm_merge_after_resume() {
 		'lvm vgchange -ay after the resume decision: done' || return 1
 	! merge_pending "$disk" || { echo "the snapshot merge into lbsvg/data did not run after the resume decision"; return 1; }
 }
+
+# Hibernation into a swap volume of the group with a merge pending, and
+# resume from it: boot 1 activates only the swap (rd.lvm.lv=) and
+# hibernates into it; boot 2 names no volume, so the whole group is
+# looked at in the resume wait: the swap (linear) is found and the image
+# restored, data is held, and the resumed system finds the merge still
+# pending. dm_snapshot is loaded from the start in boot 2, so only the hold
+# keeps the merge from starting under the resumed kernel.
+case_stacks_lvm_resume_swap_merge_held() {
+	local root=$CASE_DIR/root.img disk token log swap=/dev/mapper/lbsvg-swap
+	stacks_setup || return 1
+	token=$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')
+	hib_root "$root" || return 1
+	disk=$(stack_copy lvmmerge)
+	log=$CASE_DIR/boot1.log
+	boot_qemu "$log" "$KERNEL" "$IMG_STACKS" "root=UUID=$UUID_HIBROOT rw resume=$swap \
+rd.lvm.lv=lbsvg/swap rd.timeout=90 lbtest.hibernate=1 lbtest.swap=$swap lbtest.token=$token" \
+		$(virtio_disk "$root") $(virtio_disk "$disk")
+	assert_log "$log" "HIB-TEST: HIBERNATING 1 $token" &&
+	assert_log "$log" "PM: hibernation: Image saving done\|PM: Image saving done" &&
+	merge_pending "$disk" || { echo "boot 1 did not hibernate with the merge pending ($log)"; return 1; }
+	log=$CASE_DIR/boot2.log
+	boot_qemu "$log" "$KERNEL" "$IMG_STACKS" "root=UUID=$UUID_HIBROOT resume=$swap \
+rd.driver.pre=dm_snapshot rd.timeout=90" $(virtio_disk "$root") $(virtio_disk "$disk")
+	assert_log "$log" "resume: restoring the hibernation image on /dev/dm-" &&
+	assert_log "$log" "HIB-TEST: RESUMED 1 $token rc=0" &&
+	assert_not_log "$log" "lvm vgchange -ay after the resume decision" || return 1
+	merge_pending "$disk" || { echo "the snapshot merge into lbsvg/data ran before the resume"; return 1; }
+	assert_root_intact "$root" "before-hibernate $token|after-resume $token 1|"
+}

@@ -35,7 +35,8 @@ UUID_SNAP_SWAP=1b2c3d4e-0017-4a5b-8c6d-7e8f9a0b1c2d
 UUID_GONE=1b2c3d4e-00ff-4a5b-8c6d-7e8f9a0b1c2d
 LUKS_PW=lifeboat-luks-pw
 # The disks the builder writes (by virtio serial), 64 MiB each but the
-# LUKS swap's (the hibernation image needs room after the LUKS2 header).
+# LUKS swap's (the hibernation image needs room after the LUKS2 header) and
+# the group with a swap volume to hibernate into.
 STACK_DISKS="luks lvm lvmluks md-a md-b luksswap lukslvm mdlvm-a mdlvm-b hostonly mdhost-a mdhost-b hostluks hostlukslvm lvmmerge"
 STACK_TOOLS=/usr/sbin/lvm,/usr/sbin/cryptsetup,/usr/sbin/mdadm,/usr/sbin/mke2fs,/usr/sbin/mkswap
 HOSTGEN_INIT=$BUILD/hostgen-init
@@ -156,6 +157,7 @@ stacks_disks() {
 		for d in $STACK_DISKS; do
 			size=64M
 			[ "$d" != luksswap ] || size=128M
+			[ "$d" != lvmmerge ] || size=256M
 			rm -f "$dir/$d.img" && truncate -s "$size" "$dir/$d.img"
 			args+=(-drive "file=$dir/$d.img,format=raw,if=none,id=$d"
 				-device "virtio-blk-pci,drive=$d,serial=$d")

@@ -74,14 +74,15 @@ mkroot /dev/mapper/lbhov lbhovfs "$UUID_HLVLUKS_FS" /hostroot
 cryptsetup close lbhov || fail "close lbhov"
 lvm vgchange -q -an lbhovg || fail "deactivating lbhovg"
 # 12. LVM with a snapshot merge pending (cases-stacks-resume.sh): root and
-# swap, linear; data, whose snapshot's merge was asked while data was open,
-# so it waits for data's next activation, when the kernel starts copying
-# the snapshot's blocks back. data's first block says AFTER-SNAPSHOT (the
-# snapshot kept BEFORE-SNAPSHOT): the merge makes that word leave the disk.
+# swap (room for a hibernation image), linear; data, whose snapshot's merge
+# was asked while data was open, so it waits for data's next activation,
+# when the kernel starts copying the snapshot's blocks back. data's first
+# block says AFTER-SNAPSHOT (the snapshot kept BEFORE-SNAPSHOT): the merge
+# makes that word leave the disk.
 block() { { printf '%s' "$1"; head -c $((4096 - ${#1})) /dev/zero; } |
 	dd of=/dev/lbsvg/data bs=4096 count=1 conv=notrunc,fsync 2>/dev/null || fail "writing $1"; }
 lvm pvcreate -q $(disk lvmmerge) && lvm vgcreate -q lbsvg $(disk lvmmerge) &&
-	lvm lvcreate -q -y -n root -L 32M lbsvg && lvm lvcreate -q -y -n swap -L 8M lbsvg &&
+	lvm lvcreate -q -y -n root -L 32M lbsvg && lvm lvcreate -q -y -n swap -L 160M lbsvg &&
 	lvm lvcreate -q -y -n data -L 8M lbsvg || fail "lvm on lvmmerge"
 mkroot /dev/lbsvg/root lbsvgfs "$UUID_SNAP_FS"
 mkswap.util -U "$UUID_SNAP_SWAP" -L lbsvgswap /dev/lbsvg/swap || fail "mkswap on lbsvg/swap"
