@@ -388,6 +388,24 @@ case_net_late_dhcp_server() {
 	return $rc
 }
 
+# The same for DHCPv6: the server (and its router advertisements) up 45 s
+# after the first SOLICIT, ip=dhcp6 with no timeout word: the root from the
+# boot file URL is reached (issue 39).
+case_net_late_dhcp6_server() {
+	local rc=0
+	NET_IMG=$(net_image) || return 1
+	net_ns_up || { net_ns_down; echo "creating the namespace failed"; return 1; }
+	NET_NFS_BIND=$NET6_SERVER
+	net_nfs_start || rc=1
+	[ $rc -ne 0 ] || net_boot_late late-dhcp6 "ip=dhcp6 rd.shell=0" 45 \
+		net_dhcp6_start "nfs4://[$NET6_SERVER]/nfsroot" || rc=1
+	[ $rc -ne 0 ] || { assert_root_reached "$NET_LOG" &&
+		assert_log "$NET_LOG" "timeline [0-9.]* lease eth0 2001:db8::1[0-9a-f][0-9a-f] dhcp6" &&
+		assert_log "$NET_LOG" "no server has answered on eth0 for 30 s; still asking"; } || rc=1
+	net_ns_down
+	return $rc
+}
+
 # The NFS server up 10 s after the lease (dnsmasq answers first, ganesha
 # is still starting): the mount is tried again with a growing pause until
 # rd.timeout, and the root is reached (issue 39).

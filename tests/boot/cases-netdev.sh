@@ -93,9 +93,10 @@ bond=bond0:lan0,lan1:mode=active-backup,miimon=100" $nic2 -S \
 	return $rc
 }
 
-# net_wait_dhcp TAP: until a DHCP request comes out of the guest on TAP (at
-# most 120 s). The console cannot say when: the kernel may print a line
-# of the init's many seconds after it was written.
+# net_wait_dhcp TAP: until a DHCP request (DHCPv4 to port 67, or DHCPv6
+# to port 547) comes out of the guest on TAP (at most 120 s). The console
+# cannot say when: the kernel may print a line of the init's many seconds
+# after it was written.
 net_wait_dhcp() {
 	ip netns exec "$NET_NS" python3 - "$1" <<-'EOT'
 	import socket, sys
@@ -106,10 +107,12 @@ net_wait_dhcp() {
 	s.settimeout(120)
 	while True:
 	    f = s.recv(2048)
-	    if len(f) < 42 or f[12:14] != b"\x08\x00":
-	        continue
-	    ihl = (f[14] & 15) * 4
-	    if f[23] == 17 and f[14 + ihl + 2:14 + ihl + 4] == b"\x00\x43":
+	    if len(f) >= 42 and f[12:14] == b"\x08\x00":
+	        ihl = (f[14] & 15) * 4
+	        if f[23] == 17 and f[14 + ihl + 2:14 + ihl + 4] == b"\x00\x43":
+	            break
+	    # IPv6 with UDP as its next header (no extension headers: DHCPv6's).
+	    if len(f) >= 62 and f[12:14] == b"\x86\xdd" and f[20] == 17 and f[56:58] == b"\x02\x23":
 	        break
 	EOT
 }
