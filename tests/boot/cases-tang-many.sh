@@ -57,7 +57,18 @@ case_tang_sss_servers_down() {
 	tang_silent_start && disk=$(stack_copy luks) &&
 	tang_adv_bind "$disk" sss "{\"t\":1,\"pins\":{\"tang\":[{\"url\":\"http://$NET_SERVER:$TANG_SILENT_PORT\",\"adv\":\"ADV\"},{\"url\":\"http://$NET_SERVER:$TANG_REFUSED_PORT\",\"adv\":\"ADV\"},{\"url\":\"$TANG_URL\",\"adv\":\"ADV\"}]}}" ||
 		{ echo "setting up the case failed (bind: $(cat "$CASE_DIR/bind.log" 2>/dev/null))"; return 1; }
-	tang_many_boot "$disk" "sss (tang)"
+	tang_many_boot "$disk" "sss (tang)" || return 1
+	tang_many_said "$CASE_DIR/console.log.txt"
+}
+
+# tang_many_said LOG: the refusing server is said once (after the unlock,
+# written straight to the console: it may show before the kernel prints
+# the log's "opened" line); the silent one, not waited for, is not.
+tang_many_said() {
+	local n
+	n=$(grep -c "lifeboat: clevis token 0 on /dev/vda: sss share 2 (tang): tang server http://$NET_SERVER:$TANG_REFUSED_PORT: connection refused" "$1")
+	[ "$n" -eq 1 ] || { echo "the refusing server was named $n times, not once"; return 1; }
+	assert_not_log "$1" "sss share 1 (tang)"
 }
 
 # Two tang tokens on one container, the first one's server silent: opened
