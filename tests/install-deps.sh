@@ -37,6 +37,9 @@ PACKAGES="$PACKAGES libtss2-esys-3.0.2-0 libtss2-rc0 libtss2-mu0 libtss2-tcti-de
 # (mmdebstrap); unified kernel images: systemd's EFI stub, sbsign/sbverify,
 # OVMF and an ESP made with mkfs.vfat and mtools; the RPM spec's check.
 PACKAGES="$PACKAGES debhelper lintian mmdebstrap systemd-boot-efi sbsigntool ovmf dosfstools mtools rpm rpmlint"
+# tests/deb/provides.py checks Debian's InRelease files with gpgv and the
+# archive keyring; the way out links libcrypt statically (libcrypt-dev).
+PACKAGES="$PACKAGES gpgv debian-archive-keyring libcrypt-dev"
 # The way out under Debian's real systemd: shutdown_systemd_md's test root
 # is made from the host's systemd (systemd, systemd-shutdown, systemctl);
 # debugfs (e2fsprogs, above) reads its marker back.
