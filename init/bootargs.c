@@ -4,12 +4,12 @@
 #include <dirent.h>
 #include <stdbool.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "common/fileread.h"
 #include "common/redact.h"
 
 static const struct cmdline_word debug_words[] = {
@@ -30,7 +30,7 @@ void bootargs_owners(struct boot_args *args, struct cmdline_owner owners[BOOTARG
 		fsck_args_cmdline(&args->fsck),
 		hook_args_cmdline(&args->hooks),
 		{ "log", debug_words, CMDLINE_N(debug_words), args, NULL },
-		/* Last: it also takes the words nobody declares (MODULE.PARAM=). */
+		/* It also takes the words nobody declares (MODULE.PARAM=). */
 		driver_args_cmdline(&args->drivers),
 	};
 
@@ -68,17 +68,11 @@ int bootargs_parse(const char *line, const char *source, struct boot_args *args)
 static int apply_file(const char *path, struct boot_args *args)
 {
 	char line[CMDLINE_MAX];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
+	ssize_t n = file_read_text(path, 0, line, sizeof(line));
 	int r;
 
-	if (fd < 0)
-		return -errno;
-	n = read(fd, line, sizeof(line) - 1);
-	close(fd);
 	if (n < 0)
-		return -errno;
-	line[n] = '\0';
+		return (int)n;
 	r = bootargs_parse(line, path, args);
 	explicit_bzero(line, sizeof(line));   /* it may hold CHAP secrets */
 	return r;
