@@ -124,15 +124,17 @@ static void setup_vconsole(const struct vconsole_args *vconsole)
 	report_vconsole(r, why);
 }
 
-/* The image's boot scripts of this stage (docs/extending.md), after
- * rd.break's stop as in dracut: one that fails or hangs goes to the
- * rescue, and leaving the shell goes on with the next. */
-static void run_scripts(const struct boot_args *args, enum boot_stage stage)
+/* A stage of the boot is reached: rd.break's stop, then the image's boot
+ * scripts of the stage (docs/extending.md), in dracut's order: one that
+ * fails or hangs goes to the rescue, and leaving the shell goes on with
+ * the next. */
+static void reach_stage(const struct boot_args *args, enum boot_stage stage)
 {
 	const struct hookrun_boot boot = { .args = &args->hooks, .root = args->root.root };
 	char why[WHY_MAX];
 	size_t next = 0;
 
+	rescue_break(&args->rescue, stage);
 	while (hookrun_stage(stage, &boot, &next, why, sizeof(why)) < 0)
 		rescue_failure(&args->rescue, why);
 }
@@ -238,10 +240,8 @@ static int mount_disk_root(struct boot_args *args, const struct boot_plan *plan,
 	if (r < 0)
 		return failed(why, r, "waiting for root=%s failed: %s", root, strerror(-r));
 	timeline_mark("rootdev", "/dev/%s", dev.devname);
-	rescue_break(&args->rescue, STAGE_PRE_MOUNT);
-	run_scripts(args, STAGE_PRE_MOUNT);
-	rescue_break(&args->rescue, STAGE_MOUNT);
-	run_scripts(args, STAGE_MOUNT);
+	reach_stage(args, STAGE_PRE_MOUNT);
+	reach_stage(args, STAGE_MOUNT);
 	/* A mount script mounted the root: it replaces lifeboat's check and mount. */
 	if (sysroot_is_mounted()) {
 		timeline_mark("mounted", "by a mount script");
@@ -294,8 +294,7 @@ static int boot_root(struct boot_args *args, const struct boot_plan *plan,
 			return r;
 		load_driver_list(&args->drivers.post, "rd.driver.post");
 	}
-	rescue_break(&args->rescue, STAGE_PRE_PIVOT);
-	run_scripts(args, STAGE_PRE_PIVOT);
+	reach_stage(args, STAGE_PRE_PIVOT);
 	if (switch_root_check_init(SYSROOT, init) < 0)
 		return failed(why, -ENOENT, "init=%s is missing or not executable on the root "
 			      "filesystem; give init= the path of the real init", init);
@@ -360,13 +359,11 @@ int main(int argc, char **argv)
 			     RESCUE_SUMMARY_DISKS | RESCUE_SUMMARY_NETWORK);
 	log_info("starting; the root is on %s", boot_plan_root_kind_name(plan.root_kind));
 	setup_vconsole(&args.vconsole);
-	rescue_break(&args.rescue, STAGE_CMDLINE);
-	run_scripts(&args, STAGE_CMDLINE);
+	reach_stage(&args, STAGE_CMDLINE);
 	setup_drivers(&args.drivers);
 	/* After rd.driver.pre=, which is how ramoops is loaded. */
 	lastreport_show_last_boot();
-	rescue_break(&args.rescue, STAGE_PRE_UDEV);
-	run_scripts(&args, STAGE_PRE_UDEV);
+	reach_stage(&args, STAGE_PRE_UDEV);
 	/* LUKS, LVM and md are assembled as their members appear, in the
 	 * device waits of a capture, of the resume decision and of the root. */
 	blockstack_setup(&args.stacks);
