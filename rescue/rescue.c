@@ -11,6 +11,7 @@
 #include "bootlib/log.h"
 #include "bootlib/shell.h"
 #include "bootlib/sysroot.h"
+#include "common/fileread.h"
 #include "net/netconf.h"
 #include "rescue/netreport.h"
 #include "rescue/prompt.h"
@@ -101,19 +102,22 @@ static void write_lists(FILE *out)
 	}
 }
 
-/* On the console, and kept for the SSH login, which shows the same. */
+/* Kept for the SSH login, which shows the same, and copied to the console
+ * from there: the devices are probed once. */
 static void print_summary(const char *what)
 {
 	FILE *kept = fopen(LAYOUT_RESCUE_SUMMARY, "we");
+	int err = errno;
 
 	log_console("\nlifeboat: boot failed: %s\n", what);
-	write_lists(stdout);
 	if (kept) {
 		write_lists(kept);
-		fclose(kept);
-	} else {
-		log_warn("writing %s failed (%s): an SSH login will not show the lists above",
-			 LAYOUT_RESCUE_SUMMARY, strerror(errno));
+		err = fclose(kept) == 0 ? 0 : errno;
+	}
+	if (!kept || err || file_read_to_stream(LAYOUT_RESCUE_SUMMARY, stdout) < 0) {
+		log_warn("writing %s failed (%s): an SSH login will not show the lists below",
+			 LAYOUT_RESCUE_SUMMARY, strerror(err ? err : EIO));
+		write_lists(stdout);
 	}
 	log_console("lifeboat: the full report is %s\n", RESCUE_REPORT_PATH);
 	fflush(stdout);
