@@ -113,7 +113,7 @@ case_iscsi_late_target() {
 	net_ns_up || { net_ns_down; echo "creating the namespace failed"; return 1; }
 	trap 'iscsi_down' EXIT
 	net_dhcp_start
-	net_boot_late late-target "netroot=iscsi:$NET_SERVER::::$ISCSI_IQN:root ip=dhcp rd.shell=0" \
+	QEMU_TIMEOUT=240 net_boot_late late-target "netroot=iscsi:$NET_SERVER::::$ISCSI_IQN:root ip=dhcp rd.shell=0" \
 		20 iscsi_target_start || rc=1
 	[ $rc -ne 0 ] || { iscsi_assert_root "$NET_LOG" "$ISCSI_IQN:root" &&
 		assert_log "$NET_LOG" "(try 2)"; } || rc=1

@@ -161,11 +161,11 @@ net_wait_port() {
 
 # net_boot_late NAME APPEND SECONDS START...: net_boot in the background,
 # and SECONDS after the guest's first DHCP request run START (a server that
-# comes up after its clients); NET_LOG is the boot's console.
+# comes up after its clients) in this shell; NET_LOG is the boot's console.
 net_boot_late() {
 	local name=$1 append=$2 delay=$3 qpid rc=0
 	shift 3
-	QEMU_TIMEOUT=240 net_boot "$name" "$append" &
+	net_boot "$name" "$append" &
 	qpid=$!
 	net_wait_dhcp tap0 || rc=1
 	sleep "$delay"
@@ -362,30 +362,33 @@ net_assert_within() {
 # (16 s, 2 s before the end at the latest) after the server is up; the
 # root is reached.
 case_net_late_dhcp_server() {
-	local rc=0 qpid up got=
+	local rc=0
 	NET_IMG=$(net_image) || return 1
 	net_ns_up || { net_ns_down; echo "creating the namespace failed"; return 1; }
 	net_nfs_start || rc=1
 	if [ $rc -eq 0 ]; then
-		QEMU_TIMEOUT=300 net_boot late-dhcp "root=dhcp ip=dhcp rd.shell=0" &
-		qpid=$!
-		net_wait_dhcp tap0 || rc=1
-		sleep 45
-		net_dhcp_start "$NET_SERVER:/nfsroot"
-		up=$SECONDS
-		while [ $((SECONDS - up)) -lt 60 ] && [ -z "$got" ]; do
-			grep -q " $NET_GUEST " "$CASE_DIR/dnsmasq.leases" 2>/dev/null && got=$SECONDS
-			sleep 0.5
-		done
-		wait "$qpid"
-		NET_LOG=$CASE_DIR/late-dhcp.log.txt
-		[ -n "$got" ] && [ $((got - up)) -le 20 ] ||
-			{ echo "no lease within 20 s of the server's start (lease after ${got:+$((got - up))} s)"; rc=1; }
+		QEMU_TIMEOUT=300 net_boot_late late-dhcp "root=dhcp ip=dhcp rd.shell=0" 45 net_dhcp_lease_after || rc=1
+		[ -n "$NET_LEASE_AFTER" ] && [ "$NET_LEASE_AFTER" -le 20 ] ||
+			{ echo "no lease within 20 s of the server's start (lease after ${NET_LEASE_AFTER:-} s)"; rc=1; }
 		[ $rc -ne 0 ] || { net_assert_nfs_root "$NET_LOG" nfs &&
 			assert_log "$NET_LOG" "no server has answered on eth0 for 30 s; still asking"; } || rc=1
 	fi
 	net_ns_down
 	return $rc
+}
+
+# net_dhcp_lease_after: dnsmasq started now; NET_LEASE_AFTER is how many
+# seconds later the guest held its lease (empty: not within 60 s).
+net_dhcp_lease_after() {
+	local up
+	net_dhcp_start "$NET_SERVER:/nfsroot"
+	up=$SECONDS
+	NET_LEASE_AFTER=
+	while [ $((SECONDS - up)) -lt 60 ]; do
+		grep -q " $NET_GUEST " "$CASE_DIR/dnsmasq.leases" 2>/dev/null &&
+			{ NET_LEASE_AFTER=$((SECONDS - up)); return 0; }
+		sleep 0.5
+	done
 }
 
 # The same for DHCPv6: the server (and its router advertisements) up 45 s
@@ -397,7 +400,7 @@ case_net_late_dhcp6_server() {
 	net_ns_up || { net_ns_down; echo "creating the namespace failed"; return 1; }
 	NET_NFS_BIND=$NET6_SERVER
 	net_nfs_start || rc=1
-	[ $rc -ne 0 ] || net_boot_late late-dhcp6 "ip=dhcp6 rd.shell=0" 45 \
+	[ $rc -ne 0 ] || QEMU_TIMEOUT=240 net_boot_late late-dhcp6 "ip=dhcp6 rd.shell=0" 45 \
 		net_dhcp6_start "nfs4://[$NET6_SERVER]/nfsroot" || rc=1
 	[ $rc -ne 0 ] || { assert_root_reached "$NET_LOG" &&
 		assert_log "$NET_LOG" "timeline [0-9.]* lease eth0 2001:db8::1[0-9a-f][0-9a-f] dhcp6" &&
@@ -414,7 +417,7 @@ case_net_late_nfs_server() {
 	NET_IMG=$(net_image) || return 1
 	net_ns_up || { net_ns_down; echo "creating the namespace failed"; return 1; }
 	net_dhcp_start "$NET_SERVER:/nfsroot"
-	net_boot_late late-nfs "root=dhcp ip=dhcp rd.shell=0" 10 net_nfs_start || rc=1
+	QEMU_TIMEOUT=240 net_boot_late late-nfs "root=dhcp ip=dhcp rd.shell=0" 10 net_nfs_start || rc=1
 	[ $rc -ne 0 ] || { net_assert_nfs_root "$NET_LOG" nfs &&
 		assert_log "$NET_LOG" "mounting $NET_SERVER:/nfsroot failed: .*; trying again"; } || rc=1
 	net_ns_down
