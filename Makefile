@@ -5,7 +5,8 @@
 #   make            build both
 #   make test       unit tests (plain and ASan/UBSan), cppcheck, qemu boot tests
 #   make unit       unit tests only
-#   make check      the edit-run loop: unit tests, layers, cppcheck, a boot case per component
+#   make check      the edit-run loop: unit tests, fake-root cases, layers, cppcheck, a boot case per component
+#   make fakeroot   the fake-root cases only (tests/fakeroot/: seconds, no qemu)
 #   make fuzz       every fuzz target for FUZZ_SECONDS each (clang, libFuzzer)
 #   make demo       install what is missing, build, boot an image in qemu
 #   make install    PREFIX=/usr DESTDIR=...
@@ -35,7 +36,7 @@ TEST_LIBS := -llzo2 -ltss2-tcti-swtpm
 CLEVIS_LIBS := -lcrypto -ljson-c
 
 GEN_SRCS    := $(filter-out gen/cmd/main.c,$(sort $(shell find gen -name '*.c')))
-INIT_SRCS   := $(filter-out init/boot.c shutdown/shutdown_main.c remote/login_main.c,$(wildcard init/*.c bootlib/*.c resume/*.c kdump/*.c net/*.c rescue/*.c blockstack/*.c fsck/*.c shutdown/*.c remote/*.c))
+INIT_SRCS   := $(filter-out init/boot.c shutdown/shutdown_main.c remote/login_main.c,$(wildcard init/*.c bootlib/*.c resume/*.c kdump/*.c net/*.c net/*/*.c rescue/*.c blockstack/*.c fsck/*.c shutdown/*.c remote/*.c))
 COMMON_SRCS := $(wildcard common/*.c)
 CLEVIS_SRCS := $(filter-out clevis/clevis_main.c,$(wildcard clevis/*.c))
 UNIT_SRCS   := $(wildcard tests/unit/test_*.c)
@@ -109,15 +110,34 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(BUILD)/libgen.a $(BUILD)/libclev
 
 unit-build: $(UNIT_BINS) all
 
+# The fake-root harness (tests/fakeroot/, tests/README.md): the init's own
+# code on a fake /sys, /dev and uevent socket, in seconds and without qemu.
+# Each case runs itself again with the shim beside it preloaded; the shim
+# has no sanitizer (it comes before their runtime).
+FAKEROOT_BINS := $(patsubst tests/fakeroot/%.c,$(BUILD)/tests/fakeroot/%,$(wildcard tests/fakeroot/test_*.c))
+$(BUILD)/tests/fakeroot/shim.so: $(wildcard tests/fakeroot/shim*.c) tests/fakeroot/shim.h
+	@mkdir -p $(dir $@)
+	$(CC) $(filter-out $(SANFLAGS),$(ALL_CFLAGS)) -shared -fPIC -o $@ $(filter %.c,$^) -ldl
+
+$(FAKEROOT_BINS): $(BUILD)/tests/fakeroot/%: $(BUILD)/obj/tests/fakeroot/%.o $(BUILD)/obj/tests/fakeroot/fakeroot.o \
+		$(BUILD)/libinit.a $(BUILD)/libcommon.a
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ -lcmocka $(INIT_LIBS)
+
+fakeroot-build: $(FAKEROOT_BINS) $(BUILD)/tests/fakeroot/shim.so
+
+fakeroot: fakeroot-build
+	tests/run-unit.sh $(BUILD)/tests/fakeroot
+
 unit: unit-build
 	tests/run-unit.sh $(BUILD)/tests
 
 # The edit-run loop, under 5 minutes on 2 cores from a built tree: the unit
-# tests, the layers, cppcheck, and one boot case per component (root: the
+# tests, the fake-root cases, the layers, cppcheck, and one boot case per component (root: the
 # network cases make a namespace). `make test` runs every case.
 CHECK_BOOT_CASES := path_virtio_blk_ext4 rescue_break_stages stacks_lvm_on_luks stacks_fsck_force \
 	resume_plain_swap kdump_disk net_nfs_root ssh_unlock shutdown_nfs_root
-check: unit $(BUILD)/test-init $(BUILD)/hib-init $(BUILD)/hostgen-init
+check: unit fakeroot-build $(BUILD)/test-init $(BUILD)/hib-init $(BUILD)/hostgen-init
+	tests/run-unit.sh $(BUILD)/tests/fakeroot
 	$(MAKE) -s check-layers cppcheck
 	BUILD=$(abspath $(BUILD)) tests/boot/run.sh $(CHECK_BOOT_CASES)
 
@@ -138,7 +158,7 @@ $(BUILD)/hostgen-init: tests/boot/hostgen-init.c tests/boot/guest-cmdline.h test
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -static -o $@ $<
 
-test: all unit-build $(BUILD)/test-init $(BUILD)/hib-init $(BUILD)/hostgen-init
+test: all unit-build fakeroot-build $(BUILD)/test-init $(BUILD)/hib-init $(BUILD)/hostgen-init
 	tests/run-all.sh
 
 # libFuzzer targets are built with clang in their own build directory.
@@ -196,7 +216,7 @@ uninstall: uninstall-dist
 # keeps the packages in build/deb/. DEB_BUILD_OPTIONS=nocheck skips the unit tests.
 deb:
 	rm -rf $(BUILD)/deb && mkdir -p $(BUILD)/deb/src
-	tar -c --exclude=./build --exclude=./.git . | tar -x -C $(BUILD)/deb/src
+	tar -c --exclude=./build --exclude='./build-*' --exclude=./.git . | tar -x -C $(BUILD)/deb/src
 	cd $(BUILD)/deb/src && dpkg-buildpackage -us -uc -b
 	lintian --fail-on error $(BUILD)/deb/lifeboat_*.deb
 
@@ -205,6 +225,6 @@ clean:
 
 include dist/install.mk
 
-.PHONY: all check check-layers unit unit-build test fuzz fuzz-build asan-unit cppcheck deps demo bench install uninstall deb clean
+.PHONY: all check check-layers unit unit-build fakeroot fakeroot-build test fuzz fuzz-build asan-unit cppcheck deps demo bench install uninstall deb clean
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

@@ -5,11 +5,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "blockstack/devlinks.h"
 #include "blockstack/luks.h"
 #include "blockstack/lukscfg.h"
 #include "blockstack/luksunlock.h"
 #include "blockstack/lvmact.h"
-#include "blockstack/params.h"
+#include "blockstack/stack_params.h"
 #include "bootlib/blkprobe.h"
 #include "bootlib/evloop.h"
 #include "bootlib/log.h"
@@ -36,6 +37,7 @@ struct blockstack {
 	bool decided;                    /* the resume decision is made */
 	bool md_held_read_only;          /* start_ro is 1 (md_hold_read_only) */
 	bool md_degraded_started;        /* md_start_degraded ran */
+	bool devlinks;                   /* /dev/disk links are made (a keyscript may look) */
 	struct luksunlock_state unlock;  /* LUKS containers and their order */
 	struct lvm_activation lvm;       /* what waits for the decision */
 };
@@ -54,10 +56,21 @@ static const struct evloop_observer stack_observer = {
 
 static void forget_seen(const char *devname, const char *uuid);
 
+/* Debian's keyscripts name devices by udev's links (passdev's
+ * /dev/disk/by-label/KEYS:/key); lifeboat's own words need none. */
+static bool keyscripts_named(const struct stack_params *p)
+{
+	for (size_t i = 0; i < p->n_tab; i++)
+		if (p->tab[i].opts.keyscript[0])
+			return true;
+	return false;
+}
+
 void blockstack_setup(const struct stack_params *p)
 {
 	stack.params = *p;
-	luks_config_load(&stack.params);
+	lukscfg_load(&stack.params);
+	stack.devlinks = keyscripts_named(&stack.params);
 	luksunlock_init(&stack.unlock, &luksunlock_boot_ops, &stack.params, forget_seen);
 	lvmact_init(&stack.lvm, NULL);
 	stack.configured = true;
@@ -194,6 +207,9 @@ void blockstack_device_added(const char *devname)
 
 	if (!stack.configured || blkprobe_dev(devname, &info) < 0)
 		return;
+	if (stack.devlinks && devlinks_add(DEVLINKS_DIR, devname, &info) < 0)
+		log_warn("making the %s links of /dev/%s failed: a keyscript that names it by one "
+			 "does not find it", DEVLINKS_DIR, devname);
 	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
 		if (strcmp(info.type, kinds[i].type) == 0 && mark_seen(&stack, devname, info.uuid))
 			kinds[i].assemble(&stack, devname, &info);

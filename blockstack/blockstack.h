@@ -11,7 +11,7 @@
 
 #include <stdbool.h>
 
-#include "blockstack/params.h"
+#include "blockstack/stack_params.h"
 
 /* Take the rd.luks*, rd.lvm*, rd.md* words (as the command line's parse
  * left them), then the image's crypttab. */

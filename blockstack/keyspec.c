@@ -38,7 +38,7 @@ static int dev_parse(const char *field, size_t len, struct dev_spec *spec)
 	return devspec_parse(buf, spec);
 }
 
-int luks_key_parse(const char *value, struct luks_key *key)
+int keyspec_parse(const char *value, struct luks_key *key)
 {
 	const char *dev = value ? strchr(value, ':') : NULL;
 	const char *luks = dev ? strchr(dev + 1, ':') : NULL;
@@ -70,7 +70,7 @@ int luks_key_parse(const char *value, struct luks_key *key)
 	return r;
 }
 
-bool luks_key_applies(const struct luks_key *key, const char *devname, const char *uuid)
+bool keyspec_applies(const struct luks_key *key, const char *devname, const char *uuid)
 {
 	struct blk_info info;
 
@@ -81,7 +81,7 @@ bool luks_key_applies(const struct luks_key *key, const char *devname, const cha
 	return devspec_matches(&key->luksdev, devname, 0, 0, &info);
 }
 
-void luks_key_dev_text(const struct dev_spec *spec, char *out, size_t size)
+void keyspec_dev_text(const struct dev_spec *spec, char *out, size_t size)
 {
 	if (spec->kind == DEVSPEC_PATH)
 		snprintf(out, size, "/dev/%s", spec->value);

@@ -20,11 +20,11 @@ struct luks_key {
  * image, as an absent one does. Returns 0, or -EINVAL (no KEYPATH, a
  * relative one or one with a ".." part, a KEYDEV or LUKSDEV that names no
  * device, a fourth field), -ENAMETOOLONG. */
-int luks_key_parse(const char *value, struct luks_key *key);
+int keyspec_parse(const char *value, struct luks_key *key);
 /* Whether key is for the container /dev/DEVNAME with LUKS UUID uuid: it
  * has no LUKSDEV, or its LUKSDEV names this container. */
-bool luks_key_applies(const struct luks_key *key, const char *devname, const char *uuid);
+bool keyspec_applies(const struct luks_key *key, const char *devname, const char *uuid);
 /* "LABEL=keys" and the like, for messages. */
-void luks_key_dev_text(const struct dev_spec *spec, char *out, size_t size);
+void keyspec_dev_text(const struct dev_spec *spec, char *out, size_t size);
 
 #endif

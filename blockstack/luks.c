@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "blockstack/lukstang_retry.h"
 #include "bootlib/clock.h"
 #include "bootlib/console.h"
 #include "bootlib/guest.h"
@@ -76,17 +77,21 @@ void luks_opts_suffix(const struct luks_container *c, bool key_file, char *buf, 
 }
 
 /* One try: prompt on every console, read the first answer with echo off,
- * open. */
+ * open. LUKSTANG_RETRY_OPENED: a clevis binding opened it meanwhile. */
 static int try_once(struct console_set *cons, const struct luks_container *c,
 		    unsigned int attempt)
 {
 	char pw[512], out[1024];
+	bool by_binding = false;
 	int len, r;
 
 	console_printf_all(cons, "\nlifeboat: /dev/%s is encrypted (LUKS UUID=%s; opens as "
 			   "/dev/mapper/%s).\nPassphrase (try %u of %u): ", c->devname, c->uuid,
 			   c->name, attempt, c->opts->tries);
-	len = console_read_answer(cons, pw, sizeof(pw), true, NULL);
+	len = c->clevis_retry ? lukstang_retry_answer(cons, c, pw, sizeof(pw), &by_binding) :
+				console_read_answer(cons, pw, sizeof(pw), true, NULL);
+	if (by_binding)
+		return LUKSTANG_RETRY_OPENED;
 	console_printf_all(cons, "\n");
 	if (len < 0) {
 		explicit_bzero(pw, sizeof(pw));
@@ -129,7 +134,9 @@ int luks_unlock(const struct luks_container *c)
 				   "%u s (rd.luks.timeout=, crypttab's timeout=, or a capture "
 				   "kernel's bound); it stays locked.\n",
 				   c->devname, c->uuid, luks_prompt_sec(c));
-	if (r == 0) {
+	if (r == LUKSTANG_RETRY_OPENED)
+		r = 0;
+	else if (r == 0) {
 		char used[300];
 
 		luks_opts_suffix(c, false, used, sizeof(used));

@@ -14,6 +14,9 @@ struct luks_container {
 	const char *devname, *uuid, *name;
 	const struct luks_opts *opts;
 	unsigned int timeout_sec;   /* timeout=, rd.luks.timeout=: 0, prompts wait */
+	/* Its clevis bindings failed before the prompt: they are tried again
+	 * while it is up (blockstack/lukstang_retry.h). */
+	bool clevis_retry;
 };
 
 /* cryptsetup's words to open the container with a key on its stdin and

@@ -28,7 +28,7 @@ static void crypttab_read(struct stack_params *p)
 	fclose(f);
 }
 
-void luks_config_load(struct stack_params *p)
+void lukscfg_load(struct stack_params *p)
 {
 	if (!p->crypttab)
 		log_info("rd.luks.crypttab=0: the image's %s is not read", IMAGE_CRYPTTAB);

@@ -2,7 +2,7 @@
 #ifndef LIFEBOAT_BLOCKSTACK_LUKSCFG_H
 #define LIFEBOAT_BLOCKSTACK_LUKSCFG_H
 
-#include "blockstack/params.h"
+#include "blockstack/stack_params.h"
 #include "common/layout.h"
 
 #define IMAGE_CRYPTTAB LAYOUT_CRYPTTAB
@@ -12,6 +12,6 @@
  * device's containers, gen/host/stackconf.c) unless rd.luks.crypttab=0, and log
  * once for each options list (crypttab's, rd.luks.options=) what of it is
  * not acted on, naming the option and the container. */
-void luks_config_load(struct stack_params *p);
+void lukscfg_load(struct stack_params *p);
 
 #endif

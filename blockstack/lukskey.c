@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "blockstack/keyread.h"
+#include "blockstack/key_read.h"
 #include "bootlib/devwait.h"
 #include "bootlib/log.h"
 
@@ -37,7 +37,7 @@ static int key_get(const struct luks_key *k, const struct luks_opts *o, bool key
 				 key_read_strerror(r));
 		return r;
 	}
-	luks_key_dev_text(&k->keydev, where, sizeof(where));
+	keyspec_dev_text(&k->keydev, where, sizeof(where));
 	if (!keydev_allowed) {
 		snprintf(why, why_size, "the key device %s is not read yet: no filesystem is "
 			 "mounted before the resume decision, and this container may hold the "
@@ -62,7 +62,7 @@ static int key_try(const struct luks_container *c, const struct luks_key *k, boo
 
 	if (k->has_keydev) {
 		strcpy(where, "on ");
-		luks_key_dev_text(&k->keydev, where + 3, sizeof(where) - 3);
+		keyspec_dev_text(&k->keydev, where + 3, sizeof(where) - 3);
 	}
 	if (read)
 		r = luks_open_key(c, key, len, out, sizeof(out));
@@ -93,7 +93,7 @@ enum key_result luks_keys_open(const struct stack_params *p, const struct luks_c
 	for (size_t i = 0; i < p->n_keys; i++) {
 		const struct luks_key *k = &p->luks_keys[i];
 
-		if (!luks_key_applies(k, c->devname, c->uuid))
+		if (!keyspec_applies(k, c->devname, c->uuid))
 			continue;
 		any = true;
 		if (!last_chance && must_wait(k, keydev_allowed))
@@ -102,7 +102,7 @@ enum key_result luks_keys_open(const struct stack_params *p, const struct luks_c
 	if (!any)
 		return KEY_NONE;
 	for (size_t i = 0; i < p->n_keys; i++)
-		if (luks_key_applies(&p->luks_keys[i], c->devname, c->uuid) &&
+		if (keyspec_applies(&p->luks_keys[i], c->devname, c->uuid) &&
 		    key_try(c, &p->luks_keys[i], keydev_allowed) == 0)
 			return KEY_OPENED;
 	log_console("lifeboat: no key file of rd.luks.key= opened /dev/%s (UUID=%s); asking "

@@ -5,7 +5,7 @@
 #include <stdbool.h>
 
 #include "blockstack/luks.h"
-#include "blockstack/params.h"
+#include "blockstack/stack_params.h"
 
 enum key_result {
 	KEY_OPENED,   /* a key opened it */

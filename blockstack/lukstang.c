@@ -19,9 +19,10 @@
 #define CRYPTSETUP_EXIT_BAD_PASSPHRASE 2
 
 #define USED_PREFIX "clevis-used: "
+#define BINDING_PREFIX "clevis-binding: "
 /* What is kept of lifeboat-clevis's output, and room for it escaped (at
  * most 4 bytes for one: \xNN). */
-#define CLEVIS_OUT_MAX 2048
+#define CLEVIS_OUT_MAX LUKSTANG_OUT_MAX
 #define CLEVIS_SHOWN_MAX (4 * CLEVIS_OUT_MAX + 1)
 
 bool lukstang_next_line(const char **pos, char *line, size_t size)
@@ -39,7 +40,8 @@ bool lukstang_next_line(const char **pos, char *line, size_t size)
 bool lukstang_next_failure(const char **pos, char *line, size_t size)
 {
 	while (lukstang_next_line(pos, line, size))
-		if (strncmp(line, USED_PREFIX, strlen(USED_PREFIX)) != 0)
+		if (strncmp(line, USED_PREFIX, strlen(USED_PREFIX)) != 0 &&
+		    strncmp(line, BINDING_PREFIX, strlen(BINDING_PREFIX)) != 0)
 			return true;
 	return false;
 }
@@ -53,18 +55,55 @@ static void report_lines(const char *out)
 		log_console("lifeboat: %s\n", line);
 }
 
+/* The words after prefix on out's first line that begins with it,
+ * escaped, into words; false when out has no such line. (A reason quoting
+ * a disk header's URL may hold the prefix inside a line.) */
+static bool said_after(const char *out, const char *prefix, char *words, size_t size)
+{
+	const char *line = out;
+
+	while (strncmp(line, prefix, strlen(prefix)) != 0) {
+		line = strchr(line, '\n');
+		if (!line++)
+			return false;
+	}
+	line += strlen(prefix);
+	term_escape(words, size, line, strcspn(line, "\n"), 0);
+	return true;
+}
+
 void lukstang_used_pins(const char *out, char *used, size_t size)
 {
-	const char *line = strstr(out, USED_PREFIX);
+	static const char head[] = "clevis ";
 
-	snprintf(used, size, "clevis");
-	if (line) {
-		char pins[160];
+	snprintf(used, size, "%s", head);
+	if (size <= strlen(head) || !said_after(out, USED_PREFIX, used + strlen(head),
+						   size - strlen(head)))
+		snprintf(used, size, "clevis");
+}
 
-		line += strlen(USED_PREFIX);
-		term_escape(pins, sizeof(pins), line, strcspn(line, "\n"), 0);
-		snprintf(used, size, "clevis %s", pins);
-	}
+void lukstang_binding(const char *out, char *binding, size_t size)
+{
+	char words[300];
+
+	if (said_after(out, BINDING_PREFIX, words, sizeof(words)))
+		snprintf(binding, size, "its clevis binding (%s)", words);
+	else
+		snprintf(binding, size, "its clevis binding");
+}
+
+void lukstang_said_opened(const struct luks_container *c, const char *out)
+{
+	char opts[300], pins[160], line[CLEVIS_SHOWN_MAX];
+	const char *pos = out;
+
+	luks_opts_suffix(c, false, opts, sizeof(opts));
+	lukstang_used_pins(out, pins, sizeof(pins));
+	log_info("opened /dev/%s (LUKS UUID=%s) as /dev/mapper/%s with its %s binding%s",
+		 c->devname, c->uuid, c->name, pins, opts);
+	/* A server that failed on the way is said once, after the unlock. */
+	while (lukstang_next_failure(&pos, line, sizeof(line)))
+		log_console("lifeboat: %s\n", line);
 }
 
 /* Why the bindings did not open it; out is what lifeboat-clevis (and the
@@ -85,10 +124,19 @@ static void report_failure(const struct luks_container *c, int r, const char *ou
 	}
 }
 
+void lukstang_argv(const struct luks_container *c, struct lukstang_argv *a)
+{
+	a->argv[0] = LAYOUT_CLEVIS;
+	snprintf(a->secs, sizeof(a->secs), "%d", LUKS_TANG_TIMEOUT_SEC);
+	luks_open_argv(c, a->argv + 3, a->dev, sizeof(a->dev));
+	a->argv[1] = a->dev;
+	a->argv[2] = a->secs;
+}
+
 enum tang_result luks_tang_open(const struct luks_container *c)
 {
-	const char *argv[4 + LUKS_OPEN_ARGV_MAX] = { LAYOUT_CLEVIS };
-	char dev[96], secs[16], out[CLEVIS_OUT_MAX];
+	struct lukstang_argv a;
+	char out[CLEVIS_OUT_MAX];
 	int r;
 
 	if (access(LAYOUT_CLEVIS, X_OK) < 0)
@@ -96,23 +144,10 @@ enum tang_result luks_tang_open(const struct luks_container *c)
 	/* A tpm2 binding (or share) needs /dev/tpmrm0: its drivers first, when
 	 * they are modules (the image has them when it may meet one). */
 	lukstpm2_device_ready(LUKSTPM2_DEVICE_DEFAULT);
-	snprintf(secs, sizeof(secs), "%d", LUKS_TANG_TIMEOUT_SEC);
-	luks_open_argv(c, argv + 3, dev, sizeof(dev));
-	argv[1] = dev;
-	argv[2] = secs;
-	r = run_tool((char *const *)argv, NULL, 0, out, sizeof(out));
+	lukstang_argv(c, &a);
+	r = run_tool((char *const *)a.argv, NULL, 0, out, sizeof(out));
 	if (r == 0) {
-		char opts[300], pins[160];
-		const char *pos = out;
-		char line[CLEVIS_SHOWN_MAX];
-
-		luks_opts_suffix(c, false, opts, sizeof(opts));
-		lukstang_used_pins(out, pins, sizeof(pins));
-		log_info("opened /dev/%s (LUKS UUID=%s) as /dev/mapper/%s with its %s binding%s",
-			 c->devname, c->uuid, c->name, pins, opts);
-		/* A server that failed on the way is said once, after the unlock. */
-		while (lukstang_next_failure(&pos, line, sizeof(line)))
-			log_console("lifeboat: %s\n", line);
+		lukstang_said_opened(c, out);
 		return TANG_OPENED;
 	}
 	if (r == CLEVIS_EXIT_NO_BINDING || r == CLEVIS_EXIT_NO_HEADER)

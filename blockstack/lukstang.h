@@ -30,6 +30,24 @@ bool lukstang_next_failure(const char **pos, char *line, size_t size);
 /* What opened it, from out's "clevis-used: PINS" line: "clevis PINS"
  * (escaped), or "clevis" without one. */
 void lukstang_used_pins(const char *out, char *used, size_t size);
+/* From out's "clevis-binding: WORDS" line, for the console: "its clevis
+ * binding (WORDS)" (escaped; "token 1, tang server URL"), or "its clevis
+ * binding" without one. */
+void lukstang_binding(const char *out, char *binding, size_t size);
+/* The log line that c opened with the binding out names, and (on the
+ * console) what failed on the way. */
+void lukstang_said_opened(const struct luks_container *c, const char *out);
+
+/* lifeboat-clevis's command line for c: DEVICE SECONDS and cryptsetup's
+ * open, which it hands the recovered passphrase to. */
+struct lukstang_argv {
+	const char *argv[4 + LUKS_OPEN_ARGV_MAX];
+	char dev[96], secs[16];
+};
+void lukstang_argv(const struct luks_container *c, struct lukstang_argv *a);
+/* What lifeboat-clevis's output is read into. */
+#define LUKSTANG_OUT_MAX 2048
+
 /* Run lifeboat-clevis (LAYOUT_CLEVIS) on the container: it recovers the
  * passphrase from its clevis tokens (Tang servers, the TPM) and hands it
  * to cryptsetup itself, so the secret never passes through PID 1. */

@@ -1,10 +1,11 @@
-/* luksunlock: open a LUKS container by key file, TPM2, Tang or passphrase, in that order. */
+/* luksunlock: open a LUKS container by key file, TPM2, Tang or passphrase (or keyscript), in that order. */
 #include "blockstack/luksunlock.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "blockstack/keyscript.h"
 #include "bootlib/evloop.h"
 #include "bootlib/log.h"
 #include "bootlib/modload.h"
@@ -27,6 +28,7 @@ const struct luksunlock_ops luksunlock_boot_ops = {
 	.tpm2 = lukstpm2_open,
 	.tang = luks_tang_open,
 	.passphrase = luks_unlock,
+	.keyscript = keyscript_open,
 	.prompt_busy = evloop_prompt_busy,
 };
 
@@ -64,10 +66,20 @@ static int queue_prompt(struct luksunlock_state *u, const struct luks_container 
 	return 0;
 }
 
-/* The passphrase now, or after the prompt that holds the console. */
-static int ask_passphrase(struct luksunlock_state *u, const struct luks_container *c)
+/* The passphrase (or the keyscript, which may prompt) now, or after the
+ * prompt that holds the console; while it is up, clevis bindings that
+ * failed (a Tang server down) are tried again. */
+static int ask_passphrase(struct luksunlock_state *u, const struct luks_container *c,
+			  enum tang_result tang)
 {
-	return u->ops->prompt_busy() ? queue_prompt(u, c) : u->ops->passphrase(c);
+	struct luks_container asked = *c;
+
+	if (u->ops->prompt_busy())
+		return queue_prompt(u, c);
+	if (c->opts->keyscript[0])
+		return u->ops->keyscript(u->params, c);
+	asked.clevis_retry = tang == TANG_FAILED;
+	return u->ops->passphrase(&asked);
 }
 
 /* The key files first (a container waits while its key device has not
@@ -76,6 +88,8 @@ static int ask_passphrase(struct luksunlock_state *u, const struct luks_containe
 static int open_luks(struct luksunlock_state *u, const struct luks_container *c, bool last_chance,
 		     bool first)
 {
+	enum tang_result tang;
+
 	switch (u->ops->keys(u->params, c, u->keydev_allowed, last_chance)) {
 	case KEY_OPENED:
 		return 0;
@@ -100,9 +114,10 @@ static int open_luks(struct luksunlock_state *u, const struct luks_container *c,
 	case TPM2_REFUSED:
 		break;
 	}
-	if (u->ops->tang(c) == TANG_OPENED)
+	tang = u->ops->tang(c);
+	if (tang == TANG_OPENED)
 		return 0;
-	return ask_passphrase(u, c);
+	return ask_passphrase(u, c, tang);
 }
 
 /* Why stack_params_luks_wanted said no, for the log. */
@@ -123,7 +138,7 @@ int luksunlock_container(struct luksunlock_state *u, const char *devname, const 
 	char name[STACK_NAME_MAX];
 	const struct stack_params *p = u->params;
 	struct luks_container c = { devname, uuid, name, stack_params_luks_opts(p, uuid),
-				    stack_params_luks_timeout(p, uuid) };
+				    stack_params_luks_timeout(p, uuid), false };
 	int r;
 
 	if (!stack_params_luks_wanted(p, uuid, name, sizeof(name))) {

@@ -3,7 +3,8 @@
  *
  * Each container tries its key files (rd.luks.key=, crypttab's), then its
  * TPM2 token, then a Tang binding, then asks a person for the passphrase:
- * the order of systemd-cryptsetup. The steps are a table of functions so
+ * the order of systemd-cryptsetup. A crypttab line's keyscript= takes the
+ * passphrase's place (blockstack/keyscript.h), as it does in Debian's. The steps are a table of functions so
  * that the order can be tested without a boot (tests/unit/test_luksunlock.c). */
 #ifndef LIFEBOAT_BLOCKSTACK_LUKSUNLOCK_H
 #define LIFEBOAT_BLOCKSTACK_LUKSUNLOCK_H
@@ -15,7 +16,7 @@
 #include "blockstack/lukskey.h"
 #include "blockstack/lukstang.h"
 #include "blockstack/lukstpm2.h"
-#include "blockstack/params.h"
+#include "blockstack/stack_params.h"
 
 struct luksunlock_ops {
 	void (*load_modules)(void);   /* dm_crypt and the ciphers */
@@ -24,10 +25,12 @@ struct luksunlock_ops {
 	enum tpm2_result (*tpm2)(const struct luks_container *c);
 	enum tang_result (*tang)(const struct luks_container *c);
 	int (*passphrase)(const struct luks_container *c);
+	/* Instead of the passphrase when its options name a keyscript. */
+	int (*keyscript)(const struct stack_params *p, const struct luks_container *c);
 	bool (*prompt_busy)(void);    /* a prompt holds the console */
 };
 
-/* The steps of a boot: lukskey.c, lukstpm2.c, lukstang.c, luks.c, evloop.c. */
+/* The steps of a boot: lukskey.c, lukstpm2.c, lukstang.c, luks.c, keyscript.c, evloop.c. */
 extern const struct luksunlock_ops luksunlock_boot_ops;
 
 struct luksunlock_waiting {

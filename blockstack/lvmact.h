@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "blockstack/params.h"
+#include "blockstack/stack_params.h"
 
 /* How lvm is run: bootlib/run.h's run_tool, or a unit test's stand-in. */
 typedef int (*lvmact_run_fn)(char *const argv[], const void *input, size_t input_len,

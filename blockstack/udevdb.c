@@ -75,7 +75,7 @@ static int write_file(const char *path, const char *text, size_t len)
 
 	if (fd < 0)
 		return -errno;
-	r = fchmod(fd, 01644) < 0 ? -errno : fd_write_all(fd, text, len);
+	r = fchmod(fd, 01644) < 0 ? -errno : file_write_fd(fd, text, len);
 	if (close(fd) < 0 && r == 0)
 		r = -errno;
 	return r;

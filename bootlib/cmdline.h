@@ -1,6 +1,6 @@
 /* cmdline: the kernel command line's one parsing pass. Each component
  * declares its own words (dracut's names) and the struct they fill, beside
- * its code (e.g. net/net_args.c, blockstack/params.c); init/bootargs.c
+ * its code (e.g. net/net_args.c, blockstack/stack_params.c); init/bootargs.c
  * hands them all to cmdline_parse(), which gives every word to the one
  * component that declares it. */
 #ifndef LIFEBOAT_CMDLINE_H
@@ -66,7 +66,7 @@ int cmdline_set_port(void *args, const struct cmdline_word *w, const char *value
 /* Comma lists that accumulate over repeated words (struct strv). */
 int cmdline_set_list(void *args, const struct cmdline_word *w, const char *value);
 /* The whole word "name=value", once (struct strv): for words a component
- * parses later, as written (net/netdevspec.c's vlan=, bond=, ...). */
+ * parses later, as written (net/link/netdev_spec.c's vlan=, bond=, ...). */
 int cmdline_set_word_once(void *args, const struct cmdline_word *w, const char *value);
 
 #endif

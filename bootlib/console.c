@@ -202,21 +202,25 @@ static int seat_read_line(const struct console_set *set, size_t i, char *buf, si
  * over SSH. */
 static int first_line(struct console_set *set, char *buf, size_t size, size_t *which)
 {
-	int fds[CONSOLE_SEATS + 1];
+	int fds[CONSOLE_SEATS + 2];
 	size_t live = 0;
 
 	for (size_t i = 0; i < set->n; i++)
 		live += set->fd[i] >= 0 && !set->guest[i];
 	while (live || set->guests) {
-		size_t nfds = set->n;
+		size_t nfds = set->n, wake;
 		int i, r;
 
 		memcpy(fds, set->fd, set->n * sizeof(fds[0]));
 		if (set->guests)
 			fds[nfds++] = set->listen_fd;
+		wake = nfds;
+		fds[nfds++] = set->wake_fd > 0 ? set->wake_fd : -1;   /* poll() ignores -1 */
 		i = evloop_wait_input(fds, nfds, set->deadline_ms);
 		if (i < 0)
 			return i;
+		if ((size_t)i == wake)
+			return -ECANCELED;
 		if ((size_t)i == set->n) {
 			seat_guest(set);
 			continue;
@@ -294,6 +298,7 @@ int console_open_all(struct console_set *set)
 	set->guests = false;
 	set->said[0] = '\0';
 	set->deadline_ms = 0;
+	set->wake_fd = -1;
 	for (size_t i = 0; i < n; i++) {
 		char path[CONSOLE_NAME_MAX + 8];
 

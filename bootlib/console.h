@@ -29,6 +29,12 @@ struct console_set {
 	 * waits for ever): where nobody may be there to answer (a capture
 	 * kernel), the caller sets it after console_open_all. */
 	uint64_t deadline_ms;
+	/* An fd whose readiness ends the wait for an answer (work done in the
+	 * background while the prompt is up: it may make the answer
+	 * needless); the caller sets it after console_open_all. 0 or -1:
+	 * none (fd 0 is the console's, never such a pipe; a zeroed set
+	 * watches nothing). */
+	int wake_fd;
 };
 
 /* Split the content of /sys/class/tty/console/active ("tty0 ttyS0\n")
@@ -67,7 +73,8 @@ void console_printf_all(struct console_set *set, const char *fmt, ...)
  * console_read_line does; the others' unfinished input is discarded.
  * *which (when not NULL) gets the index of the console that answered. A
  * console that ends its input is dropped. Returns the length, -EIO when
- * every console gave out, -ETIMEDOUT when set->deadline_ms passed, or
+ * every console gave out, -ETIMEDOUT when set->deadline_ms passed,
+ * -ECANCELED when set->wake_fd became readable (or hung up) first, or
  * -errno. */
 int console_read_answer(struct console_set *set, char *buf, size_t size, bool secret,
 			size_t *which);

@@ -17,6 +17,7 @@
 #include "bootlib/clock.h"
 #include "bootlib/evloop.h"
 #include "bootlib/log.h"
+#include "bootlib/run.h"
 #include "bootlib/shell.h"
 #include "bootlib/timeline.h"
 #include "common/hookspec.h"
@@ -101,27 +102,6 @@ static int trusted(const char *path, const char **why)
 	return 0;
 }
 
-/* The child's side: its own process group (a bound ends what it starts
- * too), the signals as a new program expects them, and exec. An exec that
- * fails says its errno on errfd. */
-static void child_exec(const char *path, char *const envp[], int errfd)
-{
-	char *const argv[] = { (char *)path, NULL };
-	sigset_t none;
-	int e;
-
-	setpgid(0, 0);
-	for (int sig = 1; sig < NSIG; sig++)
-		signal(sig, SIG_DFL);
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-	execve(path, argv, envp);
-	e = errno;
-	if (write(errfd, &e, sizeof(e)) < 0)
-		(void)0;
-	_exit(127);
-}
-
 /* Start path; returns its pid, or -errno when fork or exec failed. */
 static pid_t script_start(const char *path, char *const envp[])
 {
@@ -134,7 +114,7 @@ static pid_t script_start(const char *path, char *const envp[])
 	if (pid < 0)
 		pid = -errno;
 	else if (pid == 0)
-		child_exec(path, envp, pipefd[1]);
+		run_child_exec((char *const[]){ (char *)path, NULL }, envp, pipefd[1]);
 	close(pipefd[1]);
 	if (pid > 0 && read(pipefd[0], &e, sizeof(e)) == (ssize_t)sizeof(e)) {
 		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
@@ -169,20 +149,25 @@ static int script_wait(pid_t pid, unsigned int timeout_sec, int *status)
 	return r == -ETIMEDOUT ? r : 0;
 }
 
-/* What the scripts are told: dracut's NEWROOT and root, the stage. */
+#define ENV_MADE 5
+
+/* What the scripts are told: dracut's NEWROOT and root, the stage, the
+ * root's kind and, once found, its device. */
 static void env_make(const struct hookrun_boot *boot, const char *rel, char bufs[][PATH_LEN],
 		     char *envp[])
 {
 	snprintf(bufs[0], PATH_LEN, "root=%s", boot->root ? boot->root : "");
 	snprintf(bufs[1], PATH_LEN, "LIFEBOAT_STAGE=%.*s", (int)(strrchr(rel, '/') - rel), rel);
 	snprintf(bufs[2], PATH_LEN, "hookdir=%s", scripts_dir(boot));
-	envp[0] = bufs[0];
-	envp[1] = bufs[1];
-	envp[2] = bufs[2];
-	envp[3] = "NEWROOT=/sysroot";
-	envp[4] = "PATH=/usr/sbin:/usr/bin:/sbin:/bin";
-	envp[5] = "HOME=/";
-	envp[6] = NULL;
+	snprintf(bufs[3], PATH_LEN, "LIFEBOAT_ROOT_KIND=%s", boot->root_kind ? boot->root_kind : "");
+	snprintf(bufs[4], PATH_LEN, "LIFEBOAT_ROOT_DEVICE=%s",
+		 boot->root_device ? boot->root_device : "");
+	for (int i = 0; i < ENV_MADE; i++)
+		envp[i] = bufs[i];
+	envp[ENV_MADE] = "NEWROOT=/sysroot";
+	envp[ENV_MADE + 1] = "PATH=/usr/sbin:/usr/bin:/sbin:/bin";
+	envp[ENV_MADE + 2] = "HOME=/";
+	envp[ENV_MADE + 3] = NULL;
 }
 
 /* How the script ended, for the timeline and, when it failed, why. */
@@ -217,7 +202,7 @@ static int script_end(const char *rel, int r, int status, unsigned int timeout_s
 /* Check, start and wait for one script (rel: "STAGE/NAME"). */
 static int run_one(const struct hookrun_boot *boot, const char *rel, char *why, size_t size)
 {
-	char path[PATH_LEN], bufs[3][PATH_LEN], *envp[7];
+	char path[PATH_LEN], bufs[ENV_MADE][PATH_LEN], *envp[ENV_MADE + 4];
 	const char *rule;
 	uint64_t started = clock_now_ms();
 	int r, status = 0;
@@ -241,22 +226,6 @@ static int run_one(const struct hookrun_boot *boot, const char *rel, char *why, 
 	return script_end(rel, r, status, boot->args->timeout_sec, started, why, size);
 }
 
-/* The scripts' #!/bin/sh is the image's shell: busybox's, unpacked once,
- * whose links are in /usr/bin. An image made on a merged-/usr host has no
- * /bin unless something of it lies there: it gets the host's /bin ->
- * usr/bin, else a /bin/sh of its own. A script still without a shell
- * fails to start, and says so. */
-static void shell_ready(void)
-{
-	char shell[64];
-
-	if (shell_find(shell, sizeof(shell)) < 0 || access("/bin/sh", X_OK) == 0)
-		return;
-	if (symlink("usr/bin", "/bin") < 0 && errno == EEXIST && access("/bin/sh", X_OK) < 0 &&
-	    symlink(shell, "/bin/sh") < 0)
-		log_debug("making /bin/sh for the boot scripts failed: %s", strerror(errno));
-}
-
 int hookrun_stage(enum boot_stage stage, const struct hookrun_boot *boot, size_t *next,
 		  char *why, size_t size)
 {
@@ -270,7 +239,7 @@ int hookrun_stage(enum boot_stage stage, const struct hookrun_boot *boot, size_t
 		return r;
 	}
 	if (*next < scripts.len)
-		shell_ready();
+		shell_for_scripts();
 	while (r == 0 && *next < scripts.len)
 		r = run_one(boot, scripts.items[(*next)++], why, size);
 	strv_free(&scripts);

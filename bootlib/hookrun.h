@@ -7,8 +7,9 @@
  * pre-pivot; initqueue/settled as initqueue). A lifeboat stage runs its
  * dracut stages in dracut's order, the scripts of each in name order, one
  * at a time, each with the console as its stdio, a fixed environment
- * (NEWROOT, root, LIFEBOAT_STAGE, PATH), its own process group and
- * rd.hook.timeout= seconds; its start and its end go to the timeline. Only
+ * (NEWROOT, root, LIFEBOAT_STAGE, LIFEBOAT_ROOT_KIND, LIFEBOAT_ROOT_DEVICE,
+ * PATH), its own process group and rd.hook.timeout= seconds; its start
+ * and its end go to the timeline. Only
  * a regular file of root's, writable by root alone, in a directory of
  * root's, runs: the image is checked again at boot.
  */
@@ -24,6 +25,8 @@
 struct hookrun_boot {
 	const struct hook_args *args;
 	const char *root;       /* root= as given ("" when none) */
+	const char *root_kind;  /* "disk", "nfs" or "iscsi" */
+	const char *root_device; /* "/dev/vda2" once the root's device is found, else "" */
 	const char *dir;        /* NULL: LAYOUT_HOOK_SCRIPTS (the unit tests give another) */
 };
 

@@ -23,6 +23,23 @@ static void child_exec(char *const argv[], char *const env[], int in, int out)
 	_exit(127);
 }
 
+void run_child_exec(char *const argv[], char *const envp[], int errfd)
+{
+	sigset_t none;
+	int e;
+
+	setpgid(0, 0);
+	for (int sig = 1; sig < NSIG; sig++)
+		signal(sig, SIG_DFL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	execve(argv[0], argv, envp);
+	e = errno;
+	if (write(errfd, &e, sizeof(e)) < 0)
+		(void)0;
+	_exit(127);
+}
+
 /* The tool's output, kept to size; the rest is read and dropped so it
  * never blocks on a full pipe. With timeout_ms >= 0, gives up when that
  * passes without the pipe's end: returns -ETIMEDOUT, else 0. */

@@ -17,4 +17,12 @@ int run_tool(char *const argv[], const void *input, size_t input_len, char *out,
 int run_tool_bounded(char *const argv[], char *const env[], const void *input, size_t input_len,
 		     char *out, size_t size, int timeout_ms);
 
+/* The child's side of a program that runs on its own (a boot script, a
+ * keyscript): its own process group (a bound then ends what it starts
+ * too), the signals as a new program expects them, and exec; an exec that
+ * fails writes its errno on errfd (close-on-exec: the parent reads EOF
+ * when the exec worked) and exits 127. */
+void run_child_exec(char *const argv[], char *const envp[], int errfd)
+	__attribute__((noreturn));
+
 #endif

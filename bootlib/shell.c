@@ -83,6 +83,20 @@ int shell_find(char *out, size_t size)
 	return -ENOENT;
 }
 
+/* An image made on a merged-/usr host has no /bin unless something of it
+ * lies there: it gets the host's /bin -> usr/bin, else a /bin/sh of its
+ * own. A script still without a shell fails to start, and says so. */
+void shell_for_scripts(void)
+{
+	char shell[64];
+
+	if (shell_find(shell, sizeof(shell)) < 0 || access("/bin/sh", X_OK) == 0)
+		return;
+	if (symlink("usr/bin", "/bin") < 0 && errno == EEXIST && access("/bin/sh", X_OK) < 0 &&
+	    symlink(shell, "/bin/sh") < 0)
+		log_debug("making /bin/sh for the image's scripts failed: %s", strerror(errno));
+}
+
 /* In the child: a session of its own whose controlling terminal is tty, so
  * the shell gets ^C, ^Z and job control; on /dev/console it cannot. */
 static void attach_terminal(const char *tty)

@@ -47,6 +47,10 @@ enum shell_verdict shell_decide(const struct rescue_args *args, enum shell_cause
  * busybox, or any /bin/sh added with --add-binaries) into out, or -ENOENT. */
 int shell_find(char *out, size_t size);
 
+/* Make #!/bin/sh of the image's scripts (boot scripts, crypttab keyscripts)
+ * the image's shell: busybox's, unpacked once, whose links are in /usr/bin. */
+void shell_for_scripts(void);
+
 /* Open a shell as req asks: decide, announce, ask the password on the
  * console's terminal when the image has one, then run the image's shell
  * there (its own session, job control) or req's fallback. Returns 0 when

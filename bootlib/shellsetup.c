@@ -77,9 +77,9 @@ static int lines_write(const char *const *lines, size_t n, const char *path)
 	if (fd < 0)
 		return errno == EEXIST ? 0 : -errno;
 	for (size_t i = 0; r == 0 && i < n; i++) {
-		r = fd_write_all(fd, lines[i], strlen(lines[i]));
+		r = file_write_fd(fd, lines[i], strlen(lines[i]));
 		if (r == 0)
-			r = fd_write_all(fd, "\n", 1);
+			r = file_write_fd(fd, "\n", 1);
 	}
 	if (close(fd) < 0 && r == 0)
 		r = -errno;

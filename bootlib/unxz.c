@@ -137,7 +137,7 @@ int unxz_file(const char *src, const char *dst, mode_t mode)
 	if (r < 0)
 		return r;
 	fd = mkostemp(tmp, O_CLOEXEC);
-	r = fd < 0 ? -errno : fd_write_all(fd, data, len);
+	r = fd < 0 ? -errno : file_write_fd(fd, data, len);
 	free(data);
 	if (fd < 0)
 		return r;

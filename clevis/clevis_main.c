@@ -12,9 +12,10 @@
  * init gives its `cryptsetup open --key-file=-`), so it never passes
  * through PID 1; without COMMAND, to standard output. For each binding
  * that failed, one line on standard error names the token, the server or
- * the TPM, and why. Before the passphrase is handed over, one line
- * "clevis-used: PINS" on standard error says what opened it ("tang",
- * "tpm2", "sss (tpm2)"), for the init's message.
+ * the TPM, and why. Before the passphrase is handed over, two lines on
+ * standard error say what opened it, for the init's messages:
+ * "clevis-binding: token ID" (", tang server URL" for pin tang) and
+ * "clevis-used: PINS" ("tang", "tpm2", "sss (tpm2)").
  * --list prints "ID PIN URL" for each clevis token (URL: the tang
  * server's, for sss the first tang share's; "-" when there is none) and
  * contacts nobody: the generator asks it which of the host's containers
@@ -36,7 +37,7 @@
 
 #include "clevis/pin.h"
 #include "clevis/tang.h"
-#include "clevis/tangmany.h"
+#include "clevis/tang_shares.h"
 #include "clevis/token.h"
 
 #define PASSPHRASE_MAX 1024
@@ -89,9 +90,16 @@ static int hand_over(char **command, const unsigned char *pass, size_t len)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : EXIT_FAILED;
 }
 
-/* Say what opened it, then hand the passphrase over. */
-static int opened(struct unlock *u, const char *used, unsigned char *pass, size_t len)
+/* Say what opened it (token id; url: its Tang server's, or NULL), then
+ * hand the passphrase over. */
+static int opened(struct unlock *u, int id, const char *url, const char *used,
+		  unsigned char *pass, size_t len)
 {
+	/* The URL is the disk header's: a line break in it would forge a line. */
+	if (url && strpbrk(url, "\r\n"))
+		url = NULL;
+	fprintf(stderr, "clevis-binding: token %d%s%s\n", id, url ? ", tang server " : "",
+		url ? url : "");
 	fprintf(stderr, "clevis-used: %s\n", used);
 	fflush(stderr);
 	u->status = hand_over(u->command, pass, len);
@@ -119,7 +127,7 @@ static int try_token(int id, const struct clevis_jwe *jwe, void *ctx)
 	}
 	snprintf(what, sizeof(what), "clevis token %d on %s", id, u->device);
 	n = pin_recover(jwe, &env, pass, sizeof(pass), used, sizeof(used));
-	return n < 0 ? 0 : opened(u, used, pass, (size_t)n);
+	return n < 0 ? 0 : opened(u, id, NULL, used, pass, (size_t)n);
 }
 
 /* The tang tokens, every server asked at once: the first to answer opens
@@ -141,7 +149,8 @@ static int try_tang_tokens(struct unlock *u)
 	}
 	for (size_t i = 0; i < u->n_tang && r == 0; i++)
 		if (shares[i].n >= 0)
-			r = opened(u, "tang", shares[i].plain, (size_t)shares[i].n);
+			r = opened(u, u->tang_id[i], jwe_tang_url(&u->tang[i]), "tang",
+				   shares[i].plain, (size_t)shares[i].n);
 	explicit_bzero(shares, sizeof(shares));
 	return r;
 }

@@ -9,7 +9,7 @@
 #include "clevis/dirkey.h"
 #include "clevis/sss.h"
 #include "clevis/tang.h"
-#include "clevis/tangmany.h"
+#include "clevis/tang_shares.h"
 
 #define WHY_MAX 512
 
@@ -80,7 +80,7 @@ static long recover_at(const struct clevis_jwe *jwe, const struct pin_env *env, 
 
 /* The sss pin's children are recovered through recover_at, one level
  * down; its Tang children after the local ones all at once
- * (clevis/tangmany.c), their answers kept here by child index until the
+ * (clevis/tang_shares.c), their answers kept here by child index until the
  * walk asks for them. */
 struct sss_walk {
 	const struct pin_env *env;

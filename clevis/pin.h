@@ -1,7 +1,7 @@
 /* pin: recover the plaintext of a clevis JWE by its pin, whichever it is:
  * tang (the McCallum-Relyea exchange with the server, clevis/mr.c), tpm2
  * (unsealed by the TPM, clevis/tpm2pin.c), sss (t of n children: the
- * local ones in turn, then the Tang ones all at once, clevis/tangmany.c,
+ * local ones in turn, then the Tang ones all at once, clevis/tang_shares.c,
  * then nested sss; clevis/sss.c) and null (the key in the header:
  * clevis's pin for tests). Each binding that fails is reported in one
  * line naming it and why; what opened it is kept for the caller's

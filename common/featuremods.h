@@ -23,6 +23,10 @@
  * container has such a token, whether or not coldplug found the device. */
 #define FEATUREMODS_TPM2 "tpm_tis", "tpm_crb"
 
+/* A live root: the loop device, the image's filesystems, the overlay. */
+#define FEATUREMODS_LIVE "loop", "squashfs", "overlay"
+#define FEATUREMODS_LIVE_OPTIONAL "erofs"
+
 /* NFS: the client; the protocol version's module is asked for at mount. */
 #define FEATUREMODS_NFS "sunrpc", "nfs"
 #define FEATUREMODS_NFS_V3 "nfsv3"

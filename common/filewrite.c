@@ -26,7 +26,7 @@ int file_write_value(const char *path, const char *value)
 	return r;
 }
 
-int fd_write_all(int fd, const void *buf, size_t len)
+int file_write_fd(int fd, const void *buf, size_t len)
 {
 	const unsigned char *p = buf;
 

@@ -11,7 +11,7 @@
 int file_write_value(const char *path, const char *value);
 /* write(2) all of buf to fd, retrying on EINTR and short writes. Returns 0
  * or -errno. */
-int fd_write_all(int fd, const void *buf, size_t len);
+int file_write_fd(int fd, const void *buf, size_t len);
 /* pwrite(2) all of buf at offset off, through signals and short writes.
  * Returns 0, -EIO when the kernel takes nothing more, -EINVAL for an
  * offset no file can have, or -errno. */

@@ -108,9 +108,19 @@
 #define LAYOUT_TSS2_TCTI_DEVICE "libtss2-tcti-device.so.0"
 #define LAYOUT_TSS2_LIBS LAYOUT_TSS2_ESYS, LAYOUT_TSS2_MU, LAYOUT_TSS2_TCTI_DEVICE
 /* libcurl, by soname: dlopen()ed by the image's HTTP client
- * (bootlib/curlfn.c) for a Tang server and for kdump's URL targets; the
+ * (bootlib/curlfn.c) for a Tang server, kdump's URL targets and a live root; the
  * generator adds it (and what it links) to the images that have either. */
 #define LAYOUT_LIBCURL "libcurl.so.4"
+/* A live root (root=live:URL, net/liveroot.c): the image fetched into
+ * RAM as LAYOUT_LIVE_IMAGE (a .part name until it is whole and checked),
+ * mounted at LAYOUT_LIVE_LOWER under the overlay whose writable layer is
+ * the tmpfs at LAYOUT_LIVE_RW; all under /run, so they move with it into
+ * the real root. The CA bundle its https:// server is checked against. */
+#define LAYOUT_LIVE_DIR "/run/initramfs/live"
+#define LAYOUT_LIVE_IMAGE LAYOUT_LIVE_DIR "/rootfs.img"
+#define LAYOUT_LIVE_LOWER LAYOUT_LIVE_DIR "/image"
+#define LAYOUT_LIVE_RW LAYOUT_LIVE_DIR "/rw"
+#define LAYOUT_LIVE_CA "/etc/lifeboat/live-ca.pem"
 /* Host-only: the lines of the host's crypttab for the root's containers. */
 #define LAYOUT_CRYPTTAB "/etc/crypttab"
 

@@ -59,7 +59,9 @@ static const char *number(const char *value, uint64_t max, const char *too_large
 }
 
 /* systemd reads tries=0 as "ask forever"; an initramfs on a console nobody
- * may watch must end in the rescue shell instead, so the default stays. */
+ * may watch must end in the rescue shell instead, so a prompt keeps the
+ * default (luks_opts_parse notes it). A keyscript runs until rd.timeout=,
+ * as cryptsetup-initramfs runs it for ever. */
 static const char *set_tries(struct luks_opts *o, const char *value, unsigned int flag)
 {
 	uint64_t n;
@@ -67,9 +69,9 @@ static const char *set_tries(struct luks_opts *o, const char *value, unsigned in
 	(void)flag;
 	if (!parse_u64(value, &n))
 		return "not a number, ignored";
+	o->tries_forever = n == 0;
 	if (n == 0)
-		return "unbounded tries are not offered at boot; "
-		       XSTR(LUKS_OPTS_TRIES_DEFAULT) " are";
+		return NULL;
 	o->tries = n > LUKS_OPTS_TRIES_MAX ? LUKS_OPTS_TRIES_MAX : (unsigned int)n;
 	return n > LUKS_OPTS_TRIES_MAX ? "more than " XSTR(LUKS_OPTS_TRIES_MAX) "; "
 					 XSTR(LUKS_OPTS_TRIES_MAX) " are offered" : NULL;
@@ -126,6 +128,31 @@ static const char *set_keyfile_size(struct luks_opts *o, const char *value, unsi
 	(void)flag;
 	if (!why)
 		o->keyfile_size = (size_t)n;
+	return why;
+}
+
+const char *luks_opts_keyscript_path(const char *value, char *out, size_t size)
+{
+	int n;
+
+	if (!*value)
+		return "no program named, ignored";
+	if (strstr(value, "..") || (value[0] != '/' && strchr(value, '/')))
+		return "not a name in " LUKS_OPTS_KEYSCRIPT_DIR " or an absolute path, ignored";
+	n = value[0] == '/' ? snprintf(out, size, "%s", value) :
+			      snprintf(out, size, LUKS_OPTS_KEYSCRIPT_DIR "/%s", value);
+	return n < 0 || (size_t)n >= size ? "too long, ignored" : NULL;
+}
+
+/* Debian's: the program whose output is the key. */
+static const char *set_keyscript(struct luks_opts *o, const char *value, unsigned int flag)
+{
+	char path[LUKS_OPTS_KEYSCRIPT_MAX];
+	const char *why = luks_opts_keyscript_path(value, path, sizeof(path));
+
+	(void)flag;
+	if (!why)
+		memcpy(o->keyscript, path, sizeof(path));
 	return why;
 }
 
@@ -217,6 +244,7 @@ static const struct opt opts[] = {
 	{ "tpm2-device",            VALUE,  set_tpm2_device, 0, NULL },
 	{ "tpm2-pin",               VALUE,  set_tpm2_pin, 0, NULL },
 	{ "tpm2-pcrs",              VALUE,  set_tpm2_pcrs, LUKS_OPT_TPM2_PCRS, NULL },
+	{ "keyscript",              VALUE,  set_keyscript, 0, NULL },
 	/* Accepted, with nothing to do in an initramfs: */
 	{ "luks",                   BARE,   ACCEPT },  /* what is opened anyway */
 	{ "auto",                   BARE,   ACCEPT },  /* the default */
@@ -295,6 +323,14 @@ static void opt_apply(struct luks_opts *o, const char *tok)
 	note_add(o, tok, "unknown, ignored");
 }
 
+/* tries=0 where only a keyscript may run for ever. */
+static void note_unbounded(struct luks_opts *o)
+{
+	if (o->tries_forever)
+		note_add(o, "tries=0", "unbounded tries are not offered at boot; "
+			 XSTR(LUKS_OPTS_TRIES_DEFAULT) " are");
+}
+
 void luks_opts_init(struct luks_opts *o)
 {
 	memset(o, 0, sizeof(*o));
@@ -316,7 +352,21 @@ unsigned int luks_opts_parse(const char *text, struct luks_opts *o)
 		}
 		text += len + (text[len] == ',');
 	}
+	if (!o->keyscript[0])
+		note_unbounded(o);
 	return o->n_notes;
+}
+
+void luks_opts_refuse_keyscript(struct luks_opts *o, const char *why)
+{
+	char tok[LUKS_OPTS_KEYSCRIPT_MAX + 16];
+
+	if (!o->keyscript[0])
+		return;
+	snprintf(tok, sizeof(tok), "keyscript=%s", o->keyscript);
+	o->keyscript[0] = '\0';
+	note_add(o, tok, why);
+	note_unbounded(o);
 }
 
 static const struct {

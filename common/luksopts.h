@@ -33,10 +33,19 @@ enum luks_opt_flag {
 /* tpm2-pin=: unset (the token says), yes, no. */
 enum luks_opt_tpm2_pin { LUKS_TPM2_PIN_TOKEN, LUKS_TPM2_PIN_YES, LUKS_TPM2_PIN_NO };
 #define LUKS_OPTS_TPM2_DEVICE_MAX 64
+/* Where Debian's cryptsetup looks for a keyscript= given by a bare name. */
+#define LUKS_OPTS_KEYSCRIPT_DIR "/lib/cryptsetup/scripts"
+#define LUKS_OPTS_KEYSCRIPT_MAX 128
 
 struct luks_opts {
 	unsigned int flags;          /* enum luks_opt_flag */
 	unsigned int tries;          /* passphrase tries, 1..LUKS_OPTS_TRIES_MAX */
+	/* tries=0: a keyscript runs until it opens the container (the bound
+	 * is rd.timeout=); a passphrase prompt keeps tries, as noted. */
+	bool tries_forever;
+	/* keyscript=: the program whose output is the key, as an absolute
+	 * path (a bare name is in LUKS_OPTS_KEYSCRIPT_DIR); "" for none. */
+	char keyscript[LUKS_OPTS_KEYSCRIPT_MAX];
 	unsigned int timeout_sec;    /* timeout=: a prompt gives up after it; 0: waits */
 	uint64_t keyfile_offset;     /* bytes of the key file skipped */
 	size_t keyfile_size;         /* bytes of the key file read; 0: all of it */
@@ -63,6 +72,14 @@ void luks_opts_init(struct luks_opts *o);
  * supported, unknown or malformed is left out and said in o->notes.
  * Returns o->n_notes. */
 unsigned int luks_opts_parse(const char *text, struct luks_opts *o);
+/* keyscript= where only crypttab may name one (rd.luks.options=): it is
+ * dropped and noted. */
+void luks_opts_refuse_keyscript(struct luks_opts *o, const char *why);
+/* keyscript='s value as a path into out: a bare name is in
+ * LUKS_OPTS_KEYSCRIPT_DIR, an absolute path stays. Returns NULL, or why
+ * the value is not taken (empty, relative with a '/', a ".." part, too
+ * long). */
+const char *luks_opts_keyscript_path(const char *value, char *out, size_t size);
 /* cryptsetup's flags for o into argv (at most max); returns how many. */
 size_t luks_opts_argv(const struct luks_opts *o, const char *argv[], size_t max);
 /* The options used, for the log: "allow-discards, readonly" ("" for none);

@@ -7,7 +7,7 @@
  * parser uses them. The secrets are:
  *   rd.iscsi.password=VALUE, rd.iscsi.in.password=VALUE: the whole value;
  *   root=, netroot= iscsi:USER:PASSWORD[:INUSER:INPASSWORD]@...: everything
- *   between "iscsi:" and the last '@' (net/rfc4173.c reads it so).
+ *   between "iscsi:" and the last '@' (net/iscsi/rfc4173.c reads it so).
  * A secret becomes "*"; every other byte of the text is kept as it was. */
 #ifndef LIFEBOAT_REDACT_H
 #define LIFEBOAT_REDACT_H

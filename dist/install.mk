@@ -1,5 +1,9 @@
-# install.mk: man pages, bash completion and the kernel hooks; built and
-# installed by `make install`, removed by `make uninstall` (included by the Makefile).
+# install.mk: man pages, bash completion, the kernel hooks and the bridge
+# to initramfs-tools' hooks; built and installed by `make install`, removed
+# by `make uninstall` (included by the Makefile). initramfs-tools'
+# hook-functions (itools/hook-functions) is not: it takes the place of
+# initramfs-tools' own file, which only the Debian package, replacing
+# initramfs-tools, may do (debian/lifeboat.install).
 SYSCONFDIR ?= /etc
 MANDIR ?= $(PREFIX)/share/man
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
@@ -14,6 +18,10 @@ DIST_FILES := \
 	dist/kernel-install/50-lifeboat.install:$(KERNELINSTALLDIR)/50-lifeboat.install:0755 \
 	dist/debian/postinst.d-lifeboat:$(SYSCONFDIR)/kernel/postinst.d/lifeboat:0755 \
 	dist/debian/postrm.d-lifeboat:$(SYSCONFDIR)/kernel/postrm.d/lifeboat:0755 \
+	itools/hooks.d/50-initramfs-tools:$(PREFIX)/lib/lifeboat/hooks.d/50-initramfs-tools:0755 \
+	itools/initramfs-tools/run-scripts:$(PREFIX)/lib/lifeboat/initramfs-tools/run-scripts:0755 \
+	itools/initramfs-tools/functions:$(PREFIX)/lib/lifeboat/initramfs-tools/functions:0644 \
+	itools/initramfs-tools/native:$(PREFIX)/lib/lifeboat/initramfs-tools/native:0644 \
 	$(foreach p,$(MAN_PAGES),$(BUILD)/man/$(p):$(MANDIR)/man$(subst .,,$(suffix $(p)))/$(p):0644)
 
 # scdoc source -> roff, through a temporary name so a failed run leaves no page.

@@ -30,10 +30,11 @@
 #include "init/failure.h"
 #include "init/mountroot.h"
 #include "init/multicall.h"
-#include "init/plan.h"
+#include "init/boot_plan.h"
 #include "init/switchroot.h"
 #include "kdump/kdump.h"
 #include "net/iscsi.h"
+#include "net/liveroot.h"
 #include "net/net.h"
 #include "remote/remote.h"
 #include "rescue/rescue.h"
@@ -128,9 +129,16 @@ static void setup_vconsole(const struct vconsole_args *vconsole)
  * scripts of the stage (docs/extending.md), in dracut's order: one that
  * fails or hangs goes to the rescue, and leaving the shell goes on with
  * the next. */
+/* What the scripts are told of the root beyond root=: its kind (set once
+ * the plan is made) and its device (once found). */
+static const char *root_kind_told = "disk";
+static char root_device_told[80];
+
 static void reach_stage(const struct boot_args *args, enum boot_stage stage)
 {
-	const struct hookrun_boot boot = { .args = &args->hooks, .root = args->root.root };
+	const struct hookrun_boot boot = { .args = &args->hooks, .root = args->root.root,
+					   .root_kind = root_kind_told,
+					   .root_device = root_device_told };
 	char why[WHY_MAX];
 	size_t next = 0;
 
@@ -149,6 +157,17 @@ static int mount_nfs_root(const struct boot_args *args, const struct boot_plan *
 	 * then reachable too. */
 	network_is_up(args);
 	return r < 0 ? failed(why, r, "network root: %s", text) : 0;
+}
+
+/* root=live:URL: net/ brings the network up, fetches the image into RAM,
+ * checks it and mounts it under a tmpfs overlay on /sysroot. */
+static int mount_live_root(const struct boot_args *args, const struct boot_plan *plan, char *why)
+{
+	char text[WHY_MAX - 16];
+	int r = liveroot_mount(&plan->net, &args->live, text, sizeof(text));
+
+	network_is_up(args);
+	return r < 0 ? failed(why, r, "live root: %s", text) : 0;
 }
 
 /* A root path's iscsi:USER:SECRET@ is no longer needed once the login is
@@ -240,6 +259,7 @@ static int mount_disk_root(struct boot_args *args, const struct boot_plan *plan,
 	if (r < 0)
 		return failed(why, r, "waiting for root=%s failed: %s", root, strerror(-r));
 	timeline_mark("rootdev", "/dev/%s", dev.devname);
+	snprintf(root_device_told, sizeof(root_device_told), "/dev/%s", dev.devname);
 	reach_stage(args, STAGE_PRE_MOUNT);
 	reach_stage(args, STAGE_MOUNT);
 	/* A mount script mounted the root: it replaces lifeboat's check and mount. */
@@ -289,7 +309,8 @@ static int boot_root(struct boot_args *args, const struct boot_plan *plan,
 
 	if (!sysroot_is_mounted()) {
 		int r = plan->root_kind == ROOT_KIND_NFS ? mount_nfs_root(args, plan, why) :
-						       mount_disk_root(args, plan, why);
+			plan->root_kind == ROOT_KIND_LIVE ? mount_live_root(args, plan, why) :
+							    mount_disk_root(args, plan, why);
 		if (r < 0)
 			return r;
 		load_driver_list(&args->drivers.post, "rd.driver.post");
@@ -323,7 +344,7 @@ static void preload_root_fs(const struct boot_args *args, const struct boot_plan
 {
 	char type[CMDLINE_VALUE_MAX];
 
-	if (plan->root_kind == ROOT_KIND_NFS)
+	if (plan->root_kind == ROOT_KIND_NFS || plan->root_kind == ROOT_KIND_LIVE)
 		return;
 	if (args->root.fstype[0])
 		mount_root_preload(args->root.fstype);
@@ -354,8 +375,10 @@ int main(int argc, char **argv)
 	bootargs_load(&args);
 	log_set_debug(args.debug);
 	boot_plan_make(&args, &plan);
+	root_kind_told = boot_plan_root_kind_word(plan.root_kind);
 	rescue_summary_lists(plan.root_kind == ROOT_KIND_DISK ? RESCUE_SUMMARY_DISKS :
-			     plan.root_kind == ROOT_KIND_NFS ? RESCUE_SUMMARY_NETWORK :
+			     plan.root_kind == ROOT_KIND_NFS || plan.root_kind == ROOT_KIND_LIVE ?
+			     RESCUE_SUMMARY_NETWORK :
 			     RESCUE_SUMMARY_DISKS | RESCUE_SUMMARY_NETWORK);
 	log_info("starting; the root is on %s", boot_plan_root_kind_name(plan.root_kind));
 	setup_vconsole(&args.vconsole);

@@ -24,6 +24,7 @@ void bootargs_owners(struct boot_args *args, struct cmdline_owner owners[BOOTARG
 		rescue_args_cmdline(&args->rescue),
 		net_args_cmdline(&args->net),
 		iscsi_args_cmdline(&args->iscsi),
+		live_args_cmdline(&args->live),
 		remote_args_cmdline(&args->remote),
 		vconsole_args_cmdline(&args->vconsole),
 		stack_params_cmdline(&args->stacks),
@@ -44,6 +45,7 @@ void bootargs_init(struct boot_args *args)
 	resume_args_init(&args->resume);
 	rescue_args_init(&args->rescue);
 	net_args_init(&args->net);
+	live_args_init(&args->live);
 	remote_args_init(&args->remote);
 	driver_args_init(&args->drivers);
 	stack_params_init(&args->stacks);
@@ -128,6 +130,8 @@ int bootargs_load(struct boot_args *args)
 	}
 	free(names);
 	r = apply_file("/proc/cmdline", args);
+	/* rd.timeout= is the root's word; it bounds a crypttab keyscript too. */
+	args->stacks.keyscript_timeout_sec = args->root.timeout_sec;
 	bootargs_environ_clean();
 	return first ? first : r;
 }

@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "blockstack/params.h"
+#include "blockstack/stack_params.h"
 #include "bootlib/cmdline.h"
 #include "bootlib/driver_args.h"
 #include "bootlib/hook_args.h"
@@ -16,6 +16,7 @@
 #include "fsck/fsck_args.h"
 #include "init/root_args.h"
 #include "net/iscsi_args.h"
+#include "net/live_args.h"
 #include "net/net_args.h"
 #include "remote/remote_args.h"
 #include "resume/resume_args.h"
@@ -30,6 +31,7 @@ struct boot_args {
 	struct rescue_args rescue;
 	struct net_args net;
 	struct iscsi_args iscsi;
+	struct live_args live;
 	struct remote_args remote;
 	struct driver_args drivers;
 	struct vconsole_args vconsole;
@@ -43,7 +45,7 @@ struct boot_args {
 void bootargs_init(struct boot_args *args);
 void bootargs_free(struct boot_args *args);
 /* The components' word tables over args, into owners (BOOTARGS_OWNERS of them). */
-#define BOOTARGS_OWNERS 12
+#define BOOTARGS_OWNERS 13
 void bootargs_owners(struct boot_args *args, struct cmdline_owner owners[BOOTARGS_OWNERS]);
 /* Apply one command line (source names it in messages); see cmdline_parse. */
 int bootargs_parse(const char *line, const char *source, struct boot_args *args);

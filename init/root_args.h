@@ -1,5 +1,5 @@
 /* root_args: the root filesystem's words, the init's own: root=,
- * rootfstype=, rootflags=, init=, ro/rw, rd.timeout=. init/plan.c reads
+ * rootfstype=, rootflags=, init=, ro/rw, rd.timeout=. init/boot_plan.c reads
  * root= once into the root's kind (and net/'s part of it). */
 #ifndef LIFEBOAT_ROOT_ARGS_H
 #define LIFEBOAT_ROOT_ARGS_H

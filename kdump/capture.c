@@ -300,7 +300,7 @@ static void unlock_unattended(struct capture *cap, bool tang)
 			 "locked unless their TPM2 token or key file opens them");
 }
 
-bool kdump_is_capture_kernel(void)
+bool kdump_capture_needed(void)
 {
 	return access(VMCORE, R_OK) == 0;
 }

@@ -26,7 +26,7 @@ void dump_sink_flat_header(uint8_t out[16], int64_t off, int64_t size)
 /* What the sink has written is counted for the capture's summary. */
 static int write_all(struct dump_sink *s, const void *buf, size_t len)
 {
-	int r = fd_write_all(s->fd, buf, len);
+	int r = file_write_fd(s->fd, buf, len);
 
 	if (r == 0)
 		s->bytes += len;

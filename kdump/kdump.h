@@ -10,7 +10,7 @@
 #include "net/net_args.h"
 
 /* Whether this kernel was started by a crash: it gives /proc/vmcore. */
-bool kdump_is_capture_kernel(void);
+bool kdump_capture_needed(void);
 /* In a capture kernel: save the dump and take the configured action; does
  * not return. net is for network
  * targets; rescue (rd.shell) for the gate of a shell action

@@ -1,5 +1,5 @@
 /* target_nfs: an NFS export as a target, "nfs:SERVER:/EXPORT[:OPTIONS]" or
- * "nfs4:..." (dracut's form, net/nfsspec.h): bring the network up, mount the
+ * "nfs4:..." (dracut's form, net/nfs/nfsspec.h): bring the network up, mount the
  * export, save the dump into its top directory, unmount. */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -18,7 +18,7 @@
 #include "common/featuremods.h"
 #include "kdump/capture.h"
 #include "kdump/savedir.h"
-#include "net/nfsspec.h"
+#include "net/nfs/nfsspec.h"
 
 #define NFS_MNT "/run/kdump-nfs"
 #define NFS_PORT 2049

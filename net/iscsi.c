@@ -13,12 +13,12 @@
 #include "bootlib/patience.h"
 #include "bootlib/timeline.h"
 #include "common/featuremods.h"
-#include "net/ibft.h"
+#include "net/config/net_state.h"
+#include "net/iscsi/ibft.h"
+#include "net/iscsi/iscsi_lun.h"
+#include "net/iscsi/iscsistart.h"
 #include "net/iscsi_conf.h"
-#include "net/iscsi_lun.h"
-#include "net/iscsistart.h"
 #include "net/net.h"
-#include "net/netup.h"
 
 /* A login that has not finished in this long will not: iscsistart's own
  * connect retries would otherwise hold the boot for minutes. Each try gets

@@ -8,8 +8,8 @@
 #include <stdint.h>
 
 #include "common/layout.h"
+#include "net/iscsi/rfc4173.h"
 #include "net/net.h"
-#include "net/rfc4173.h"
 
 /* The host's initiator name, put into the image by `lifeboat build --iscsi`. */
 #define ISCSI_INITIATOR_FILE LAYOUT_ISCSI_INITIATOR

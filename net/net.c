@@ -17,12 +17,12 @@
 #include "bootlib/sysroot.h"
 #include "bootlib/timeline.h"
 #include "common/featuremods.h"
-#include "net/ifsetup.h"
-#include "net/ipconf.h"
-#include "net/netconf.h"
-#include "net/netup.h"
-#include "net/nfsspec.h"
-#include "net/rfc4173.h"
+#include "net/config/ifstate.h"
+#include "net/config/ifup.h"
+#include "net/config/ipparam.h"
+#include "net/iscsi/rfc4173.h"
+#include "net/link/netdev_setup.h"
+#include "net/nfs/nfsspec.h"
 
 /* Defaults when rd.net.timeout.* are not given: long enough for a slow
  * switch port or DHCP server, short enough that a missing one ends in a
@@ -33,7 +33,7 @@
 
 /* A location without a server: ip='s server, then (IPv4) DHCP's next
  * server, then the DHCP server itself; spec->family stays 0 without one. */
-static void server_default(const struct ip_conf *ipc, const struct net_state *st,
+static void server_default(const struct ip_param *ipc, const struct net_state *st,
 			   struct nfs_spec *spec)
 {
 	static const struct in6_addr none6;
@@ -70,7 +70,7 @@ static void iscsi_from_nfs_why(const struct net_root *root, const struct net_sta
 /* The root's location, once the network says what DHCP gave. Without a
  * server named, the one ip= names, then DHCP's next server, then the
  * DHCP server itself are used, as the kernel and dracut do. */
-static int spec_resolve(const struct net_root *root, const struct ip_conf *ipc,
+static int spec_resolve(const struct net_root *root, const struct ip_param *ipc,
 			const struct net_state *st, struct nfs_spec *spec, char *why, size_t n)
 {
 	const char *dhcp_root = st->conf6.method ? st->conf6.boot_url : st->conf.root_path;
@@ -185,20 +185,20 @@ static int nfs_mount(const struct net_request *a, uint64_t deadline, const struc
 /* vlan=, bond=, bridge=, ifname= and BOOTIF= before ip=: the interface
  * to use is then bootdev=, else BOOTIF's; ip= naming one wins over both,
  * and BOOTIF's NIC is then not waited for. */
-static int net_interfaces(const struct net_args *a, const struct netup_limits *lim,
-			  const struct ip_conf *ipc, char bootif_dev[IF_NAMESIZE],
+static int net_interfaces(const struct net_args *a, const struct ifup_limits *lim,
+			  const struct ip_param *ipc, char bootif_dev[IF_NAMESIZE],
 			  const char **bootdev, char *why, size_t n)
 {
 	bool bootif_used = !a->bootif_ignored && !ipc->dev[0] && !a->bootdev[0];
-	struct ifsetup_request req = {
+	struct netdev_setup_request req = {
 		.words = &a->netdevs,
 		.bootif = bootif_used ? a->bootif : "",
 	};
 	int r;
 
-	req.wait_ms = netup_wait_ms(lim, (a->timeout_iflink ? a->timeout_iflink :
+	req.wait_ms = ifup_wait_ms(lim, (a->timeout_iflink ? a->timeout_iflink :
 					  LINK_TIMEOUT_SEC) * 1000, &req.wait_cut);
-	r = ifsetup_run(&req, bootif_dev, why, n);
+	r = netdev_setup_run(&req, bootif_dev, why, n);
 
 	*bootdev = a->bootdev[0] ? a->bootdev : bootif_dev;
 	return r;
@@ -210,9 +210,9 @@ static int net_interfaces(const struct net_args *a, const struct netup_limits *l
  * after its clients. rd.net.timeout.dhcp= given bounds one round instead,
  * and rd.net.dhcp.retry= the rounds. Elsewhere (rd.neednet, Tang, kdump's
  * targets) a lease that does not come must not hold the boot: 30 s. */
-static struct netup_limits net_limits(const struct net_args *a, uint64_t deadline, bool root_step)
+static struct ifup_limits net_limits(const struct net_args *a, uint64_t deadline, bool root_step)
 {
-	struct netup_limits lim = {
+	struct ifup_limits lim = {
 		.link_ms = (a->timeout_carrier ? a->timeout_carrier : LINK_TIMEOUT_SEC) * 1000,
 		.dhcp_ms = (a->timeout_dhcp ? a->timeout_dhcp : DHCP_TIMEOUT_SEC) * 1000,
 		.dhcp_tries = a->dhcp_retry,
@@ -229,12 +229,12 @@ static struct netup_limits net_limits(const struct net_args *a, uint64_t deadlin
 /* Every wait is bounded by its rd.net.timeout.* word and by deadline
  * (0: none), the end of rd.timeout= for a network root (root_step). */
 static int net_configure(const struct net_args *a, uint64_t deadline, bool root_step,
-			 struct ip_conf *ipc, struct net_state *st, char *why, size_t n)
+			 struct ip_param *ipc, struct net_state *st, char *why, size_t n)
 {
 	char bootif_dev[IF_NAMESIZE];
 	const char *bootdev = "";
-	struct netup_limits lim = net_limits(a, deadline, root_step);
-	int r = a->ip[0] ? ip_conf_parse(a->ip, ipc) : 0;
+	struct ifup_limits lim = net_limits(a, deadline, root_step);
+	int r = a->ip[0] ? ip_param_parse(a->ip, ipc) : 0;
 
 	if (!a->ip[0]) {
 		memset(ipc, 0, sizeof(*ipc));
@@ -253,16 +253,16 @@ static int net_configure(const struct net_args *a, uint64_t deadline, bool root_
 	}
 	r = net_interfaces(a, &lim, ipc, bootif_dev, &bootdev, why, n);
 	if (r == 0)
-		r = netup_configure(ipc, bootdev, &lim, st, why, n);
+		r = ifup_configure(ipc, bootdev, &lim, st, why, n);
 	if (r == 0) {
 		int w = st->conf6.method ?
-			netconf_write6(NETCONF_DIR, RESOLV_CONF, &st->link, &st->conf6) :
-			netconf_write(NETCONF_DIR, RESOLV_CONF, &st->link,
+			ifstate_write6(IFSTATE_DIR, RESOLV_CONF, &st->link, &st->conf6) :
+			ifstate_write(IFSTATE_DIR, RESOLV_CONF, &st->link,
 				      st->from_dhcp ? "dhcp" : "static", &st->conf);
 
 		if (w < 0)
 			log_warn("writing %s/net.%s.conf failed: %s; the real root will have to "
-				 "configure %s itself", NETCONF_DIR, st->link.name, strerror(-w),
+				 "configure %s itself", IFSTATE_DIR, st->link.name, strerror(-w),
 				 st->link.name);
 	}
 	return r;
@@ -270,7 +270,7 @@ static int net_configure(const struct net_args *a, uint64_t deadline, bool root_
 
 int net_bring_up(const struct net_args *args, char *why, size_t why_size)
 {
-	struct ip_conf ipc;
+	struct ip_param ipc;
 	struct net_state st;
 
 	return net_configure(args, 0, false, &ipc, &st, why, why_size);
@@ -279,14 +279,14 @@ int net_bring_up(const struct net_args *args, char *why, size_t why_size)
 int net_bring_up_state(const struct net_args *args, uint64_t deadline, struct net_state *st,
 		       char *why, size_t why_size)
 {
-	struct ip_conf ipc;
+	struct ip_param ipc;
 
 	return net_configure(args, deadline, true, &ipc, st, why, why_size);
 }
 
 int net_root_mount(const struct net_request *args, char *why, size_t why_size)
 {
-	struct ip_conf ipc;
+	struct ip_param ipc;
 	struct net_state st;
 	struct nfs_spec spec;
 	/* The whole step, network and mount, within rd.timeout=. */

@@ -12,7 +12,7 @@
 #include "net/netroot.h"
 
 /* What net/ is given for a root on the network: what the command line
- * says of it (read once by init/plan.c), the network's words, the iSCSI
+ * says of it (read once by init/boot_plan.c), the network's words, the iSCSI
  * ones (credentials included) only when the root is on iSCSI, and of the
  * root's words only ro/rw and rd.timeout=. */
 struct net_request {
@@ -32,7 +32,7 @@ int net_root_mount(const struct net_request *args, char *why, size_t why_size);
  * configure the network, each wait bounded by its rd.net.timeout.* word. */
 int net_bring_up(const struct net_args *args, char *why, size_t why_size);
 /* net_bring_up, telling what was configured (interface, DHCP lease) in
- * *st (net/netup.h): a root on iSCSI needs DHCP's root-path and the MAC.
+ * *st (net/config/net_state.h): a root on iSCSI needs DHCP's root-path and the MAC.
  * Every wait also ends at deadline (clock_now_ms() time, 0: none). */
 struct net_state;
 int net_bring_up_state(const struct net_args *args, uint64_t deadline, struct net_state *st,

@@ -32,7 +32,7 @@ static int set_dhcp_retry(void *args, const struct cmdline_word *w, const char *
 }
 
 #define F(f) offsetof(struct net_args, f)
-/* vlan=, bond=, bridge=, ifname= are kept whole for net/netdevspec.c. */
+/* vlan=, bond=, bridge=, ifname= are kept whole for net/link/netdev_spec.c. */
 static const struct cmdline_word words[] = {
 	{ "ip",                     cmdline_set_string,    F(ip) },
 	{ "bootdev",                cmdline_set_string,    F(bootdev) },

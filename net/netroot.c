@@ -4,8 +4,9 @@
 #include <string.h>
 
 #include "bootlib/devspec.h"
-#include "net/nfsspec.h"
-#include "net/rfc4173.h"
+#include "net/iscsi/rfc4173.h"
+#include "net/live/live_url.h"
+#include "net/nfs/nfsspec.h"
 
 /* root= names no filesystem: the iSCSI LUN's disk is the root. */
 static bool root_is_lun(const char *root)
@@ -87,7 +88,10 @@ void net_root_classify(const char *root, const struct net_args *net,
 	*out = (struct net_root){ .kind = NET_ROOT_NONE, .from = NET_ROOT_FROM_DHCP,
 				  .spec = "", .spec_word = "", .root = root,
 				  .netroot_dhcp = strcmp(net->netroot, "dhcp") == 0 };
-	if (iscsi_wanted(root, net, iscsi)) {
+	if (live_url_is_live(root)) {
+		out->kind = NET_ROOT_LIVE;
+		spec_set(out, "root=", root);
+	} else if (iscsi_wanted(root, net, iscsi)) {
 		out->kind = NET_ROOT_ISCSI;
 		iscsi_from(root, net, iscsi, out);
 	} else if (nfs_wanted(root, net)) {

@@ -1,5 +1,5 @@
 /* netroot: what the command line says of a root on the network, read once.
- * init/plan.c calls net_root_classify(); the rest of net/ is given the
+ * init/boot_plan.c calls net_root_classify(); the rest of net/ is given the
  * answer in struct net_request and reads root= and netroot= no more. */
 #ifndef LIFEBOAT_NET_NETROOT_H
 #define LIFEBOAT_NET_NETROOT_H
@@ -13,6 +13,7 @@ enum net_root_kind {
 	NET_ROOT_NONE,      /* the root is a local disk */
 	NET_ROOT_NFS,
 	NET_ROOT_ISCSI,
+	NET_ROOT_LIVE,      /* root=live:URL: an image fetched over HTTP(S) (net/liveroot.h) */
 };
 
 /* Where the root's location comes from. */
@@ -44,7 +45,8 @@ struct net_root {
  * root=iscsi): a disk that comes over the network is an iSCSI LUN, whose
  * location is DHCP's root-path. NFS when: root=nfs:, root=nfs4:,
  * root=SERVER:/PATH, root=/dev/nfs, root=dhcp, netroot=nfs..., netroot=dhcp,
- * or no root= at all with ip=dhcp or rd.neednet. */
+ * or no root= at all with ip=dhcp or rd.neednet. A live image when
+ * root=live: (before all of these: its URL has a colon and slashes). */
 void net_root_classify(const char *root, const struct net_args *net,
 		       const struct iscsi_args *iscsi, struct net_root *out);
 

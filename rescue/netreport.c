@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "common/fileread.h"
-#include "net/link.h"
+#include "net/link/link.h"
 
 bool netreport_wanted(void)
 {

@@ -14,7 +14,7 @@ bool netreport_wanted(void);
 void netreport_write(FILE *out);
 /* The failure summary of a root on the network: each interface but lo
  * with its MAC, carrier and state, its addresses, and the lease written to
- * conf_dir/net.IFACE.conf when it got one (net/netconf.h). */
+ * conf_dir/net.IFACE.conf when it got one (net/config/ifstate.h). */
 void netreport_summary(FILE *out, const char *conf_dir);
 /* What the summary says of a lease: METHOD, ADDRESS, ADDRESS6, SERVER_ID,
  * SERVER6 and GATEWAY of a net.IFACE.conf's text, as "KEY=VALUE ...".

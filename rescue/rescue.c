@@ -12,7 +12,7 @@
 #include "bootlib/shell.h"
 #include "bootlib/sysroot.h"
 #include "common/fileread.h"
-#include "net/netconf.h"
+#include "net/config/ifstate.h"
 #include "rescue/netreport.h"
 #include "rescue/prompt.h"
 #include "rescue/report.h"
@@ -92,7 +92,7 @@ static void write_lists(FILE *out)
 {
 	if (summary_lists & RESCUE_SUMMARY_NETWORK) {
 		fprintf(out, "lifeboat: network interfaces:\n");
-		netreport_summary(out, NETCONF_DIR);
+		netreport_summary(out, IFSTATE_DIR);
 	}
 	if (summary_lists & RESCUE_SUMMARY_DISKS) {
 		fprintf(out, "lifeboat: block devices present:\n");

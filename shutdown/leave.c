@@ -73,7 +73,7 @@ int shutdown_leave_copy_file(const char *src, const char *dst, mode_t mode)
 		return r;
 	}
 	while (r == 0 && (n = read(in, buf, sizeof(buf))) != 0)
-		r = n < 0 ? -errno : fd_write_all(out, buf, (size_t)n);
+		r = n < 0 ? -errno : file_write_fd(out, buf, (size_t)n);
 	if (fchmod(out, mode) < 0 && r == 0)
 		r = -errno;
 	close(in);

@@ -11,6 +11,8 @@ PACKAGES="$PACKAGES dnsmasq-base nfs-ganesha nfs-ganesha-vfs rpcbind"
 
 # The rescue boot tests hash their test password with openssl passwd.
 PACKAGES="$PACKAGES openssl"
+# A live root's image in the boot cases (tests/boot/cases-live.sh).
+PACKAGES="$PACKAGES squashfs-tools"
 
 # iSCSI root: iscsistart goes into the images; tgtd is the test target.
 PACKAGES="$PACKAGES open-iscsi tgt"
@@ -29,6 +31,9 @@ PACKAGES="$PACKAGES python3-pyftpdlib openssh-server"
 # Block stacks: the tools the images carry (lvm, mdadm, cryptsetup) and that
 # build the stacked test disks inside a qemu guest.
 PACKAGES="$PACKAGES lvm2 mdadm cryptsetup-bin"
+# crypttab keyscripts: Debian's own (/lib/cryptsetup/scripts, askpass) and
+# decrypt_keyctl's keyctl, packed into the keyscript cases' images.
+PACKAGES="$PACKAGES cryptsetup keyutils"
 # TPM2 unlock: the libraries systemd's cryptsetup token plugin dlopen()s
 # (the images carry them), and the software TPM the boot tests attach.
 PACKAGES="$PACKAGES libtss2-esys-3.0.2-0 libtss2-rc0 libtss2-mu0 libtss2-tcti-device0 swtpm swtpm-tools"

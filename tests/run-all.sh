@@ -1,6 +1,6 @@
 #!/bin/bash
 # run-all.sh: everything `make test` runs, with one closing "N passed, N failed".
-#   unit tests, the unit tests again under ASan/UBSan, cppcheck, the layer
+#   unit tests, the fake-root cases, the unit tests again under ASan/UBSan, cppcheck, the layer
 #   check, the distribution tests, the Debian package, qemu boot tests
 set -u
 cd "$(dirname "$0")/.."
@@ -26,6 +26,10 @@ echo "== unit tests"
 tests/run-unit.sh build/tests 2>&1 | tee build/logs/unit.log
 count "unit" build/logs/unit.log
 
+echo "== fake-root cases (tests/fakeroot/: the plan, the device wait, the unlock order)"
+tests/run-unit.sh build/tests/fakeroot 2>&1 | tee build/logs/fakeroot.log
+count "fakeroot" build/logs/fakeroot.log
+
 echo "== unit tests under ASan/UBSan"
 make -s asan-unit 2>&1 | tee build/logs/asan.log
 count "unit (ASan/UBSan)" build/logs/asan.log
@@ -43,6 +47,16 @@ echo "== layers (docs/architecture.md's include rules)"
 make -s check-layers 2>&1 | tee build/logs/layers.log
 count "layers" build/logs/layers.log
 
+echo "== exported names carry their file's prefix (tests/layers/prefixes.py)"
+python3 tests/layers/prefixes.py build/obj > build/logs/prefixes.log 2>&1
+if grep -q '^prefixes: 0 of ' build/logs/prefixes.log; then
+	echo "1 passed, 0 failed" >> build/logs/prefixes.log
+else
+	cat build/logs/prefixes.log
+	echo "0 passed, 1 failed" >> build/logs/prefixes.log
+fi
+count "prefixes" build/logs/prefixes.log
+
 echo "== distribution fit (timeline, layouts, microcode, man pages, completion, kernel hooks)"
 tests/dist/run.sh 2>&1 | tee build/logs/dist.log
 count "dist" build/logs/dist.log
@@ -50,6 +64,10 @@ count "dist" build/logs/dist.log
 echo "== Debian package (in a throwaway Debian 12 root)"
 tests/deb/run.sh 2>&1 | tee build/logs/deb.log
 count "deb" build/logs/deb.log
+
+echo "== the same Debian package in a throwaway Debian 13 root"
+tests/deb/run.sh --no-build --suite trixie 2>&1 | tee build/logs/deb13.log
+count "deb (Debian 13)" build/logs/deb13.log
 
 echo "== qemu boot tests"
 tests/boot/run.sh 2>&1 | tee build/logs/boot.log

@@ -60,7 +60,7 @@ int sink_write(struct sink *s, const void *buf, size_t len)
 {
 	s->offset += len;
 	if (!s->codec)
-		return fd_write_all(s->fd, buf, len);
+		return file_write_fd(s->fd, buf, len);
 	return s->codec->write(s, buf, len);
 }
 

@@ -54,7 +54,7 @@ static int gzip_deflate(struct sink *s, int flush)
 		rc = deflate(&g->zs, flush);
 		if (rc == Z_STREAM_ERROR)
 			return -EINVAL;
-		int err = fd_write_all(s->fd, g->out, sizeof(g->out) - g->zs.avail_out);
+		int err = file_write_fd(s->fd, g->out, sizeof(g->out) - g->zs.avail_out);
 		if (err < 0)
 			return err;
 	} while (g->zs.avail_out == 0 || (flush == Z_FINISH && rc != Z_STREAM_END));
@@ -93,7 +93,7 @@ static int gzip_set_stored(struct sink *s, bool stored)
 	g->zs.avail_out = sizeof(g->out);
 	if (deflateParams(&g->zs, stored ? 0 : GZIP_LEVEL, Z_DEFAULT_STRATEGY) != Z_OK)
 		return -EINVAL;
-	return fd_write_all(s->fd, g->out, sizeof(g->out) - g->zs.avail_out);
+	return file_write_fd(s->fd, g->out, sizeof(g->out) - g->zs.avail_out);
 }
 
 static int gzip_finish(struct sink *s)

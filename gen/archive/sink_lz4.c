@@ -40,7 +40,7 @@ static int lz4_open(struct sink *s)
 	l->used = 0;
 	s->state = l;
 	le32_put(magic, LZ4_LEGACY_MAGIC);
-	return fd_write_all(s->fd, magic, sizeof(magic));
+	return file_write_fd(s->fd, magic, sizeof(magic));
 }
 
 /* Compress in[] into one chunk and write it. */
@@ -57,7 +57,7 @@ static int lz4_chunk_flush(struct sink *s)
 		return -EINVAL;
 	le32_put(l->out, (uint32_t)n);
 	l->used = 0;
-	return fd_write_all(s->fd, l->out, 4 + (size_t)n);
+	return file_write_fd(s->fd, l->out, 4 + (size_t)n);
 }
 
 static int lz4_write(struct sink *s, const unsigned char *buf, size_t len)

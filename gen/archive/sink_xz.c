@@ -77,7 +77,7 @@ static int xz_run(struct sink *s, lzma_action action)
 		rc = lzma_code(&x->ls, action);
 		if (rc != LZMA_OK && rc != LZMA_STREAM_END)
 			return xz_error(rc);
-		int err = fd_write_all(s->fd, x->out, sizeof(x->out) - x->ls.avail_out);
+		int err = file_write_fd(s->fd, x->out, sizeof(x->out) - x->ls.avail_out);
 		if (err < 0)
 			return err;
 	} while (action == LZMA_RUN ? x->ls.avail_in > 0 : rc != LZMA_STREAM_END);

@@ -58,7 +58,7 @@ static int zstd_run(struct sink *s, ZSTD_inBuffer *ib, ZSTD_EndDirective mode)
 		left = ZSTD_compressStream2(z->cctx, &ob, ib, mode);
 		if (ZSTD_isError(left))
 			return -EINVAL;
-		int err = fd_write_all(s->fd, z->out, ob.pos);
+		int err = file_write_fd(s->fd, z->out, ob.pos);
 		if (err < 0)
 			return err;
 	} while (mode == ZSTD_e_end ? left != 0 : ib->pos < ib->size);

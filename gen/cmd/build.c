@@ -18,6 +18,7 @@
 #include "gen/feature/iscsi_pack.h"
 #include "gen/feature/rescue_pack.h"
 #include "gen/gen_report.h"
+#include "gen/host/hooktmp.h"
 #include "gen/host/hostfacts.h"
 #include "gen/host/kdumphost.h"
 #include "gen/host/tanghost.h"
@@ -311,8 +312,9 @@ static int build_with_host(const struct build_opts *o, const struct host_facts *
 			   const char *kver, const char *moddir)
 {
 	struct hookreq_list hooks = { 0 };
+	char hooks_tmp[PATH_MAX] = "";
 	struct build_ctx c = { .opts = o, .host = host, .kver = kver, .moddir = moddir,
-			       .hooks = &hooks };
+			       .hooks = &hooks, .hooks_tmp = hooks_tmp };
 	int r;
 
 	c.img = image_new();
@@ -328,6 +330,7 @@ static int build_with_host(const struct build_opts *o, const struct host_facts *
 	image_free(c.img);
 	image_free(c.early);
 	hookreq_list_free(&hooks);
+	hooktmp_remove(hooks_tmp);
 	return r;
 }
 

@@ -117,3 +117,23 @@ int program_find_own(const char *name, char *out, size_t size)
 		gen_error("finding %s: /proc/self/exe cannot be read (%s)", name, strerror(-r));
 	return r;
 }
+
+int program_kind(const char *path, char *interp, size_t size)
+{
+	char head[256] = "";
+	FILE *f = fopen(path, "re");
+	size_t n, skip;
+
+	if (!f)
+		return -errno;
+	n = fread(head, 1, sizeof(head) - 1, f);
+	fclose(f);
+	if (n >= 4 && memcmp(head, "\177ELF", 4) == 0)
+		return 0;
+	if (n < 2 || head[0] != '#' || head[1] != '!')
+		return -ENOEXEC;
+	head[n] = '\0';
+	skip = 2 + strspn(head + 2, " \t");
+	snprintf(interp, size, "%.*s", (int)strcspn(head + skip, " \t\r\n"), head + skip);
+	return 1;
+}

@@ -4,6 +4,10 @@
 
 #include "gen/image/image.h"
 
+/* What runs path: 0 for an ELF program, 1 for a "#!" script (the
+ * interpreter its first line names into interp), -ENOEXEC for neither, or
+ * -errno when it cannot be read. */
+int program_kind(const char *path, char *interp, size_t size);
 /* The interpreter and shared libraries binary needs (gen/elf/libdeps.h), at
  * their host paths, tagged as libraries. Returns 0 or -errno (reported). */
 int program_add_libraries(struct image *img, const char *binary);

@@ -9,6 +9,7 @@
 #include "common/layout.h"
 #include "gen/elf/libdeps.h"
 #include "gen/feature/feature.h"
+#include "gen/feature/keyscript_pack.h"
 #include "gen/gen_report.h"
 #include "gen/host/hostonly.h"
 #include "gen/host/stackhost.h"
@@ -84,6 +85,8 @@ int blockstacks_pack(const struct build_ctx *c)
 		r = stackhost_add_lvm_conf(c->img, h != NULL);
 	if (r == 0 && h)
 		r = stackhost_add_config(&o->add_files, h, c->img);
+	if (r == 0)
+		r = keyscript_pack_files(c);
 	return r;
 }
 
@@ -104,10 +107,10 @@ static int blockstacks_add_modules(const struct build_ctx *c, struct kmods *k)
 	static const char *const modules[] = {
 		"dm_mod", "dm_crypt", FEATUREMODS_LUKS_CRYPTO, "md_mod", FEATUREMODS_MD_PERSONALITIES,
 	};
-	int r = 0;
+	int r = keyscript_pack_modules(c, k);
 
 	if (!c->opts->block_stacks)
-		return 0;
+		return r;
 	for (size_t i = 0; r == 0 && i < sizeof(modules) / sizeof(modules[0]); i++)
 		r = kmods_add_optional(k, modules[i], "block stacks");
 	return r;

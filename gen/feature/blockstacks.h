@@ -14,7 +14,9 @@ bool blockstacks_host_uses(const struct host_scan *h, const char *path);
  * image those the host's root stack uses (dm-crypt, LVM, md under "/"),
  * else none. A tool the host lacks is an error naming its package.
  * Host-only images also get the configuration of the host's stack
- * (gen/host/stackhost.c). Returns 0 or -errno (reported). */
+ * (gen/host/stackhost.c); the keyscripts the image's crypttab names come
+ * with what they need (gen/feature/keyscript_pack.c). Returns 0 or -errno
+ * (reported). */
 int blockstacks_pack(const struct build_ctx *c);
 
 #endif

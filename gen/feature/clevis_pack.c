@@ -7,7 +7,7 @@
  * --clevis. When a binding may name a Tang server, libcurl (dlopen()ed by
  * the HTTP client, bootlib/curlfn.c) comes along, and the marker
  * LAYOUT_CLEVIS_NET tells the init to bring the network up before the
- * root's device wait (init/plan.c). --clevis implies --block-stacks and
+ * root's device wait (init/boot_plan.c). --clevis implies --block-stacks and
  * --net (gen/opts/build_opts.c). */
 #include "gen/feature/feature.h"
 

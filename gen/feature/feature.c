@@ -21,6 +21,7 @@ const struct feature *const feature_table[] = {
 	&kdump_pack_feature,
 	&net_pack_feature,
 	&iscsi_pack_feature,
+	&live_pack_feature,
 	&resume_pack_feature,
 	&ssh_pack_feature,
 	&clevis_pack_feature,

@@ -18,6 +18,7 @@
 #include "gen/feature/rescue_pack.h"
 #include "gen/gen_report.h"
 #include "gen/host/hookdirs.h"
+#include "gen/host/hooktmp.h"
 
 /* Every build asks its hooks: a directory without any costs a readdir. */
 static bool hooks_wanted(const struct build_ctx *c)
@@ -29,7 +30,7 @@ static int hooks_run(const struct build_ctx *c)
 {
 	static const char *const system_dirs[] = { HOOKDIRS_PACKAGE, HOOKDIRS_ADMIN };
 	const struct build_opts *o = c->opts;
-	const struct hookdirs_env env = { .kver = c->kver, .moddir = c->moddir, .verbose = o->verbose,
+	struct hookdirs_env env = { .kver = c->kver, .moddir = c->moddir, .verbose = o->verbose,
 					  .mode = o->mode == BUILD_GENERIC ? "generic" : "host-only" };
 	struct hook_set set;
 	int r = o->hooks_dirs.len ? hookdirs_list((const char *const *)o->hooks_dirs.items,
@@ -38,6 +39,11 @@ static int hooks_run(const struct build_ctx *c)
 
 	if (r < 0)
 		return r;
+	if (set.len && (r = hooktmp_make(c->hooks_tmp, PATH_MAX)) < 0) {
+		hookdirs_free(&set);
+		return r;
+	}
+	env.tmpdir = c->hooks_tmp;
 	r = hookdirs_run(&set, &env, HOOKDIRS_TIMEOUT_MS, c->hooks);
 	hookdirs_free(&set);
 	return r;
@@ -87,27 +93,7 @@ static int add_program(struct image *img, const struct hookreq *q)
 {
 	int r = readable(q);
 
-	return r < 0 ? r : program_add(img, q->arg, NULL);
-}
-
-/* The interpreter a script's "#!" line names into interp; 0 when it has
- * none (an ELF program), 1 when it has one, or -errno. */
-static int script_interpreter(const char *path, char *interp, size_t size)
-{
-	char head[256];
-	FILE *f = fopen(path, "re");
-	size_t n;
-
-	if (!f)
-		return -errno;
-	n = fread(head, 1, sizeof(head) - 1, f);
-	fclose(f);
-	head[n] = '\0';
-	if (n < 2 || head[0] != '#' || head[1] != '!')
-		return 0;
-	snprintf(interp, size, "%.*s", (int)strcspn(head + 2 + strspn(head + 2, " \t"), " \t\n"),
-		 head + 2 + strspn(head + 2, " \t"));
-	return 1;
+	return r < 0 ? r : program_add(img, q->arg, q->dest);
 }
 
 /* A script runs in the image: its interpreter must be there (busybox's sh
@@ -116,13 +102,16 @@ static int script_interpreter(const char *path, char *interp, size_t size)
 static int script_runnable(const struct build_ctx *c, const struct hookreq *q)
 {
 	char interp[PATH_MAX];
-	int r = script_interpreter(q->arg, interp, sizeof(interp));
+	int r = program_kind(q->arg, interp, sizeof(interp));
 
-	if (r < 0) {
+	if (r == -ENOEXEC)
+		gen_error("hooks: %s, line %u: the script %s is neither an ELF program nor has a "
+			  "#! line naming its interpreter", q->hook, q->line, q->arg);
+	else if (r < 0)
 		gen_error("hooks: %s, line %u: cannot read the script %s: %s", q->hook, q->line,
 			  q->arg, strerror(-r));
+	if (r < 0)
 		return r;
-	}
 	if (r == 0)
 		return program_add_libraries(c->img, q->arg);
 	if (image_has(c->img, interp))
@@ -202,6 +191,10 @@ static int hooks_pack_add_files(struct build_ctx *c)
 			r = add_file(c->img, q);
 		else if (q->kind == HOOKREQ_PROGRAM)
 			r = add_program(c->img, q);
+		else if (q->kind == HOOKREQ_SYMLINK)
+			r = image_add_symlink(c->img, q->dest, q->arg);
+		else if (q->kind == HOOKREQ_DIR)
+			r = image_add_dir(c->img, q->arg, 0755);
 	}
 	for (size_t i = 0; r == 0 && i < c->hooks->len; i++)
 		if (c->hooks->items[i].kind == HOOKREQ_SCRIPT)

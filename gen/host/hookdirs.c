@@ -165,12 +165,13 @@ static void env_make(const struct hookdirs_env *env, const char *name, char buf[
 	snprintf(buf[2], sizeof(buf[2]), "LIFEBOAT_MODE=%s", env->mode);
 	snprintf(buf[3], sizeof(buf[3]), "LIFEBOAT_HOOK=%s", name);
 	snprintf(buf[4], sizeof(buf[4]), "LIFEBOAT_VERBOSE=%d", env->verbose ? 1 : 0);
-	for (int i = 0; i < 5; i++)
+	snprintf(buf[5], sizeof(buf[5]), "LIFEBOAT_TMPDIR=%s", env->tmpdir);
+	for (int i = 0; i < 6; i++)
 		envp[i] = buf[i];
-	envp[5] = "LIFEBOAT_HOOKS_API=1";
-	envp[6] = "PATH=/usr/sbin:/usr/bin:/sbin:/bin";
-	envp[7] = "LC_ALL=C";
-	envp[8] = NULL;
+	envp[6] = "LIFEBOAT_HOOKS_API=1";
+	envp[7] = "PATH=/usr/sbin:/usr/bin:/sbin:/bin";
+	envp[8] = "LC_ALL=C";
+	envp[9] = NULL;
 }
 
 /* What ended a hook that did not exit with 0, in one line. */
@@ -195,7 +196,7 @@ static int hook_failed(const struct hook_entry *h, int r, unsigned int timeout_m
 static int run_one(const struct hook_entry *h, const struct hookdirs_env *env,
 		   unsigned int timeout_ms, struct hookreq_list *out)
 {
-	char bufs[5][PATH_MAX + 32], *envp[9], err[512];
+	char bufs[6][PATH_MAX + 32], *envp[10], err[512];
 	const char *const argv[] = { h->path, NULL };
 	struct hostrun_io io = { .max = HOOKDIRS_OUTPUT_MAX, .stderr_shown = true,
 				 .env = envp, .timeout_ms = timeout_ms };

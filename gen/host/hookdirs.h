@@ -40,6 +40,7 @@ struct hookdirs_env {
 	const char *kver;
 	const char *moddir;
 	const char *mode;       /* "host-only" or "generic" */
+	const char *tmpdir;     /* LIFEBOAT_TMPDIR (gen/host/hooktmp.h) */
 	int verbose;
 };
 

@@ -23,10 +23,12 @@ struct req_syntax {
 
 static const struct req_syntax syntax[] = {
 	{ "file",    HOOKREQ_FILE,    1, 2,        "SRC [DEST]" },
-	{ "program", HOOKREQ_PROGRAM, 1, 1,        "PATH" },
+	{ "program", HOOKREQ_PROGRAM, 1, 2,        "PATH [DEST]" },
 	{ "module",  HOOKREQ_MODULE,  1, 1,        "NAME" },
 	{ "cmdline", HOOKREQ_CMDLINE, 1, UINT_MAX, "WORDS..." },
 	{ "script",  HOOKREQ_SCRIPT,  2, 2,        "STAGE PATH" },
+	{ "symlink", HOOKREQ_SYMLINK, 2, 2,        "TARGET PATH" },
+	{ "dir",     HOOKREQ_DIR,     1, 1,        "PATH" },
 };
 
 #define N_SYNTAX (sizeof(syntax) / sizeof(syntax[0]))
@@ -102,10 +104,16 @@ static int check_args(struct line *l, const struct req_syntax *s)
 
 	switch (s->kind) {
 	case HOOKREQ_FILE:
-		if (check_path(l, "SRC", a[0]) < 0)
+	case HOOKREQ_PROGRAM:
+		if (check_path(l, s->kind == HOOKREQ_FILE ? "SRC" : "PATH", a[0]) < 0)
 			return -EINVAL;
 		return l->n_words > 2 ? check_path(l, "DEST", a[1]) : 0;
-	case HOOKREQ_PROGRAM:
+	case HOOKREQ_SYMLINK:
+		/* The target is the link's text: relative is fine, white space is not. */
+		if (!a[0][0] || strlen(a[0]) >= PATH_MAX)
+			return bad(l, "TARGET is empty or too long");
+		return check_path(l, "PATH", a[1]);
+	case HOOKREQ_DIR:
 		return check_path(l, "PATH", a[0]);
 	case HOOKREQ_MODULE:
 		return name_ok(a[0]) ? 0 : bad(l, "module name '%.200s' is too long or holds a '/'", a[0]);
@@ -198,6 +206,13 @@ static const struct req_syntax *syntax_find(const char *word)
 	return NULL;
 }
 
+/* The requests whose second word goes to dest: file's and program's
+ * DEST, symlink's PATH. */
+static bool has_dest(enum hookreq_kind kind)
+{
+	return kind == HOOKREQ_FILE || kind == HOOKREQ_PROGRAM || kind == HOOKREQ_SYMLINK;
+}
+
 /* The request of one line whose words are split, into r; rest (n bytes)
  * is what follows the first word, as written. */
 static int make_request(struct line *l, const char *rest, size_t n, const char *hook,
@@ -207,7 +222,7 @@ static int make_request(struct line *l, const char *rest, size_t n, const char *
 
 	if (!s)
 		return bad(l, "unknown request '%.32s'; the requests are file, program, module, "
-			   "cmdline and script", l->words[0]);
+			   "cmdline, script, symlink and dir", l->words[0]);
 	if (l->n_words - 1 < s->min || l->n_words - 1 > s->max)
 		return bad(l, "'%s' needs %s", s->word, s->usage);
 	if (check_args(l, s) < 0)
@@ -223,10 +238,10 @@ static int make_request(struct line *l, const char *rest, size_t n, const char *
 	} else {
 		r->arg = strdup(l->words[s->kind == HOOKREQ_SCRIPT ? 2 : 1]);
 	}
-	if (s->kind == HOOKREQ_FILE && l->n_words > 2)
+	if (has_dest(s->kind) && l->n_words > 2)
 		r->dest = strdup(l->words[2]);
 	r->hook = strdup(hook);
-	if (!r->arg || !r->hook || (s->kind == HOOKREQ_FILE && l->n_words > 2 && !r->dest)) {
+	if (!r->arg || !r->hook || (has_dest(s->kind) && l->n_words > 2 && !r->dest)) {
 		req_free(r);
 		return -ENOMEM;
 	}

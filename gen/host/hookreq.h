@@ -2,10 +2,12 @@
  * (docs/extending.md has the contract), one a line:
  *
  *     file SRC [DEST]      a file of the build host, at DEST in the image (default SRC)
- *     program PATH         an ELF program with the libraries it needs
+ *     program PATH [DEST]  an ELF program with the libraries it needs, at DEST (default PATH)
  *     module NAME          a kernel module, by name or alias, with its dependencies
  *     cmdline WORDS...     kernel command-line defaults (the kernel's words win)
  *     script STAGE PATH    a boot script the init runs at dracut's STAGE
+ *     symlink TARGET PATH  a symbolic link at PATH whose text is TARGET
+ *     dir PATH             a directory (mode 0755)
  *
  * Words are separated by spaces or tabs. Blank lines and lines whose first
  * word starts with '#' are ignored. Paths are absolute, with no ".", ".."
@@ -27,12 +29,15 @@ enum hookreq_kind {
 	HOOKREQ_MODULE,
 	HOOKREQ_CMDLINE,
 	HOOKREQ_SCRIPT,
+	HOOKREQ_SYMLINK,
+	HOOKREQ_DIR,
 };
 
 struct hookreq {
 	enum hookreq_kind kind;
-	char *arg;           /* SRC, PATH, NAME, WORDS (one space between them), or the script's PATH */
-	char *dest;          /* file: DEST, or NULL for SRC; the others: NULL */
+	char *arg;           /* SRC, PATH, NAME, WORDS (one space between them), the script's
+				PATH, or the symlink's TARGET */
+	char *dest;          /* file, program: DEST, or NULL for SRC; symlink: PATH; else NULL */
 	const char *stage;   /* script: its entry of hookspec_stages; the others: NULL */
 	char *hook;          /* the hook's name, for messages */
 	unsigned int line;   /* of the hook's output */
@@ -52,7 +57,7 @@ struct hookreq_list {
 int hookreq_parse(const char *text, size_t len, const char *hook, struct hookreq_list *out,
 		  char *err, size_t err_size);
 void hookreq_list_free(struct hookreq_list *l);
-/* "file", "program", "module", "cmdline", "script". */
+/* "file", "program", "module", "cmdline", "script", "symlink", "dir". */
 const char *hookreq_kind_name(enum hookreq_kind kind);
 
 #endif

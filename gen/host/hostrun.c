@@ -27,7 +27,7 @@ static int memfd_with(const void *data, size_t len)
 
 	if (fd < 0)
 		return -errno;
-	r = fd_write_all(fd, data, len);
+	r = file_write_fd(fd, data, len);
 	if (r == 0 && lseek(fd, 0, SEEK_SET) < 0)
 		r = -errno;
 	if (r < 0) {

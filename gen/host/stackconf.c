@@ -39,6 +39,18 @@ static bool host_line_find(const char *text, const struct host_luks *l, source_r
 	return false;
 }
 
+/* Whether the key field of e is its keyscript's argument (kept as written,
+ * whatever it looks like: decrypt_keyctl's identifier, passdev's
+ * DEVICE:PATH) rather than a key file. */
+static bool crypttab_keyscript_arg(const struct crypttab_entry *e)
+{
+	struct luks_opts o;
+
+	luks_opts_init(&o);
+	luks_opts_parse(e->options, &o);
+	return o.keyscript[0] != '\0';
+}
+
 /* The name the host gives l now, unless it is the default one. */
 static bool mapping_entry(const struct host_luks *l, struct crypttab_entry *e)
 {
@@ -72,7 +84,8 @@ int stackconf_crypttab(const struct host_scan *h, const char *host_text, source_
 
 		if (!host_line_find(host_text, l, resolve, &e) && !mapping_entry(l, &e))
 			continue;
-		if (crypttab_has_keyfile(&e) && strv_contains(image_files, e.keyfile))
+		if (crypttab_keyscript_arg(&e) ||
+		    (crypttab_has_keyfile(&e) && strv_contains(image_files, e.keyfile)))
 			key = e.keyfile;
 		else if (crypttab_has_keyfile(&e))
 			fprintf(left, "%s\n", e.keyfile);
@@ -84,12 +97,12 @@ int stackconf_crypttab(const struct host_scan *h, const char *host_text, source_
 	return *out && *left_out ? 0 : -ENOMEM;
 }
 
-int stackconf_crypttab_check(const char *text, crypttab_note_fn note, void *ctx)
+int stackconf_crypttab_each(const char *text, crypttab_line_fn fn, void *ctx)
 {
 	char line[1024];
 	int r = 0;
 
-	while (*text) {
+	while (r == 0 && text && *text) {
 		size_t len = strcspn(text, "\n");
 		struct crypttab_entry e;
 		struct luks_opts o;
@@ -99,12 +112,35 @@ int stackconf_crypttab_check(const char *text, crypttab_note_fn note, void *ctx)
 		if (crypttab_parse_line(line, &e) != 1)
 			continue;
 		luks_opts_init(&o);
-		if (luks_opts_parse(e.options, &o))
-			note(ctx, e.name, &o);
-		if (o.flags & LUKS_OPT_HEADER)
-			r = -ENOTSUP;
+		luks_opts_parse(e.options, &o);
+		r = fn(ctx, &e, &o);
 	}
 	return r;
+}
+
+struct check {
+	crypttab_note_fn note;
+	void *ctx;
+	int r;
+};
+
+static int check_line(void *ctx, const struct crypttab_entry *e, const struct luks_opts *o)
+{
+	struct check *c = ctx;
+
+	if (o->n_notes)
+		c->note(c->ctx, e->name, o);
+	if (o->flags & LUKS_OPT_HEADER)
+		c->r = -ENOTSUP;
+	return 0;
+}
+
+int stackconf_crypttab_check(const char *text, crypttab_note_fn note, void *ctx)
+{
+	struct check c = { note, ctx, 0 };
+
+	stackconf_crypttab_each(text, check_line, &c);
+	return c.r;
 }
 
 /* mdadm's spelling of an array UUID: four groups of eight hex digits. */

@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 
+#include "common/crypttab.h"
 #include "common/luksopts.h"
 #include "common/strv.h"
 #include "gen/host/hostonly.h"
@@ -19,7 +20,8 @@ typedef bool (*source_resolver)(const char *source, char *dev, size_t size);
  * the stack's containers the host's crypttab line whose source names it,
  * rewritten as "NAME UUID=<uuid> KEYFILE OPTIONS" (the init matches by
  * UUID); else, when its mapping has a name of the host's own, a line
- * with that name. KEYFILE is the host's only when image_files has that
+ * with that name. KEYFILE is the host's when its options name a keyscript
+ * (the field is the script's argument) or when image_files has that
  * path (the user added the key file), else "none"; such a key file left
  * out is named in *left_out (one per line, "" when none; malloc'd).
  * host_text may be NULL (no crypttab). Returns 0 or -ENOMEM. */
@@ -29,6 +31,14 @@ int stackconf_crypttab(const struct host_scan *h, const char *host_text, source_
 /* Called for a line of the image's crypttab whose options the init will
  * not all act on (o->notes says which, and why). */
 typedef void (*crypttab_note_fn)(void *ctx, const char *name, const struct luks_opts *o);
+
+/* Called for each line of a crypttab text, with its options parsed; a
+ * value other than 0 ends the walk and is returned. */
+typedef int (*crypttab_line_fn)(void *ctx, const struct crypttab_entry *e,
+				const struct luks_opts *o);
+/* Walk the lines of text (NULL: none), skipping blanks, comments and
+ * malformed lines. Returns 0 or what fn returned. */
+int stackconf_crypttab_each(const char *text, crypttab_line_fn fn, void *ctx);
 
 /* Check the options of each line of the image's crypttab text, calling
  * note for those with notes. Returns -ENOTSUP when a line has header=: a

@@ -78,14 +78,26 @@ static void crypttab_note(void *ctx, const char *name, const struct luks_opts *o
 		gen_warn("host-only: /etc/crypttab's options for %s: %s", name, o->notes);
 }
 
-static int add_crypttab(const struct strv *add_files, const struct host_scan *h, struct image *img)
+int stackhost_crypttab_text(const struct strv *add_files, const struct host_scan *h,
+			    char **text, char **left)
 {
 	struct strv added = STRV_INIT;
-	char *host = host_text("/etc/crypttab"), *text = NULL, *left = NULL;
+	char *host = host_text("/etc/crypttab");
 	int r = added_paths(add_files, &added);
 
+	*text = *left = NULL;
 	if (r == 0)
-		r = stackconf_crypttab(h, host, resolve_source, &added, &text, &left);
+		r = stackconf_crypttab(h, host, resolve_source, &added, text, left);
+	strv_free(&added);
+	free(host);
+	return r;
+}
+
+static int add_crypttab(const struct strv *add_files, const struct host_scan *h, struct image *img)
+{
+	char *text = NULL, *left = NULL;
+	int r = stackhost_crypttab_text(add_files, h, &text, &left);
+
 	if (r == 0)
 		r = stackconf_crypttab_check(text, crypttab_note, NULL);
 	if (r == 0 && text[0])
@@ -95,8 +107,6 @@ static int add_crypttab(const struct strv *add_files, const struct host_scan *h,
 		if (gen_verbose && text[0])
 			gen_info("host-only: /etc/crypttab of the image:\n%s", text);
 	}
-	strv_free(&added);
-	free(host);
 	free(text);
 	free(left);
 	return r;

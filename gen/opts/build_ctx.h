@@ -26,6 +26,9 @@ struct build_ctx {
 	 * set is open (their modules go in it), their files are added after
 	 * (gen/feature/hooks_pack.c). The build's, freed when it ends. */
 	struct hookreq_list *hooks;
+	/* Their scratch directory (LIFEBOAT_TMPDIR, gen/host/hooktmp.h), made
+	 * when there are hooks to run, of PATH_MAX bytes; "" until then. */
+	char *hooks_tmp;
 };
 
 #endif

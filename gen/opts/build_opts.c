@@ -103,6 +103,23 @@ static int set_net(struct build_opts *o, const char *value, size_t offset)
 	return 0;
 }
 
+/* A live root is fetched over the network. */
+static int set_live(struct build_opts *o, const char *value, size_t offset)
+{
+	(void)value;
+	(void)offset;
+	o->live = o->net = true;
+	return 0;
+}
+
+/* --live-ca FILE: the CAs a live root's https:// server is checked
+ * against, instead of the host's bundle; it implies --live. */
+static int set_live_ca(struct build_opts *o, const char *value, size_t offset)
+{
+	o->live = o->net = true;
+	return set_string(o, value, offset);
+}
+
 /* --jobs N: 1 to 1024 builds at a time (with --kver all). */
 static int set_jobs(struct build_opts *o, const char *value, size_t offset)
 {
@@ -175,6 +192,8 @@ static const struct opt_def opt_defs[] = {
 	{ "config",        0,   true,  set_string,    F(config),        "FILE: read this instead of /etc/lifeboat.conf{,.d}" },
 	{ "verbose",       'v', false, set_verbose,   0,                "say what is added and why" },
 	{ "net",           0,   false, set_net,       0,                "network root: NIC drivers, NFS client (docs/network.md)" },
+	{ "live",          0,   false, set_live,      0,                "root=live:URL: a squashfs or erofs root fetched over HTTP(S) into RAM (libcurl, CA bundle, loop, overlay; implies --net; docs/network.md)" },
+	{ "live-ca",       0,   true,  set_live_ca,   F(live_ca),       "FILE: the CA certificates (PEM) a live root's https:// server must be signed by (default: the host's bundle; implies --live)" },
 	{ "iscsi",         0,   false, set_flag,      F(iscsi),         "iSCSI root: iscsistart, iSCSI and NIC modules (docs/network.md)" },
 	{ "block-stacks",  0,   false, set_flag,      F(block_stacks),  "LUKS, LVM, md RAID: cryptsetup, lvm, mdadm (host-only: those the root uses)" },
 	{ "tpm2",          0,   false, set_flag,      F(tpm2),          "TPM2 unlock of LUKS2 (systemd-cryptenroll) with --block-stacks (host-only: when a token asks)" },
@@ -429,6 +448,7 @@ void build_opts_free(struct build_opts *o)
 	free(o->ssh_host_key);
 	free(o->keymap);
 	free(o->font);
+	free(o->live_ca);
 	strv_free(&o->add_modules);
 	strv_free(&o->omit_modules);
 	strv_free(&o->add_files);

@@ -36,6 +36,8 @@ struct build_opts {
 	bool rescue_auth;
 	char *rescue_shadow;   /* NULL: /etc/shadow */
 	bool net;              /* --net: NIC drivers and NFS (gen/kmod/modsets_net.c) */
+	bool live;             /* --live: a root image over HTTP(S) (gen/feature/live_pack.c) */
+	char *live_ca;         /* --live-ca FILE: its https:// servers' CA; NULL: the host's bundle */
 	bool iscsi;            /* --iscsi: iscsistart and the iSCSI modules (gen/feature/iscsi_pack.c) */
 	bool block_stacks;     /* --block-stacks: lvm, mdadm, cryptsetup (gen/feature/blockstacks.c) */
 	bool tpm2;             /* --tpm2: unlock LUKS2 systemd-tpm2 tokens (gen/feature/tpm2_pack.c) */

@@ -7,14 +7,26 @@
 #   the package installs where initramfs-tools is not;
 #   installing linux-image-amd64 makes /boot/initrd.img-VERSION with lifeboat,
 #   with the settings of /etc/lifeboat.conf.d;
+#   packages that depend on initramfs-tools install beside it (growroot and
+#   overlayroot, whose hooks and scripts lifeboat runs; cryptsetup-,
+#   dropbear- and clevis-initramfs, which it stands in for);
 #   update-initramfs -u|-c|-d -k VERSION|all, and the usage error;
 #   update-initramfs -u from another package's maintainer script is deferred
 #   to the update-initramfs trigger, which lifeboat's postinst answers;
 #   the image boots in qemu with that kernel to a test root;
 #   installing initramfs-tools and purging lifeboat hands the job back;
-#   installing lifeboat again takes it over, remaking the kernel's image;
+#   installing lifeboat again takes it over, remaking the kernel's image,
+#   and those packages stay, their hooks' additions in the image;
 #   removing the kernel removes its image.
-# Usage: tests/deb/run.sh [--no-build]      prints "N passed, N failed" last
+# With --suite trixie the same package (built on Debian 12) goes into a
+# Debian 13 root: it installs there (its libraries' t64 names provide the
+# old ones), Debian 13's kernel (6.12, modules in .ko.xz under
+# /usr/lib/modules) gets a lifeboat image (booted by the boot case
+# itools_trixie_systemd), the same packages
+# install beside it, and it takes over from initramfs-tools (split into
+# -core and -bin there) with them installed, the other order.
+# Usage: tests/deb/run.sh [--no-build] [--suite bookworm|trixie]
+#   prints "N passed, N failed" last
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${BUILD:-$TOP/build}
@@ -25,7 +37,16 @@ if [ -z "${LIFEBOAT_DEB_NS:-}" ]; then
 	exec unshare --mount --propagation private env LIFEBOAT_DEB_NS=1 "$0" "$@"
 fi
 
-if [ "${1:-}" != --no-build ]; then
+build=y suite=bookworm
+while [ $# -gt 0 ]; do
+	case $1 in
+	--no-build) build= ;;
+	--suite) suite=$2; shift ;;
+	*) echo "usage: tests/deb/run.sh [--no-build] [--suite bookworm|trixie]" >&2; exit 2 ;;
+	esac
+	shift
+done
+if [ -n "$build" ]; then
 	DEB_BUILD_OPTIONS="nocheck parallel=2" make -s -C "$TOP" deb >"$BUILD/deb-build.log" 2>&1 ||
 		{ echo "deb: make deb failed (log: $BUILD/deb-build.log)"; echo "0 passed, 1 failed"; exit 1; }
 fi
@@ -35,10 +56,10 @@ fi
 deps=$(dpkg-deb -f "$(ls "$BUILD"/deb/lifeboat_*.deb | head -n 1)" Depends |
 	sed 's/([^)]*)//g; s/|[^,]*//g; s/[[:space:]]//g')
 # What the root holds changes with chroot-cache.sh too.
-TARBALL=$BUILD/deb-chroot/bookworm-$({ printf '%s' "$deps"; cat "$TOP/tests/deb/chroot-cache.sh"; } |
+TARBALL=$BUILD/deb-chroot/$suite-$({ printf '%s' "$deps"; cat "$TOP/tests/deb/chroot-cache.sh"; } |
 	sha1sum | cut -c1-12).tar
-"$TOP/tests/deb/chroot-cache.sh" "$TARBALL" "$deps" >"$BUILD/deb-chroot.log" 2>&1 ||
-	{ echo "deb: mmdebstrap failed (log: $BUILD/deb-chroot.log)"; echo "0 passed, 1 failed"; exit 1; }
+"$TOP/tests/deb/chroot-cache.sh" "$TARBALL" "$deps" "$suite" >"$BUILD/deb-chroot-$suite.log" 2>&1 ||
+	{ echo "deb: mmdebstrap of $suite failed (log: $BUILD/deb-chroot-$suite.log)"; echo "0 passed, 1 failed"; exit 1; }
 
 R=$(mktemp -d "$BUILD/deb-root.XXXXXX")
 cleanup() {
@@ -58,7 +79,7 @@ in_root() {
 
 # The kernel version the cached linux-image-amd64 brings.
 kernel_version() {
-	ls "$R"/lib/modules 2>/dev/null | sort -V | tail -n 1
+	ls "$R"/usr/lib/modules 2>/dev/null | sort -V | tail -n 1
 }
 
 inode() {
@@ -93,21 +114,52 @@ test_provides_meet_archives() {
 		{ grep FAIL "$BUILD/deb-provides.log" | head -n 5; tail -n 1 "$BUILD/deb-provides.log"; return 1; }
 }
 
-# A package that depends on initramfs-tools installs beside lifeboat: apt
-# takes lifeboat's Provides, brings no initramfs-tools back, and
-# update-initramfs says that the package's hook is not run.
+# The packages that plug into initramfs-tools: two whose hooks and scripts
+# lifeboat runs, three it stands in for (itools/initramfs-tools/native).
+RUN_PACKAGES="cloud-initramfs-growroot overlayroot"
+NATIVE_PACKAGES="cryptsetup-initramfs dropbear-initramfs clevis-initramfs"
+
+# all_installed PACKAGE...: each is "install ok installed".
+all_installed() {
+	local p
+	for p in "$@"; do
+		in_root dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+			{ echo "$p is not installed"; return 1; }
+	done
+}
+
+# image_has_hooks: update-initramfs -u made an image with what the run
+# packages' hooks and scripts add, and said the natives' are left to lifeboat.
+image_has_hooks() {
+	local p
+	in_root update-initramfs -u -k "$(kernel_version)" > "$R/tmp/out" 2>&1 || { tail -n 5 "$R/tmp/out"; return 1; }
+	grep -q '^lifeboat: initramfs-tools: ran [1-9][0-9]* hooks' "$R/tmp/out" ||
+		{ echo "the build ran no initramfs-tools hook: $(tail -n 2 "$R/tmp/out")"; return 1; }
+	for p in $NATIVE_PACKAGES; do
+		grep -q "^lifeboat: initramfs-tools: .* ($p) is not run: " "$R/tmp/out" ||
+			{ echo "the build did not say that $p's hooks are left to lifeboat: $(grep initramfs-tools: "$R/tmp/out" | head -n 3)"; return 1; }
+	done
+	in_root lifeboat ls "/boot/initrd.img-$(kernel_version)" > "$R/tmp/ls" 2>&1 || { tail -n 2 "$R/tmp/ls"; return 1; }
+	grep -q ' scripts/local-bottom/growroot$' "$R/tmp/ls" && grep -q ' usr/sbin/growpart$' "$R/tmp/ls" ||
+		{ echo "the image lacks growroot's boot script or the growpart its hook copies"; return 1; }
+	grep -q ' scripts/init-bottom/overlayroot$' "$R/tmp/ls" ||
+		{ echo "the image lacks overlayroot's boot script"; return 1; }
+	! grep -q ' scripts/local-top/cryptroot$' "$R/tmp/ls" ||
+		{ echo "cryptsetup-initramfs's boot script is in the image: it would ask for the passphrase a second time"; return 1; }
+}
+
+# Lifeboat first, then the packages that depend on initramfs-tools: apt
+# takes lifeboat's Provides, brings no initramfs-tools back, and the next
+# image carries what the hooks add (lifeboat's bridge, itools/).
 test_package_installs_beside_lifeboat() {
-	in_root apt-get install -y -q --no-install-recommends --no-download cloud-initramfs-growroot \
+	# shellcheck disable=SC2086
+	in_root apt-get install -y -q --no-install-recommends --no-download $RUN_PACKAGES $NATIVE_PACKAGES \
 		> "$R/tmp/out" 2>&1 || { tail -n 5 "$R/tmp/out"; return 1; }
-	in_root dpkg-query -W -f='${Status}' cloud-initramfs-growroot | grep -q 'install ok installed' ||
-		{ echo "cloud-initramfs-growroot is not installed"; return 1; }
-	in_root dpkg-query -W -f='${Status}' lifeboat | grep -q 'install ok installed' ||
-		{ echo "lifeboat was removed"; return 1; }
+	# shellcheck disable=SC2086
+	all_installed $RUN_PACKAGES $NATIVE_PACKAGES lifeboat || return 1
 	in_root dpkg-query -W -f='${Status}' initramfs-tools 2>/dev/null | grep -q 'ok installed' &&
 		{ echo "initramfs-tools was brought back"; return 1; }
-	in_root update-initramfs -u -k "$(kernel_version)" > "$R/tmp/out" 2>&1 || { tail -n 5 "$R/tmp/out"; return 1; }
-	grep -q '^update-initramfs: cloud-initramfs-growroot plugs into initramfs-tools' "$R/tmp/out" ||
-		{ echo "update-initramfs did not name the package whose hook it skips: $(tail -n 2 "$R/tmp/out")"; return 1; }
+	image_has_hooks
 }
 
 test_kernel_install_makes_image() {
@@ -180,6 +232,8 @@ test_hand_back_to_initramfs_tools() {
 	[ -z "$left" ] || { echo "left after the purge: $left"; return 1; }
 	grep -q lifeboat "$R/usr/sbin/update-initramfs" && { echo "update-initramfs is still lifeboat's"; return 1; }
 	[ -s "$R/boot/initrd.img-$v" ] || { echo "initramfs-tools made no initrd.img-$v"; return 1; }
+	# shellcheck disable=SC2086
+	all_installed $RUN_PACKAGES $NATIVE_PACKAGES || return 1
 	"$BUILD/lifeboat" ls "$R/boot/initrd.img-$v" > "$R/tmp/ls.txt" 2>&1 || { echo "lifeboat ls failed on initramfs-tools' image"; return 1; }
 	grep -q ' conf/initramfs.conf$' "$R/tmp/ls.txt" || { echo "initrd.img-$v is not initramfs-tools' (no conf/initramfs.conf)"; return 1; }
 }
@@ -195,10 +249,11 @@ test_takes_over_from_initramfs_tools() {
 	in_root dpkg -i /tmp/lifeboat.deb > "$R/tmp/out" 2>&1 || { tail -n 5 "$R/tmp/out"; return 1; }
 	grep -q "Removing initramfs-tools" "$R/tmp/out" || { echo "dpkg did not remove initramfs-tools"; return 1; }
 	in_root dpkg-query -W -f='${Status}' initramfs-tools | grep -q 'ok installed' && { echo "initramfs-tools was not removed"; return 1; }
-	# What depended on initramfs-tools stays: lifeboat provides it.
-	in_root dpkg-query -W -f='${Status}' cloud-initramfs-growroot | grep -q 'install ok installed' ||
-		{ echo "cloud-initramfs-growroot did not stay installed"; return 1; }
-	assert_lifeboat_image "$v"
+	# What depended on initramfs-tools stays: lifeboat provides it, and
+	# the image carries what their hooks add.
+	# shellcheck disable=SC2086
+	all_installed $RUN_PACKAGES $NATIVE_PACKAGES || return 1
+	assert_lifeboat_image "$v" && image_has_hooks
 }
 
 test_kernel_remove_removes_image() {
@@ -211,16 +266,25 @@ test_kernel_remove_removes_image() {
 		{ echo "neither lifeboat's postrm.d hook nor its update-initramfs removed the image"; return 1; }
 }
 
-for t in provides_meet_archives install_package kernel_install_makes_image package_installs_beside_lifeboat \
-	 update_initramfs trigger_defers_to_postinst \
-	 boots_in_qemu hand_back_to_initramfs_tools takes_over_from_initramfs_tools \
-	 kernel_remove_removes_image; do
+# Debian 13: what differs there (the libraries' names, the kernel and its
+# modules, initramfs-tools' split); the scripts' own paths are Debian 12's.
+if [ "$suite" = bookworm ]; then
+	tests="provides_meet_archives install_package kernel_install_makes_image package_installs_beside_lifeboat
+		update_initramfs trigger_defers_to_postinst boots_in_qemu hand_back_to_initramfs_tools
+		takes_over_from_initramfs_tools kernel_remove_removes_image"
+else
+	# Debian 13's kernel and image boot a systemd root in the boot case
+	# itools_trixie_systemd (tests/boot/cases-itools.sh).
+	tests="install_package kernel_install_makes_image package_installs_beside_lifeboat
+		hand_back_to_initramfs_tools takes_over_from_initramfs_tools"
+fi
+for t in $tests; do
 	start=$SECONDS
 	if reason=$("test_$t" 2>&1); then
-		echo "deb: PASS $t ($((SECONDS - start))s)"
+		echo "deb: PASS $suite $t ($((SECONDS - start))s)"
 		passed=$((passed + 1))
 	else
-		echo "deb: FAIL $t: $reason" | head -n 20
+		echo "deb: FAIL $suite $t: $reason" | head -n 20
 		failed=$((failed + 1))
 	fi
 done

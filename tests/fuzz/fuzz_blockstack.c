@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "blockstack/keyspec.h"
-#include "blockstack/params.h"
+#include "blockstack/stack_params.h"
 #include "init/bootargs.h"
 #include "common/dmname.h"
 #include "common/luksopts.h"
@@ -35,12 +35,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		stack_params_luks_timeout(&p, p.luks_names[i].uuid);
 	}
 	for (size_t i = 0; i < p.n_keys; i++) {
-		luks_key_applies(&p.luks_keys[i], "vda", line);
+		keyspec_applies(&p.luks_keys[i], "vda", line);
 		if (p.luks_keys[i].has_keydev)
-			luks_key_dev_text(&p.luks_keys[i].keydev, text, sizeof(text));
+			keyspec_dev_text(&p.luks_keys[i].keydev, text, sizeof(text));
 	}
-	if (luks_key_parse(line, &key) == 0)
-		luks_key_applies(&key, line, line);
+	if (keyspec_parse(line, &key) == 0)
+		keyspec_applies(&key, line, line);
 	luks_opts_init(&opts);
 	luks_opts_parse(line, &opts);
 	luks_opts_argv(&opts, argv, LUKS_OPTS_ARGV_MAX);

@@ -4,8 +4,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "net/dhcppkt.h"
-#include "net/netconf.h"
+#include "net/config/ifstate.h"
+#include "net/dhcp4/dhcppkt.h"
 
 static uint32_t be32(const uint8_t *p)
 {
@@ -18,7 +18,7 @@ static void lease_touch(const struct dhcp_lease *l)
 	char buf[2048];
 
 	/* The strings must be terminated and safe: formatting reads them. */
-	netconf_format(&link, "dhcp", l, buf, sizeof(buf));
+	ifstate_format(&link, "dhcp", l, buf, sizeof(buf));
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -7,8 +7,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "net/dhcp6pkt.h"
-#include "net/netconf.h"
+#include "net/config/ifstate.h"
+#include "net/ip6/dhcp6pkt.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -30,6 +30,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(c.dns, l.dns, sizeof(c.dns));
 	memcpy(c.domain, l.domain, sizeof(c.domain));
 	memcpy(c.boot_url, l.boot_url, sizeof(c.boot_url));
-	netconf_format6(&link, &c, buf, sizeof(buf));
+	ifstate_format6(&link, &c, buf, sizeof(buf));
 	return 0;
 }

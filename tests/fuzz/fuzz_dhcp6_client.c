@@ -1,4 +1,4 @@
-/* Fuzz target: net/dhcp6.c's state machine. The input is a script of the
+/* Fuzz target: net/ip6/dhcp6.c's state machine. The input is a script of the
  * kernel's address events, a server's messages and timer ticks, fed to
  * dhcp6_client_input and dhcp6_client_timer through socketpairs, with fake
  * system calls (no interface is touched). Each record: a kind byte (0: an
@@ -13,7 +13,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "net/dhcp6.h"
+#include "net/ip6/dhcp6.h"
 
 static int pair_nl[2] = { -1, -1 }, pair_udp[2] = { -1, -1 };
 

@@ -34,11 +34,20 @@ static void check(const struct hookreq *q, unsigned int lines)
 	check_text(q->arg);
 	switch (q->kind) {
 	case HOOKREQ_FILE:
+	case HOOKREQ_PROGRAM:
 		check_path(q->arg);
 		if (q->dest)
 			check_path(q->dest);
 		break;
-	case HOOKREQ_PROGRAM:
+	case HOOKREQ_SYMLINK:
+		/* The target is the link's text; its path is checked. */
+		if (!q->dest || strpbrk(q->arg, " \t"))
+			abort();
+		check_path(q->dest);
+		break;
+	case HOOKREQ_DIR:
+		if (q->dest)
+			abort();
 		check_path(q->arg);
 		break;
 	case HOOKREQ_SCRIPT:

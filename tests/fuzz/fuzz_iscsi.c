@@ -9,11 +9,11 @@
 #include <sys/stat.h>
 
 #include "init/bootargs.h"
-#include "init/plan.h"
-#include "net/ibft.h"
+#include "init/boot_plan.h"
+#include "net/iscsi/ibft.h"
+#include "net/iscsi/iscsistart.h"
+#include "net/iscsi/rfc4173.h"
 #include "net/iscsi_conf.h"
-#include "net/iscsistart.h"
-#include "net/rfc4173.h"
 
 /* The iBFT attributes the input's lines go to, in order. */
 static const char *const ibft_files[] = {

@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "net/iscsi_lun.h"
+#include "net/iscsi/iscsi_lun.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "net/iscsistart.h"
+#include "net/iscsi/iscsistart.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,4 +1,4 @@
-/* Fuzz target: net/leaserace.c's race over slots that come and go. The
+/* Fuzz target: net/config/leaserace.c's race over slots that come and go. The
  * clients are fakes whose answers the input scripts, one byte a step: a
  * slot's input (0: go on, 1: configured, 2: its socket fails), its timer
  * (next due at once or never; failing), and the interfaces that join while
@@ -10,7 +10,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "net/leaserace.h"
+#include "net/config/leaserace.h"
 
 static struct {
 	const uint8_t *data;

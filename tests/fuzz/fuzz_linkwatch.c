@@ -3,7 +3,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "net/linkwatch.h"
+#include "net/link/linkwatch.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -1,6 +1,7 @@
 /* fuzz_lukstang: the init's reading of lifeboat-clevis's standard error
  * (blockstack/lukstang.c), on arbitrary output: its lines and the pins that
- * opened the container, and after an unlock what failed on the way, reach
+ * opened the container, the binding that did (the line that ends a
+ * prompt), and after an unlock what failed on the way, reach
  * the console, so whatever the output holds
  * (a Tang URL from a hostile LUKS2 header among it), what is shown has no
  * control byte, fits its buffer and ends; every line is read exactly once. */
@@ -40,13 +41,14 @@ static void lines_check(const char *out, size_t size)
 	while (lukstang_next_failure(&pos, line, size)) {
 		shown_check(line, size);
 		CHECK(strncmp(line, "clevis-used: ", 13) != 0);
+		CHECK(strncmp(line, "clevis-binding: ", 16) != 0);
 		CHECK(count-- > 0);
 	}
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	char *out = malloc(size + 1), used[48];
+	char *out = malloc(size + 1), used[48], binding[40];
 
 	if (!out)
 		return 0;
@@ -57,6 +59,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	lukstang_used_pins(out, used, sizeof(used));
 	shown_check(used, sizeof(used));
 	CHECK(strncmp(used, "clevis", 6) == 0);
+	lukstang_binding(out, binding, sizeof(binding));
+	shown_check(binding, sizeof(binding));
+	CHECK(strncmp(binding, "its clevis binding", 18) == 0);
 	free(out);
 	return 0;
 }

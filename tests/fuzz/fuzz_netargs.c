@@ -6,13 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "net/ipconf.h"
-#include "net/nfsspec.h"
+#include "net/config/ipparam.h"
+#include "net/nfs/nfsspec.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *text = malloc(size + 1);
-	struct ip_conf ipc;
+	struct ip_param ipc;
 	struct nfs_spec spec;
 	char opts[512], path[512], server[64];
 
@@ -20,7 +20,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(text, data, size);
 	text[size] = '\0';
-	ip_conf_parse(text, &ipc);
+	ip_param_parse(text, &ipc);
 	nfs_spec_is_nfs_root(text);
 	if (nfs_spec_parse(text, &spec) == 0) {
 		nfs_spec_mount_data(&spec, "198.51.100.11", opts, sizeof(opts), path, sizeof(path));

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "net/netdevspec.h"
+#include "net/link/netdev_spec.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -4,8 +4,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "net/addrwatch.h"
-#include "net/ra.h"
+#include "net/ip6/addrwatch.h"
+#include "net/ip6/ra.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -7,7 +7,7 @@
  *    original but for the secrets, which read as "*" (or are gone);
  *  - the text never grows, and redact_has_secrets agrees;
  *  - as log lines, redacting the output again changes nothing;
- *  - as a root path (DHCP's root-path), net/rfc4173.c reads the stripped
+ *  - as a root path (DHCP's root-path), net/iscsi/rfc4173.c reads the stripped
  *    text as the same target without CHAP, and the redacted one with none.
  * Any difference aborts. */
 #include <stddef.h>
@@ -18,7 +18,7 @@
 #include "init/bootargs.h"
 #include "common/cmdwords.h"
 #include "common/redact.h"
-#include "net/rfc4173.h"
+#include "net/iscsi/rfc4173.h"
 
 #define CHECK(cond) do { if (!(cond)) abort(); } while (0)
 

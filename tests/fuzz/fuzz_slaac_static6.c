@@ -1,5 +1,5 @@
-/* Fuzz target: the address events of IPv6 autoconfiguration (net/slaac.c)
- * and of a static ip=[ADDR] (net/static6.c): rtnetlink datagrams, each a
+/* Fuzz target: the address events of IPv6 autoconfiguration (net/ip6/slaac.c)
+ * and of a static ip=[ADDR] (net/ip6/static6.c): rtnetlink datagrams, each a
  * length byte then its bytes, fed through a socketpair to both clients'
  * input. A client says done only for a usable address of its interface
  * (static6: the one it added). */
@@ -10,8 +10,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "net/slaac.h"
-#include "net/static6.h"
+#include "net/ip6/slaac.h"
+#include "net/ip6/static6.h"
 
 static const struct link_info lan = { .name = "lan0", .index = 3,
 				      .mac = { 0x52, 0x54, 0x00, 0x00, 0x00, 0x01 } };

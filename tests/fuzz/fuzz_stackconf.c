@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "blockstack/params.h"
+#include "blockstack/stack_params.h"
 #include "common/crypttab.h"
 #include "common/luksopts.h"
 #include "gen/host/lvmfilter.h"

@@ -33,8 +33,8 @@ else
 fi
 
 fresh   # a component including init/ (upward)
-echo '#include "init/mountroot.h"' >> "$scratch/t/net/dhcp.c"
-expect upward 'net/dhcp.c: #include "init/mountroot.h": net/ may not use init/'
+echo '#include "init/mountroot.h"' >> "$scratch/t/net/dhcp4/dhcp.c"
+expect upward 'net/dhcp4/dhcp.c: #include "init/mountroot.h": net/dhcp4/ may not use init/'
 
 fresh   # a component including another it may not (across)
 echo '#include "kdump/capture.h"' >> "$scratch/t/resume/resume.c"
@@ -49,21 +49,21 @@ echo '#include "log.h"' >> "$scratch/t/bootlib/devwait.c"
 expect unprefixed '#include "log.h" does not name a file'
 
 fresh   # a base name used twice
-cp "$scratch/t/net/dhcp.h" "$scratch/t/blockstack/dhcp.h"
+cp "$scratch/t/net/dhcp4/dhcp.h" "$scratch/t/blockstack/dhcp.h"
 expect basename 'base name dhcp.h used 2 times'
 
 fresh   # rules that allow a cycle, and includes that make one
-sed -i 's/^bootlib  *may use:.*/& net/' "$scratch/t/docs/architecture.md"
-echo '#include "net/dhcp.h"' >> "$scratch/t/bootlib/log.c"
+sed -i 's|^bootlib  *may use:.*|& net/dhcp4|' "$scratch/t/docs/architecture.md"
+echo '#include "net/dhcp4/dhcp.h"' >> "$scratch/t/bootlib/log.c"
 expect cycle 'include cycle between folders'
 
 fresh   # a header of the tree's own included with angle brackets
-echo '#include <init/plan.h>' >> "$scratch/t/net/dhcp.c"
-expect angle '#include <init/plan.h> is one of the tree'"'"'s own headers'
+echo '#include <init/boot_plan.h>' >> "$scratch/t/net/dhcp4/dhcp.c"
+expect angle '#include <init/boot_plan.h> is one of the tree'"'"'s own headers'
 
 fresh   # a path through ".." that would name init/ as net/
-echo '#include "net/../init/plan.h"' >> "$scratch/t/net/dhcp.c"
-expect dotdot '#include "net/../init/plan.h" does not name a file'
+echo '#include "net/../init/boot_plan.h"' >> "$scratch/t/net/dhcp4/dhcp.c"
+expect dotdot '#include "net/../init/boot_plan.h" does not name a file'
 
 fresh   # a function of init/ declared by hand in net/: no include, only the linker sees it
 mkdir -p "$scratch/obj/init" "$scratch/obj/net"
@@ -98,7 +98,7 @@ sed -i 's|^# FEATURE .*|&\nlt_feature     fuzz  tests/unit/test_cmdline.c|' "$sc
 expect kind-place 'names tests/unit/test_cmdline.c as fuzz, whose files are under tests/fuzz/'
 
 fresh   # a line whose kind is none of the map's
-sed -i 's|^# FEATURE .*|&\nlt_feature     source net/dhcp.c|' "$scratch/t/docs/architecture.md"
+sed -i 's|^# FEATURE .*|&\nlt_feature     source net/dhcp4/dhcp.c|' "$scratch/t/docs/architecture.md"
 expect kind 'kind "source" is none of'
 
 fresh   # a new boot case file in no feature
@@ -106,15 +106,15 @@ echo 'case_lt_orphan() { return 0; }' > "$scratch/t/tests/boot/cases-lt.sh"
 expect unmapped-case 'tests/boot/cases-lt.sh is in no feature: add it to a line "FEATURE boot ..."'
 
 fresh   # a comment naming a file that moved away
-echo '/* the table is in net/lt_gone.c */' >> "$scratch/t/net/dhcp.c"
-expect stale-path "net/dhcp.c:$(wc -l < "$scratch/t/net/dhcp.c") names net/lt_gone.c, which is not in the tree"
+echo '/* the table is in net/lt_gone.c */' >> "$scratch/t/net/dhcp4/dhcp.c"
+expect stale-path "net/dhcp4/dhcp.c:$(wc -l < "$scratch/t/net/dhcp4/dhcp.c") names net/lt_gone.c, which is not in the tree"
 
 fresh   # a comment naming a folder's file without its extension, after the file moved
 echo '/* see gen/lt_gone for why */' >> "$scratch/t/gen/gen_report.c"
 expect stale-stem 'names gen/lt_gone, which is not in the tree'
 
 fresh   # a comment naming a page's section that is not there (renamed, moved)
-echo '/* measured in docs/kdump.md, "No such section here" */' >> "$scratch/t/net/dhcp.c"
+echo '/* measured in docs/kdump.md, "No such section here" */' >> "$scratch/t/net/dhcp4/dhcp.c"
 expect stale-section 'names the section "No such section here" of docs/kdump.md, which has no heading'
 
 echo "$passed passed, $failed failed"

@@ -3,7 +3,7 @@
 #ifndef LIFEBOAT_TESTS_STACKWORDS_H
 #define LIFEBOAT_TESTS_STACKWORDS_H
 
-#include "blockstack/params.h"
+#include "blockstack/stack_params.h"
 #include "bootlib/cmdline.h"
 
 static inline int stack_params_apply(struct stack_params *p, const char *word)

@@ -7,7 +7,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "blockstack/params.h"
+#include "blockstack/stack_params.h"
 #include "tests/unit/stackwords.h"
 #include "init/bootargs.h"
 #include "common/dmname.h"

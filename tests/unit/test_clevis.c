@@ -344,6 +344,9 @@ static void tang_tokens_together(void **state)
 	read_whole(img, err, sizeof(err));
 	assert_non_null(strstr(err, "clevis-used: tang\n"));
 	assert_null(strstr(err, "clevis token 0"));
+	/* Which binding opened it: the second token, by its server. */
+	snprintf(img, sizeof(img), "clevis-binding: token 1, tang server http://%s\n", live);
+	assert_non_null(strstr(err, img));
 }
 
 int main(void)

@@ -1,5 +1,5 @@
 /* Unit tests: an sss binding's Tang shares asked side by side
- * (clevis/tangmany.c through clevis/pin.c), with JWEs made by the real
+ * (clevis/tang_shares.c through clevis/pin.c), with JWEs made by the real
  * `clevis encrypt sss` and answered by the real tangd on the loopback
  * (tests/unit/clevis_fixture.h): a server that refuses and one that never
  * answers cost nothing when another answers; with every server down the

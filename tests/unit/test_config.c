@@ -109,6 +109,24 @@ static int parse_fresh(char **argv, struct build_opts *o)
 	return build_opts_parse(o, argc, argv);
 }
 
+/* --live brings the network; --live-ca names the CAs and implies --live. */
+static void live_options(void **state)
+{
+	char *live[] = { "build", "--config=/dev/null", "--live", "-o", "out.img", NULL };
+	char *ca[] = { "build", "--config=/dev/null", "--live-ca", "/etc/test-ca.pem", "-o", "out.img", NULL };
+	struct build_opts o;
+
+	(void)state;
+	assert_int_equal(parse_fresh(live, &o), 0);
+	assert_true(o.live && o.net);
+	assert_null(o.live_ca);
+	build_opts_free(&o);
+	assert_int_equal(parse_fresh(ca, &o), 0);
+	assert_true(o.live && o.net);
+	assert_string_equal(o.live_ca, "/etc/test-ca.pem");
+	build_opts_free(&o);
+}
+
 /* --sign-key and --sign-cert go together, and only with --uki; a signed
  * image has a command line of its own unless --uki-loader-cmdline. */
 static void uki_signing_options(void **state)
@@ -260,6 +278,7 @@ int main(void)
 		cmocka_unit_test(command_line_wins_over_config),
 		cmocka_unit_test(usage_errors),
 		cmocka_unit_test(uki_signing_options),
+		cmocka_unit_test(live_options),
 		cmocka_unit_test(system_config_order),
 		cmocka_unit_test(kdump_targets_from_config),
 	};

@@ -216,6 +216,36 @@ static void deadline_ends_a_prompt_nobody_answers(void **state)
 	ttys_close(&t);
 }
 
+/* A background job's pipe ends the wait (it may have made the answer
+ * needless); an answer typed before it still comes first, and a zeroed
+ * set watches no fd 0. */
+static void wake_fd_ends_the_wait(void **state)
+{
+	struct two_ttys t;
+	char buf[16];
+	int pipefd[2], saved_stdin;
+
+	(void)state;
+	ttys_open(&t);
+	assert_int_equal(pipe(pipefd), 0);
+	t.set.wake_fd = pipefd[0];
+	type_later(t.master[0], "typed\n");
+	assert_int_equal(console_read_answer(&t.set, buf, sizeof(buf), true, NULL), 5);
+	assert_int_equal(write(pipefd[1], "x", 1), 1);
+	assert_int_equal(console_read_answer(&t.set, buf, sizeof(buf), true, NULL), -ECANCELED);
+	/* fd 0 readable (the pipe put there) is still not watched. */
+	saved_stdin = dup(STDIN_FILENO);
+	assert_int_equal(dup2(pipefd[0], STDIN_FILENO), STDIN_FILENO);
+	t.set.wake_fd = 0;
+	t.set.deadline_ms = clock_now_ms() + 200;
+	assert_int_equal(console_read_answer(&t.set, buf, sizeof(buf), true, NULL), -ETIMEDOUT);
+	dup2(saved_stdin, STDIN_FILENO);
+	close(saved_stdin);
+	close(pipefd[1]);
+	close(pipefd[0]);
+	ttys_close(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -226,6 +256,7 @@ int main(void)
 		cmocka_unit_test(long_line_is_cut),
 		cmocka_unit_test(consoles_that_end_are_dropped),
 		cmocka_unit_test(deadline_ends_a_prompt_nobody_answers),
+		cmocka_unit_test(wake_fd_ends_the_wait),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

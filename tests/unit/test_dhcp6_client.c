@@ -1,4 +1,4 @@
-/* Unit tests: net/dhcp6.c's state machine, driven through its input
+/* Unit tests: net/ip6/dhcp6.c's state machine, driven through its input
  * function with a server's messages and the kernel's address events on
  * socketpairs, and fake system calls (no interface of the machine is
  * touched): an address that cannot be used is dropped and the client goes
@@ -11,7 +11,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "net/dhcp6.h"
+#include "net/ip6/dhcp6.h"
 #include "tests/unit/net6_fixture.h"
 
 #define IFINDEX 3

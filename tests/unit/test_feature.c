@@ -38,8 +38,8 @@ static void every_entry_is_complete(void **state)
 			assert_string_not_equal((*g)->name, (*f)->name);
 	}
 	/* way out, block stacks, TPM2, fsck, iSCSI, kdump, rescue, net, microcode, unxz,
-	 * resume, ssh, clevis, keymap, font, hooks */
-	assert_int_equal(n, 16);
+	 * resume, ssh, clevis, keymap, font, hooks, live */
+	assert_int_equal(n, 17);
 }
 
 /* iSCSI needs the network: the net entry comes first, so its modules do. */
@@ -72,6 +72,7 @@ static void generic_image_wants_what_is_asked(void **state)
 	assert_false(wants(&c, "TPM2"));
 	assert_false(wants(&c, "resume"));
 	assert_false(wants(&c, "ssh"));
+	assert_false(wants(&c, "live"));
 	assert_true(wants(&c, "fsck"));
 	assert_true(wants(&c, "rescue"));
 	/* The SSH server runs over the network: --ssh brings its drivers. */

@@ -100,7 +100,7 @@ static void pread_and_pwrite_at_offsets(void **state)
 
 	(void)state;
 	assert_true(fd >= 0);
-	assert_int_equal(fd_write_all(fd, "0123456789", 10), 0);
+	assert_int_equal(file_write_fd(fd, "0123456789", 10), 0);
 	assert_int_equal(file_write_fd_at(fd, "xyz", 3, 4), 0);
 	assert_int_equal(file_write_fd_at(fd, "end", 3, 12), 0);
 	assert_int_equal(lseek(fd, 0, SEEK_CUR), 10);
@@ -129,7 +129,7 @@ static void small_file_text(void **state)
 
 	(void)state;
 	assert_true(fd >= 0);
-	assert_int_equal(fd_write_all(fd, "hello\nworld\n", 12), 0);
+	assert_int_equal(file_write_fd(fd, "hello\nworld\n", 12), 0);
 	close(fd);
 	assert_int_equal(file_read_text(path, 0, buf, sizeof(buf)), 7);
 	assert_string_equal(buf, "hello\nw");

@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "blockstack/params.h"
+#include "blockstack/stack_params.h"
 #include "init/bootargs.h"
 #include "fsck/fsck.h"
 

@@ -55,7 +55,7 @@ static int teardown(void **state)
 }
 
 static const struct hookdirs_env env = { .kver = "6.1.0-9-amd64", .moddir = "/lib/modules/6.1.0-9-amd64",
-					 .mode = "generic" };
+					 .mode = "generic", .tmpdir = "/tmp/lb-scratch" };
 
 static void override_disable_order(void **state)
 {
@@ -180,11 +180,11 @@ static void runs_with_environment(void **state)
 	setenv("LIFEBOAT_TEST_LEAK", "leaked", 1);
 	one_hook(dir, "10-env", "#!/bin/sh\necho \"cmdline k=$LIFEBOAT_KVER m=$LIFEBOAT_MODE "
 		 "d=$LIFEBOAT_MODDIR a=$LIFEBOAT_HOOKS_API h=$LIFEBOAT_HOOK v=$LIFEBOAT_VERBOSE "
-		 "l=$LIFEBOAT_TEST_LEAK\"\necho 'module dm_mod'\necho to-the-user >&2\n", 0755, &set);
+		 "t=$LIFEBOAT_TMPDIR l=$LIFEBOAT_TEST_LEAK\"\necho 'module dm_mod'\necho to-the-user >&2\n", 0755, &set);
 	assert_int_equal(hookdirs_run(&set, &env, 5000, &out), 0);
 	assert_int_equal(out.len, 2);
 	assert_string_equal(out.items[0].arg, "k=6.1.0-9-amd64 m=generic d=/lib/modules/6.1.0-9-amd64 "
-			    "a=1 h=10-env v=0 l=");
+			    "a=1 h=10-env v=0 t=/tmp/lb-scratch l=");
 	assert_string_equal(out.items[1].arg, "dm_mod");
 	assert_string_equal(out.items[1].hook, set.items[0].path);
 	unsetenv("LIFEBOAT_TEST_LEAK");

@@ -52,6 +52,31 @@ static void every_request(void **state)
 	assert_int_equal(l.len, 0);
 }
 
+/* What a bridge to another system's hooks needs: a program placed where
+ * that system's hook put it, symlinks and empty directories. */
+static void placed_requests(void **state)
+{
+	struct hookreq_list l = { 0 };
+	char err[256];
+
+	(void)state;
+	assert_int_equal(parse("program /usr/sbin/sfdisk /sbin/sfdisk\n"
+			       "symlink ../lib/x/run /usr/bin/run\n"
+			       "dir /var/lib/frob\n", &l, err, sizeof(err)), 0);
+	assert_int_equal(l.len, 3);
+	assert_int_equal(l.items[0].kind, HOOKREQ_PROGRAM);
+	assert_string_equal(l.items[0].arg, "/usr/sbin/sfdisk");
+	assert_string_equal(l.items[0].dest, "/sbin/sfdisk");
+	assert_int_equal(l.items[1].kind, HOOKREQ_SYMLINK);
+	assert_string_equal(l.items[1].arg, "../lib/x/run");
+	assert_string_equal(l.items[1].dest, "/usr/bin/run");
+	assert_int_equal(l.items[2].kind, HOOKREQ_DIR);
+	assert_string_equal(l.items[2].arg, "/var/lib/frob");
+	assert_null(l.items[2].dest);
+	assert_string_equal(hookreq_kind_name(HOOKREQ_SYMLINK), "symlink");
+	hookreq_list_free(&l);
+}
+
 /* text must be refused, the error starting with want. */
 static void refused(const char *text, const char *want)
 {
@@ -70,8 +95,13 @@ static void malformed_lines(void **state)
 	refused("copy /etc/x\n", "line 1: unknown request 'copy'");
 	refused("file\n", "line 1: 'file' needs SRC [DEST]");
 	refused("file /a /b /c\n", "line 1: 'file' needs SRC [DEST]");
-	refused("program\n", "line 1: 'program' needs PATH");
-	refused("program /a /b\n", "line 1: 'program' needs PATH");
+	refused("program\n", "line 1: 'program' needs PATH [DEST]");
+	refused("program /a /b /c\n", "line 1: 'program' needs PATH [DEST]");
+	refused("program /a b\n", "line 1: DEST 'b' is not");
+	refused("symlink x\n", "line 1: 'symlink' needs TARGET PATH");
+	refused("symlink x y\n", "line 1: PATH 'y' is not");
+	refused("dir\n", "line 1: 'dir' needs PATH");
+	refused("dir /a/../b\n", "line 1: PATH");
 	refused("module a b\n", "line 1: 'module' needs NAME");
 	refused("cmdline\n", "line 1: 'cmdline' needs WORDS...");
 	refused("cmdline   \n", "line 1: 'cmdline' needs WORDS...");
@@ -142,6 +172,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(every_request),
+		cmocka_unit_test(placed_requests),
 		cmocka_unit_test(malformed_lines),
 		cmocka_unit_test(bounds),
 		cmocka_unit_test(partial_and_no_secret),

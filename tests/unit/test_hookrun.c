@@ -18,7 +18,8 @@
 
 static char top[64], log_path[128];
 static struct hook_args args = { .timeout_sec = 10 };
-static struct hookrun_boot boot = { .args = &args, .root = "LABEL=lbext4" };
+static struct hookrun_boot boot = { .args = &args, .root = "LABEL=lbext4", .root_kind = "disk",
+				     .root_device = "/dev/vda2" };
 
 static void script(const char *rel, const char *body, mode_t mode)
 {
@@ -98,7 +99,7 @@ static void order_and_environment(void **state)
 	script("initqueue/settled/01-d", "", 0755);
 	script("initqueue/05-c", "", 0755);
 	script("pre-trigger/10-a", "", 0755);
-	script("pre-mount/10-env", "echo \"$NEWROOT $root $PATH\" >> $0.out", 0755);
+	script("pre-mount/10-env", "echo \"$NEWROOT $root $PATH $LIFEBOAT_ROOT_KIND $LIFEBOAT_ROOT_DEVICE\" >> $0.out", 0755);
 	script("cleanup/10-late", "", 0755);
 	assert_int_equal(hookrun_stage(STAGE_PRE_UDEV, &boot, &next, why, sizeof(why)), 0);
 	assert_int_equal(next, 5);
@@ -118,7 +119,7 @@ static void order_and_environment(void **state)
 		assert_non_null(f);
 		assert_non_null(fgets(line, sizeof(line), f));
 		fclose(f);
-		assert_string_equal(line, "/sysroot LABEL=lbext4 /usr/sbin:/usr/bin:/sbin:/bin\n");
+		assert_string_equal(line, "/sysroot LABEL=lbext4 /usr/sbin:/usr/bin:/sbin:/bin disk /dev/vda2\n");
 	}
 }
 

@@ -12,12 +12,12 @@
 #include <unistd.h>
 
 #include "init/bootargs.h"
-#include "init/plan.h"
-#include "net/ibft.h"
+#include "init/boot_plan.h"
+#include "net/iscsi/ibft.h"
+#include "net/iscsi/iscsi_lun.h"
+#include "net/iscsi/iscsistart.h"
+#include "net/iscsi/rfc4173.h"
 #include "net/iscsi_conf.h"
-#include "net/iscsi_lun.h"
-#include "net/iscsistart.h"
-#include "net/rfc4173.h"
 
 static const uint8_t mac[6] = { 0x52, 0x54, 0x00, 0x12, 0x34, 0x56 };
 
@@ -121,7 +121,7 @@ static void rfc4173_too_long(void **state)
 
 /* ---- rd.iscsi.* and which target ---- */
 
-/* What net/ is given of a's words (net/net.h), as init/plan.c decides it. */
+/* What net/ is given of a's words (net/net.h), as init/boot_plan.c decides it. */
 static struct boot_plan plan;
 #define RQ(a) (boot_plan_make(&(a), &plan), &plan.net)
 

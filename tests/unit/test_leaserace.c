@@ -1,4 +1,4 @@
-/* Unit tests: net/leaserace.c's race, with a table of fake clients whose
+/* Unit tests: net/config/leaserace.c's race, with a table of fake clients whose
  * sockets are socketpairs: an interface whose carrier comes while the race
  * runs joins it at once and can win; a dropped slot does not end a race
  * that an interface may still join; the first answer wins. */
@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "bootlib/clock.h"
-#include "net/leaserace.h"
+#include "net/config/leaserace.h"
 
 /* A fake client: its socket's other end is the "server"; a byte 'L' is a
  * lease, 'X' a failing socket; start sends 'L' when answers is set. */

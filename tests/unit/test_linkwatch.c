@@ -1,4 +1,4 @@
-/* Unit tests: net/linkwatch: rtnetlink link messages, whole, cut off and malformed. */
+/* Unit tests: net/link/linkwatch.c: rtnetlink link messages, whole, cut off and malformed. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "net/linkwatch.h"
+#include "net/link/linkwatch.h"
 
 /* A datagram being built: messages appended one after another. */
 struct dgram {

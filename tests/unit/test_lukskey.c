@@ -11,10 +11,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "blockstack/keyread.h"
+#include "blockstack/key_read.h"
 #include "blockstack/keyspec.h"
 #include "blockstack/lukskey.h"
-#include "blockstack/params.h"
+#include "blockstack/stack_params.h"
 #include "tests/unit/stackwords.h"
 #include "init/bootargs.h"
 
@@ -26,17 +26,17 @@ static void path_only_is_in_the_image(void **state)
 	struct luks_key k;
 
 	(void)state;
-	assert_int_equal(luks_key_parse("/etc/luks/root.key", &k), 0);
+	assert_int_equal(keyspec_parse("/etc/luks/root.key", &k), 0);
 	assert_string_equal(k.path, "/etc/luks/root.key");
 	assert_false(k.has_keydev);
 	assert_false(k.has_luksdev);
-	assert_true(luks_key_applies(&k, "vda", U1));
+	assert_true(keyspec_applies(&k, "vda", U1));
 	/* An empty KEYDEV is the image too, with a LUKSDEV after it. */
-	assert_int_equal(luks_key_parse("/k::UUID=" U1, &k), 0);
+	assert_int_equal(keyspec_parse("/k::UUID=" U1, &k), 0);
 	assert_false(k.has_keydev);
 	assert_true(k.has_luksdev);
-	assert_true(luks_key_applies(&k, "vdb", U1));
-	assert_false(luks_key_applies(&k, "vdb", U2));
+	assert_true(keyspec_applies(&k, "vdb", U1));
+	assert_false(keyspec_applies(&k, "vdb", U2));
 }
 
 static void key_device_forms(void **state)
@@ -45,22 +45,22 @@ static void key_device_forms(void **state)
 	char text[300];
 
 	(void)state;
-	assert_int_equal(luks_key_parse("/keys/root.key:LABEL=keys", &k), 0);
+	assert_int_equal(keyspec_parse("/keys/root.key:LABEL=keys", &k), 0);
 	assert_string_equal(k.path, "/keys/root.key");
 	assert_true(k.has_keydev);
 	assert_int_equal(k.keydev.kind, DEVSPEC_LABEL);
 	assert_string_equal(k.keydev.value, "keys");
-	luks_key_dev_text(&k.keydev, text, sizeof(text));
+	keyspec_dev_text(&k.keydev, text, sizeof(text));
 	assert_string_equal(text, "LABEL=keys");
-	assert_int_equal(luks_key_parse("/k:UUID=" U2, &k), 0);
+	assert_int_equal(keyspec_parse("/k:UUID=" U2, &k), 0);
 	assert_int_equal(k.keydev.kind, DEVSPEC_UUID);
-	assert_int_equal(luks_key_parse("/k:PARTUUID=0a0b0c0d-01", &k), 0);
+	assert_int_equal(keyspec_parse("/k:PARTUUID=0a0b0c0d-01", &k), 0);
 	assert_int_equal(k.keydev.kind, DEVSPEC_PARTUUID);
-	assert_int_equal(luks_key_parse("/k:/dev/sdb1", &k), 0);
+	assert_int_equal(keyspec_parse("/k:/dev/sdb1", &k), 0);
 	assert_int_equal(k.keydev.kind, DEVSPEC_PATH);
-	luks_key_dev_text(&k.keydev, text, sizeof(text));
+	keyspec_dev_text(&k.keydev, text, sizeof(text));
 	assert_string_equal(text, "/dev/sdb1");
-	assert_int_equal(luks_key_parse("/k:/dev/disk/by-label/usb", &k), 0);
+	assert_int_equal(keyspec_parse("/k:/dev/disk/by-label/usb", &k), 0);
 	assert_int_equal(k.keydev.kind, DEVSPEC_LABEL);
 }
 
@@ -69,16 +69,16 @@ static void luks_device_limits_the_key(void **state)
 	struct luks_key k;
 
 	(void)state;
-	assert_int_equal(luks_key_parse("/k:LABEL=keys:UUID=" U1, &k), 0);
-	assert_true(luks_key_applies(&k, "vda", U1));
+	assert_int_equal(keyspec_parse("/k:LABEL=keys:UUID=" U1, &k), 0);
+	assert_true(keyspec_applies(&k, "vda", U1));
 	/* UUIDs compare whatever their case. */
-	assert_true(luks_key_applies(&k, "vda", "1B2C3D4E-0001-4A5B-8C6D-7E8F9A0B1C2D"));
-	assert_false(luks_key_applies(&k, "vda", U2));
-	assert_int_equal(luks_key_parse("/k:LABEL=keys:/dev/vdb", &k), 0);
-	assert_true(luks_key_applies(&k, "vdb", U2));
-	assert_false(luks_key_applies(&k, "vda", U2));
-	assert_int_equal(luks_key_parse("/k:LABEL=keys:/dev/disk/by-uuid/" U2, &k), 0);
-	assert_true(luks_key_applies(&k, "vdc", U2));
+	assert_true(keyspec_applies(&k, "vda", "1B2C3D4E-0001-4A5B-8C6D-7E8F9A0B1C2D"));
+	assert_false(keyspec_applies(&k, "vda", U2));
+	assert_int_equal(keyspec_parse("/k:LABEL=keys:/dev/vdb", &k), 0);
+	assert_true(keyspec_applies(&k, "vdb", U2));
+	assert_false(keyspec_applies(&k, "vda", U2));
+	assert_int_equal(keyspec_parse("/k:LABEL=keys:/dev/disk/by-uuid/" U2, &k), 0);
+	assert_true(keyspec_applies(&k, "vdc", U2));
 }
 
 static void malformed_keys(void **state)
@@ -87,24 +87,24 @@ static void malformed_keys(void **state)
 	char longpath[KEY_PATH_MAX + 2];
 
 	(void)state;
-	assert_int_equal(luks_key_parse(NULL, &k), -EINVAL);
-	assert_int_equal(luks_key_parse("", &k), -EINVAL);
-	assert_int_equal(luks_key_parse(":LABEL=keys", &k), -EINVAL);
-	assert_int_equal(luks_key_parse("relative.key", &k), -EINVAL);
-	assert_int_equal(luks_key_parse("/keys/../etc/shadow:LABEL=k", &k), -EINVAL);
-	assert_int_equal(luks_key_parse("/..", &k), -EINVAL);
+	assert_int_equal(keyspec_parse(NULL, &k), -EINVAL);
+	assert_int_equal(keyspec_parse("", &k), -EINVAL);
+	assert_int_equal(keyspec_parse(":LABEL=keys", &k), -EINVAL);
+	assert_int_equal(keyspec_parse("relative.key", &k), -EINVAL);
+	assert_int_equal(keyspec_parse("/keys/../etc/shadow:LABEL=k", &k), -EINVAL);
+	assert_int_equal(keyspec_parse("/..", &k), -EINVAL);
 	/* ".." only as a whole part: names that contain dots are fine. */
-	assert_int_equal(luks_key_parse("/keys/..root.key", &k), 0);
-	assert_int_equal(luks_key_parse("/k:LABEL=", &k), -EINVAL);
-	assert_int_equal(luks_key_parse("/k:keys", &k), -EINVAL);
-	assert_int_equal(luks_key_parse("/k:LABEL=a:", &k), -EINVAL);
+	assert_int_equal(keyspec_parse("/keys/..root.key", &k), 0);
+	assert_int_equal(keyspec_parse("/k:LABEL=", &k), -EINVAL);
+	assert_int_equal(keyspec_parse("/k:keys", &k), -EINVAL);
+	assert_int_equal(keyspec_parse("/k:LABEL=a:", &k), -EINVAL);
 	/* The container is named by its UUID or its node only. */
-	assert_int_equal(luks_key_parse("/k:LABEL=a:LABEL=b", &k), -EINVAL);
-	assert_int_equal(luks_key_parse("/k:LABEL=a:UUID=" U1 ":x", &k), -EINVAL);
+	assert_int_equal(keyspec_parse("/k:LABEL=a:LABEL=b", &k), -EINVAL);
+	assert_int_equal(keyspec_parse("/k:LABEL=a:UUID=" U1 ":x", &k), -EINVAL);
 	memset(longpath, 'a', sizeof(longpath) - 1);
 	longpath[0] = '/';
 	longpath[sizeof(longpath) - 1] = '\0';
-	assert_int_equal(luks_key_parse(longpath, &k), -ENAMETOOLONG);
+	assert_int_equal(keyspec_parse(longpath, &k), -ENAMETOOLONG);
 }
 
 /* As the command line hands them over: repeatable, in order, bounded. */
@@ -264,7 +264,7 @@ static void keys_wait_or_do_not_apply(void **state)
 {
 	struct stack_params p;
 	struct luks_opts o;
-	struct luks_container a = { "vda", U1, "r", &o, 0 }, b = { "vdb", U2, "r", &o, 0 };
+	struct luks_container a = { "vda", U1, "r", &o, 0, false }, b = { "vdb", U2, "r", &o, 0, false };
 
 	(void)state;
 	luks_opts_init(&o);

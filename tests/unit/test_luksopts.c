@@ -1,6 +1,6 @@
 /* Unit tests: crypttab(5) options (common/luksopts.c), the cryptsetup
  * arguments they make, and which list a container gets: rd.luks.options=,
- * crypttab's, rd.luks.crypttab=0, noauto (blockstack/params.c). */
+ * crypttab's, rd.luks.crypttab=0, noauto (blockstack/stack_params.c). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "blockstack/luks.h"
-#include "blockstack/params.h"
+#include "blockstack/stack_params.h"
 #include "tests/unit/stackwords.h"
 #include "init/bootargs.h"
 #include "common/luksopts.h"
@@ -128,6 +128,48 @@ static void tries(void **state)
 	assert_string_equal(o.notes, "tries=99999999999999999999999: not a number, ignored");
 }
 
+/* Debian's keyscript=: a bare name is in /lib/cryptsetup/scripts, an
+ * absolute path stays; anything else is noted and left out. tries=0 runs a
+ * keyscript until it opens the container (rd.timeout= bounds it), without
+ * a note; the passphrase prompt keeps its 3 tries. */
+static void keyscript(void **state)
+{
+	static const char *const bad[] = {
+		"keyscript=", "keyscript=sub/k", "keyscript=/lib/../k", "keyscript=..",
+		"keyscript=/" "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+		"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+	};
+	struct luks_opts o = parsed("luks,keyscript=decrypt_keyctl");
+
+	(void)state;
+	assert_int_equal(o.n_notes, 0);
+	assert_string_equal(o.keyscript, "/lib/cryptsetup/scripts/decrypt_keyctl");
+	o = parsed("keyscript=/usr/local/sbin/k,tries=0");
+	assert_int_equal(o.n_notes, 0);
+	assert_string_equal(o.keyscript, "/usr/local/sbin/k");
+	assert_true(o.tries_forever);
+	assert_int_equal(o.tries, LUKS_OPTS_TRIES_DEFAULT);
+	o = parsed("tries=0,keyscript=passdev,tries=2");
+	assert_false(o.tries_forever);
+	assert_int_equal(o.tries, 2);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		o = parsed(bad[i]);
+		assert_int_equal(o.n_notes, 1);
+		assert_string_equal(o.keyscript, "");
+	}
+	assert_string_equal(parsed("keyscript=../x").notes, "keyscript=../x: not a name in "
+			    "/lib/cryptsetup/scripts or an absolute path, ignored");
+	/* Where only crypttab may name one: dropped and said, with its tries=0. */
+	o = parsed("keyscript=passdev,tries=0");
+	luks_opts_refuse_keyscript(&o, "crypttab only");
+	assert_string_equal(o.keyscript, "");
+	assert_string_equal(o.notes, "keyscript=/lib/cryptsetup/scripts/passdev: crypttab only; "
+			    "tries=0: unbounded tries are not offered at boot; 3 are");
+	o = parsed("discard");
+	luks_opts_refuse_keyscript(&o, "crypttab only");
+	assert_int_equal(o.n_notes, 0);
+}
+
 static void malformed_numbers(void **state)
 {
 	static const char *const bad[] = {
@@ -211,17 +253,16 @@ static void accepted_and_ignored(void **state)
 static void noted_options(void **state)
 {
 	struct luks_opts o = parsed("plain,discard,tcrypt,tcrypt-hidden,veracrypt,bitlk,frob,"
-				    "keyscript=/lib/x,discard=1,header=/boot/h.img");
+				    "discard=1,header=/boot/h.img");
 
 	(void)state;
 	assert_int_equal(o.flags, LUKS_OPT_DISCARD | LUKS_OPT_HEADER);
-	assert_int_equal(o.n_notes, 9);
+	assert_int_equal(o.n_notes, 8);
 	assert_non_null(strstr(o.notes, "plain: another format; the container is opened as "
 			       "LUKS if it is one; tcrypt: another format"));
 	assert_non_null(strstr(o.notes, "bitlk: another format"));
-	assert_non_null(strstr(o.notes, "; frob: unknown, ignored; keyscript=/lib/x: unknown, "
-			       "ignored; discard=1: unknown, ignored; header=/boot/h.img: detached "
-			       "LUKS headers are not supported"));
+	assert_non_null(strstr(o.notes, "; frob: unknown, ignored; discard=1: unknown, ignored; "
+			       "header=/boot/h.img: detached LUKS headers are not supported"));
 	assert_string_equal(argv_text(&o), "--allow-discards");
 }
 
@@ -345,7 +386,7 @@ static void timeout_parameter(void **state)
 static void prompt_bound(void **state)
 {
 	struct luks_opts o;
-	struct luks_container c = { "vda", U1, "r", &o, 0 };
+	struct luks_container c = { "vda", U1, "r", &o, 0, false };
 
 	(void)state;
 	luks_opts_init(&o);
@@ -409,6 +450,39 @@ static void crypttab_off(void **state)
 	assert_true(p.crypttab);
 }
 
+/* A crypttab line with a keyscript: its key field is the script's
+ * argument, kept as written, never a key file; rd.luks.options= cannot
+ * name a keyscript (its argument is a crypttab line's). */
+static void crypttab_keyscript(void **state)
+{
+	struct stack_params p;
+	const struct luks_entry *t;
+
+	(void)state;
+	cmdline("rd.luks.options=" U2 "=keyscript=passdev,discard", &p);
+	crypttab_line(&p, "lbroot UUID=" U1 " /dev/disk/by-label/K:/k.key luks,keyscript=passdev");
+	crypttab_line(&p, "lbdata UUID=" U2 " /etc/data.key luks,keyscript=/sbin/k");
+	assert_int_equal(p.n_keys, 0);
+	t = stack_params_crypttab_line(&p, U1);
+	assert_non_null(t);
+	assert_string_equal(t->key, "/dev/disk/by-label/K:/k.key");
+	assert_string_equal(t->options, "luks,keyscript=passdev");
+	assert_string_equal(stack_params_luks_opts(&p, U1)->keyscript,
+			    "/lib/cryptsetup/scripts/passdev");
+	/* U2's own rd.luks.options= wins whole: no keyscript, said why. */
+	assert_string_equal(stack_params_luks_opts(&p, U2)->keyscript, "");
+	assert_string_equal(stack_params_luks_opts(&p, U2)->notes,
+			    "keyscript=/lib/cryptsetup/scripts/passdev: only a crypttab line names "
+			    "a keyscript, ignored");
+	assert_null(stack_params_crypttab_line(&p, "1b2c3d4e-00ff-4a5b-8c6d-7e8f9a0b1c2d"));
+	cmdline("rd.luks.options=keyscript=/sbin/k", &p);
+	assert_string_equal(p.all_opts.keyscript, "");
+	assert_int_equal(p.all_opts.n_notes, 1);
+	/* Without a keyscript the key field is a key file, as before. */
+	crypttab_line(&p, "lbroot UUID=" U1 " /etc/root.key luks");
+	assert_int_equal(p.n_keys, 1);
+}
+
 /* noauto: only when the command line names the container. */
 static void noauto(void **state)
 {
@@ -438,6 +512,7 @@ int main(void)
 		cmocka_unit_test(flags_become_cryptsetup_arguments),
 		cmocka_unit_test(all_flags_in_order),
 		cmocka_unit_test(tries),
+		cmocka_unit_test(keyscript),
 		cmocka_unit_test(malformed_numbers),
 		cmocka_unit_test(key_file_window),
 		cmocka_unit_test(timeout),
@@ -451,6 +526,7 @@ int main(void)
 		cmocka_unit_test(options_parameter_forms),
 		cmocka_unit_test(crypttab_off),
 		cmocka_unit_test(noauto),
+		cmocka_unit_test(crypttab_keyscript),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -73,6 +73,31 @@ static void failures_after_unlock(void **state)
 	assert_false(lukstang_next_failure(&out, line, sizeof(line)));
 	out = "clevis-used: tang\n";
 	assert_false(lukstang_next_failure(&out, line, sizeof(line)));
+	out = "clevis-binding: token 1, tang server http://x\nclevis-used: tang\n";
+	assert_false(lukstang_next_failure(&out, line, sizeof(line)));
+}
+
+/* Which binding opened it, for the line that ends a prompt: the token and
+ * its server, escaped (the URL is the disk header's). */
+static void binding_named(void **state)
+{
+	char binding[96];
+
+	(void)state;
+	lukstang_binding("clevis token 0 on /dev/vda: tang server http://a: connection refused\n"
+			 "clevis-binding: token 1, tang server http://198.51.100.1:7500\n"
+			 "clevis-used: tang\n", binding, sizeof(binding));
+	assert_string_equal(binding, "its clevis binding (token 1, tang server "
+				     "http://198.51.100.1:7500)");
+	lukstang_binding("clevis-binding: token 2, tang server http://\033[2J\n", binding,
+			 sizeof(binding));
+	assert_string_equal(binding, "its clevis binding (token 2, tang server http://\\x1b[2J)");
+	lukstang_binding("clevis-used: tang\n", binding, sizeof(binding));
+	assert_string_equal(binding, "its clevis binding");
+	/* Only a line of its own says it, not a reason quoting it. */
+	lukstang_binding("clevis token 0: tang server http://clevis-binding: token 9\n"
+			 "clevis-binding: token 1\n", binding, sizeof(binding));
+	assert_string_equal(binding, "its clevis binding (token 1)");
 }
 
 int main(void)
@@ -82,6 +107,7 @@ int main(void)
 		cmocka_unit_test(long_line_cut),
 		cmocka_unit_test(used_pins),
 		cmocka_unit_test(failures_after_unlock),
+		cmocka_unit_test(binding_named),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,5 +1,5 @@
 /* Unit tests: the order a LUKS container is opened in (blockstack/luksunlock.c):
- * key files, TPM2 token, Tang, passphrase; a container waiting for its key
+ * key files, TPM2 token, Tang, passphrase (or keyscript); a container waiting for its key
  * device, and containers queued behind a prompt that holds the console.
  * The steps are stand-ins that record their calls. */
 #include <stdarg.h>
@@ -24,6 +24,7 @@ static struct {
 	int passphrase;
 	bool busy;
 	bool keydev_allowed_seen;
+	bool clevis_retry_seen;
 	char calls[512];
 	char failed[128];
 } fake;
@@ -63,6 +64,15 @@ static enum tang_result fake_tang(const struct luks_container *c)
 static int fake_passphrase(const struct luks_container *c)
 {
 	call("passphrase", c);
+	fake.clevis_retry_seen = c->clevis_retry;
+	return fake.passphrase;
+}
+
+/* The keyscript runs where the passphrase would be asked. */
+static int fake_keyscript(const struct stack_params *p, const struct luks_container *c)
+{
+	(void)p;
+	call("keyscript", c);
 	return fake.passphrase;
 }
 
@@ -83,6 +93,7 @@ static const struct luksunlock_ops ops = {
 	.tpm2 = fake_tpm2,
 	.tang = fake_tang,
 	.passphrase = fake_passphrase,
+	.keyscript = fake_keyscript,
 	.prompt_busy = fake_busy,
 };
 
@@ -107,6 +118,21 @@ static void order_ends_with_the_passphrase(void **state)
 	(void)state;
 	assert_int_equal(luksunlock_container(&u, "vda", U1, false, true), 0);
 	assert_string_equal(fake.calls, "keys:vda tpm2:vda tang:vda passphrase:vda");
+}
+
+/* Bindings that failed (a Tang server down) are tried again behind the
+ * prompt; a container without any (or without lifeboat-clevis) is not. */
+static void failed_bindings_retried_behind_the_prompt(void **state)
+{
+	(void)state;
+	fake.tang = TANG_FAILED;
+	luksunlock_container(&u, "vda", U1, false, true);
+	assert_true(fake.clevis_retry_seen);
+	fake.tang = TANG_NONE;
+	luksunlock_container(&u, "vdb", U2, false, true);
+	assert_false(fake.clevis_retry_seen);
+	assert_string_equal(fake.calls, "keys:vda tpm2:vda tang:vda passphrase:vda "
+			    "keys:vdb tpm2:vdb tang:vdb passphrase:vdb");
 }
 
 /* Each step that opens it ends the order there. */
@@ -181,6 +207,35 @@ static void failure_is_offered_again(void **state)
 	assert_string_equal(fake.failed, "vda");
 }
 
+/* A crypttab line's keyscript= takes the passphrase's place, the other
+ * steps before it as for any container; behind a busy console it is
+ * queued like a prompt (it may prompt), and runs once the console is free. */
+static void keyscript_instead_of_the_passphrase(void **state)
+{
+	struct crypttab_entry e;
+
+	(void)state;
+	assert_int_equal(crypttab_parse_line("lbroot UUID=" U1 " lbkey luks,keyscript=decrypt_keyctl",
+					     &e), 1);
+	assert_int_equal(stack_params_add_crypttab(&params, &e), 0);
+	assert_int_equal(luksunlock_container(&u, "vda", U1, false, true), 0);
+	assert_int_equal(luksunlock_container(&u, "vdb", U2, false, true), 0);
+	assert_string_equal(fake.calls, "keys:vda tpm2:vda tang:vda keyscript:vda "
+			    "keys:vdb tpm2:vdb tang:vdb passphrase:vdb");
+	fake.calls[0] = '\0';
+	fake.busy = true;
+	luksunlock_container(&u, "vda", U1, false, true);
+	assert_string_equal(fake.calls, "keys:vda tpm2:vda tang:vda");
+	fake.busy = false;
+	luksunlock_console_free(&u);
+	assert_string_equal(fake.calls, "keys:vda tpm2:vda tang:vda keys:vda tpm2:vda tang:vda "
+			    "keyscript:vda");
+	/* Its failure leaves it locked, offered again later. */
+	fake.passphrase = -EACCES;
+	assert_int_equal(luksunlock_container(&u, "vda", U1, false, true), -EACCES);
+	assert_string_equal(fake.failed, "vda");
+}
+
 /* rd.luks=0: not a step is tried. */
 static void unwanted_stays_locked(void **state)
 {
@@ -195,11 +250,13 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(order_ends_with_the_passphrase, setup),
 		cmocka_unit_test_setup(each_step_stops_the_order, setup),
+		cmocka_unit_test_setup(failed_bindings_retried_behind_the_prompt, setup),
 		cmocka_unit_test_setup(waits_for_its_key_device, setup),
 		cmocka_unit_test_setup(queued_behind_the_prompt_in_order, setup),
 		cmocka_unit_test_setup(tpm2_pin_waits_for_the_console, setup),
 		cmocka_unit_test_setup(failure_is_offered_again, setup),
 		cmocka_unit_test_setup(unwanted_stays_locked, setup),
+		cmocka_unit_test_setup(keyscript_instead_of_the_passphrase, setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

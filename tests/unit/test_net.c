@@ -13,13 +13,13 @@
 
 #include "bootlib/clock.h"
 #include "init/bootargs.h"
-#include "init/plan.h"
-#include "net/dhcppkt.h"
-#include "net/ipconf.h"
+#include "init/boot_plan.h"
+#include "net/config/ifstate.h"
+#include "net/config/ifup.h"
+#include "net/config/ipparam.h"
+#include "net/dhcp4/dhcppkt.h"
 #include "net/net.h"
-#include "net/netconf.h"
-#include "net/netup.h"
-#include "net/nfsspec.h"
+#include "net/nfs/nfsspec.h"
 
 static const uint8_t mac[6] = { 0x52, 0x54, 0x00, 0x00, 0x00, 0x01 };
 #define XID 0x1234abcdu
@@ -37,79 +37,79 @@ static const char *addr_text(struct in_addr a)
 
 static void ip_single_words(void **state)
 {
-	struct ip_conf c;
+	struct ip_param c;
 
 	(void)state;
-	assert_int_equal(ip_conf_parse("dhcp", &c), 0);
+	assert_int_equal(ip_param_parse("dhcp", &c), 0);
 	assert_int_equal(c.method, IP_METHOD_DHCP);
 	assert_string_equal(c.dev, "");
-	assert_int_equal(ip_conf_parse("on", &c), 0);
+	assert_int_equal(ip_param_parse("on", &c), 0);
 	assert_int_equal(c.method, IP_METHOD_DHCP);
-	assert_int_equal(ip_conf_parse("off", &c), 0);
+	assert_int_equal(ip_param_parse("off", &c), 0);
 	assert_int_equal(c.method, IP_METHOD_OFF);
-	assert_int_equal(ip_conf_parse("link6", &c), -EOPNOTSUPP);
-	assert_int_equal(ip_conf_parse("ibft", &c), -EOPNOTSUPP);
-	assert_int_equal(ip_conf_parse("sometimes", &c), -EINVAL);
-	assert_int_equal(ip_conf_parse("", &c), -EINVAL);
+	assert_int_equal(ip_param_parse("link6", &c), -EOPNOTSUPP);
+	assert_int_equal(ip_param_parse("ibft", &c), -EOPNOTSUPP);
+	assert_int_equal(ip_param_parse("sometimes", &c), -EINVAL);
+	assert_int_equal(ip_param_parse("", &c), -EINVAL);
 }
 
 static void ip_dracut_interface_form(void **state)
 {
-	struct ip_conf c;
+	struct ip_param c;
 
 	(void)state;
-	assert_int_equal(ip_conf_parse("eth1:dhcp", &c), 0);
+	assert_int_equal(ip_param_parse("eth1:dhcp", &c), 0);
 	assert_int_equal(c.method, IP_METHOD_DHCP);
 	assert_string_equal(c.dev, "eth1");
-	assert_int_equal(ip_conf_parse("enp0s3:dhcp:9000:52:54:00:12:34:56", &c), 0);
+	assert_int_equal(ip_param_parse("enp0s3:dhcp:9000:52:54:00:12:34:56", &c), 0);
 	assert_int_equal(c.mtu, 9000);
-	assert_int_equal(ip_conf_parse("eth0:dhcp:12", &c), -EINVAL);       /* MTU below 68 */
-	assert_int_equal(ip_conf_parse("eth0:link6", &c), -EOPNOTSUPP);
-	assert_int_equal(ip_conf_parse("averyveryverylongname0:dhcp", &c), -EINVAL);
+	assert_int_equal(ip_param_parse("eth0:dhcp:12", &c), -EINVAL);       /* MTU below 68 */
+	assert_int_equal(ip_param_parse("eth0:link6", &c), -EOPNOTSUPP);
+	assert_int_equal(ip_param_parse("averyveryverylongname0:dhcp", &c), -EINVAL);
 }
 
 static void ip_kernel_static_form(void **state)
 {
-	struct ip_conf c;
+	struct ip_param c;
 
 	(void)state;
-	assert_int_equal(ip_conf_parse("198.51.100.21:198.51.100.1:198.51.100.254:255.255.255.0:"
+	assert_int_equal(ip_param_parse("198.51.100.21:198.51.100.1:198.51.100.254:255.255.255.0:"
 				       "guest:eth0:none:198.51.100.53:198.51.100.54", &c), 0);
 	assert_int_equal(c.method, IP_METHOD_STATIC);
 	assert_string_equal(addr_text(c.addr), "198.51.100.21");
 	assert_string_equal(addr_text(c.server), "198.51.100.1");
 	assert_string_equal(addr_text(c.gateway), "198.51.100.254");
-	assert_int_equal(ip_conf_mask_prefix(c.netmask), 24);
+	assert_int_equal(ip_param_mask_prefix(c.netmask), 24);
 	assert_string_equal(c.hostname, "guest");
 	assert_string_equal(c.dev, "eth0");
 	assert_string_equal(addr_text(c.dns[0]), "198.51.100.53");
 	assert_string_equal(addr_text(c.dns[1]), "198.51.100.54");
 	/* No autoconf word with an address: static, with the class mask. */
-	assert_int_equal(ip_conf_parse("10.1.2.3::::", &c), 0);
+	assert_int_equal(ip_param_parse("10.1.2.3::::", &c), 0);
 	assert_int_equal(c.method, IP_METHOD_STATIC);
-	assert_int_equal(ip_conf_mask_prefix(c.netmask), 8);
-	assert_int_equal(ip_conf_parse("172.16.0.9:::::eth0:off", &c), 0);
-	assert_int_equal(ip_conf_mask_prefix(c.netmask), 16);
+	assert_int_equal(ip_param_mask_prefix(c.netmask), 8);
+	assert_int_equal(ip_param_parse("172.16.0.9:::::eth0:off", &c), 0);
+	assert_int_equal(ip_param_mask_prefix(c.netmask), 16);
 	/* dracut's MTU after autoconf. */
-	assert_int_equal(ip_conf_parse("198.51.100.21::198.51.100.1:255.255.255.0::eth0:none:1400", &c), 0);
+	assert_int_equal(ip_param_parse("198.51.100.21::198.51.100.1:255.255.255.0::eth0:none:1400", &c), 0);
 	assert_int_equal(c.mtu, 1400);
 	/* No address: autoconfiguration fills what is missing. */
-	assert_int_equal(ip_conf_parse(":198.51.100.1::::eth0:dhcp", &c), 0);
+	assert_int_equal(ip_param_parse(":198.51.100.1::::eth0:dhcp", &c), 0);
 	assert_int_equal(c.method, IP_METHOD_DHCP);
 	assert_string_equal(addr_text(c.server), "198.51.100.1");
 }
 
 static void ip_malformed(void **state)
 {
-	struct ip_conf c;
+	struct ip_param c;
 
 	(void)state;
-	assert_int_equal(ip_conf_parse("198.51.100.300::::::none", &c), -EINVAL);
-	assert_int_equal(ip_conf_parse("198.51.100.2:::255.0.255.0:::none", &c), -EINVAL);
-	assert_int_equal(ip_conf_parse("198.51.100.2::::::bogus", &c), -EINVAL);
-	assert_int_equal(ip_conf_parse("198.51.100.2::::::none:notanaddress", &c), -EINVAL);
-	assert_int_equal(ip_conf_parse("[2001:db8::1::::::none", &c), -EINVAL);
-	assert_int_equal(ip_conf_parse(":::::::::::::::::::::::::::::::", &c), 0);
+	assert_int_equal(ip_param_parse("198.51.100.300::::::none", &c), -EINVAL);
+	assert_int_equal(ip_param_parse("198.51.100.2:::255.0.255.0:::none", &c), -EINVAL);
+	assert_int_equal(ip_param_parse("198.51.100.2::::::bogus", &c), -EINVAL);
+	assert_int_equal(ip_param_parse("198.51.100.2::::::none:notanaddress", &c), -EINVAL);
+	assert_int_equal(ip_param_parse("[2001:db8::1::::::none", &c), -EINVAL);
+	assert_int_equal(ip_param_parse(":::::::::::::::::::::::::::::::", &c), 0);
 	assert_int_equal(c.method, IP_METHOD_DHCP);
 }
 
@@ -443,14 +443,14 @@ static void netconf_written(void **state)
 	(void)state;
 	reply_make(&r, XID, ack_opts, sizeof(ack_opts), false);
 	assert_int_equal(dhcppkt_parse(r.b, r.len, true, XID, mac, &l), 0);
-	assert_true(netconf_format(&link, "dhcp", &l, buf, sizeof(buf)) > 0);
+	assert_true(ifstate_format(&link, "dhcp", &l, buf, sizeof(buf)) > 0);
 	assert_non_null(strstr(buf, "IFACE=eth0\nMAC=52:54:00:00:00:01\nMETHOD=dhcp\n"));
 	assert_non_null(strstr(buf, "ADDRESS=198.51.100.11\nNETMASK=255.255.255.0\nPREFIX=24\n"));
 	assert_non_null(strstr(buf, "GATEWAY=198.51.100.254\n"));
 	assert_non_null(strstr(buf, "DNS1=198.51.100.54\n"));
 	assert_non_null(strstr(buf, "ROOT_PATH=198.51.100.1:/nfsroot\n"));
 	assert_non_null(strstr(buf, "LEASE_SECONDS=3600\n"));
-	assert_int_equal(netconf_format(&link, "dhcp", &l, buf, 40), -ENOSPC);
+	assert_int_equal(ifstate_format(&link, "dhcp", &l, buf, 40), -ENOSPC);
 }
 
 static void file_text(const char *path, char *text, size_t size)
@@ -476,7 +476,7 @@ static void netconf_files_written(void **state)
 	reply_make(&r, XID, ack_opts, sizeof(ack_opts), false);
 	assert_int_equal(dhcppkt_parse(r.b, r.len, true, XID, mac, &l), 0);
 	snprintf(path, sizeof(path), "%s/resolv.conf", dir);
-	assert_int_equal(netconf_write(dir, path, &link, "dhcp", &l), 0);
+	assert_int_equal(ifstate_write(dir, path, &link, "dhcp", &l), 0);
 	file_text(path, text, sizeof(text));
 	assert_non_null(strstr(text, "search lifeboat.test\nnameserver 198.51.100.53\n"
 				     "nameserver 198.51.100.54\n"));
@@ -512,7 +512,7 @@ static void netconf_chap_root_path(void **state)
 	fclose(fopen(path, "w"));
 	fclose(fopen(tmp, "w"));
 	assert_int_equal(chmod(path, 0644) | chmod(tmp, 0644), 0);
-	assert_int_equal(netconf_write(dir, "/nonexistent/resolv.conf", &link, "dhcp", &l), 0);
+	assert_int_equal(ifstate_write(dir, "/nonexistent/resolv.conf", &link, "dhcp", &l), 0);
 	assert_int_equal(stat(path, &st), 0);
 	assert_int_equal(st.st_mode & 07777, 0600);
 	file_text(path, text, sizeof(text));
@@ -523,7 +523,7 @@ static void netconf_chap_root_path(void **state)
 	assert_int_equal(rmdir(dir), 0);
 }
 
-/* What net/ is given of a's words (net/net.h), as init/plan.c decides it. */
+/* What net/ is given of a's words (net/net.h), as init/boot_plan.c decides it. */
 static struct boot_plan plan;
 #define RQ(a) (boot_plan_make(&(a), &plan), &plan.net)
 
@@ -600,23 +600,23 @@ static void wait_left_seconds(void **state)
  * deadline, and the message then names rd.timeout=. */
 static void netup_wait_cut_by_deadline(void **state)
 {
-	struct netup_limits lim = { .link_ms = 20000, .dhcp_ms = 30000 };
+	struct ifup_limits lim = { .link_ms = 20000, .dhcp_ms = 30000 };
 	bool cut = true;
 	unsigned int ms;
 
 	(void)state;
-	assert_int_equal(netup_wait_ms(&lim, lim.dhcp_ms, &cut), 30000);
+	assert_int_equal(ifup_wait_ms(&lim, lim.dhcp_ms, &cut), 30000);
 	assert_false(cut);
 	lim.deadline = clock_now_ms() + 5000;
-	ms = netup_wait_ms(&lim, lim.dhcp_ms, &cut);
+	ms = ifup_wait_ms(&lim, lim.dhcp_ms, &cut);
 	assert_true(ms <= 5000 && ms > 3000);
 	assert_true(cut);
-	assert_int_equal(netup_wait_ms(&lim, 2000, &cut), 2000);
+	assert_int_equal(ifup_wait_ms(&lim, 2000, &cut), 2000);
 	assert_false(cut);
 	lim.deadline = clock_now_ms() - 1;
-	assert_int_equal(netup_wait_ms(&lim, lim.link_ms, &cut), 0);
+	assert_int_equal(ifup_wait_ms(&lim, lim.link_ms, &cut), 0);
 	assert_true(cut);
-	assert_int_equal(netup_wait_ms(&lim, lim.link_ms, NULL), 0);
+	assert_int_equal(ifup_wait_ms(&lim, lim.link_ms, NULL), 0);
 }
 
 int main(void)

@@ -13,12 +13,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "net/addrwatch.h"
-#include "net/dhcp6pkt.h"
-#include "net/ipconf.h"
-#include "net/netconf.h"
-#include "net/nfsspec.h"
-#include "net/ra.h"
+#include "net/config/ifstate.h"
+#include "net/config/ipparam.h"
+#include "net/ip6/addrwatch.h"
+#include "net/ip6/dhcp6pkt.h"
+#include "net/ip6/ra.h"
+#include "net/nfs/nfsspec.h"
 #include "tests/unit/net6_fixture.h"
 
 static const uint8_t mac[6] = { 0x52, 0x54, 0x00, 0x00, 0x00, 0x01 };
@@ -37,20 +37,20 @@ static const char *addr6_text(const struct in6_addr *a)
 
 static void ip6_method_words(void **state)
 {
-	struct ip_conf c;
+	struct ip_param c;
 
 	(void)state;
-	assert_int_equal(ip_conf_parse("dhcp6", &c), 0);
+	assert_int_equal(ip_param_parse("dhcp6", &c), 0);
 	assert_int_equal(c.method, IP_METHOD_DHCP6);
-	assert_int_equal(ip_conf_parse("auto6", &c), 0);
+	assert_int_equal(ip_param_parse("auto6", &c), 0);
 	assert_int_equal(c.method, IP_METHOD_AUTO6);
-	assert_int_equal(ip_conf_parse("either6", &c), 0);
+	assert_int_equal(ip_param_parse("either6", &c), 0);
 	assert_int_equal(c.method, IP_METHOD_EITHER6);
 	assert_true(IP_METHOD_IS_V6(c.method));
-	assert_int_equal(ip_conf_parse("eth1:dhcp6", &c), 0);
+	assert_int_equal(ip_param_parse("eth1:dhcp6", &c), 0);
 	assert_int_equal(c.method, IP_METHOD_DHCP6);
 	assert_string_equal(c.dev, "eth1");
-	assert_int_equal(ip_conf_parse(":::::eth2:auto6", &c), 0);
+	assert_int_equal(ip_param_parse(":::::eth2:auto6", &c), 0);
 	assert_int_equal(c.method, IP_METHOD_AUTO6);
 	assert_string_equal(c.dev, "eth2");
 	assert_false(IP_METHOD_IS_V6(IP_METHOD_DHCP));
@@ -58,10 +58,10 @@ static void ip6_method_words(void **state)
 
 static void ip6_static_form(void **state)
 {
-	struct ip_conf c;
+	struct ip_param c;
 
 	(void)state;
-	assert_int_equal(ip_conf_parse("[2001:db8::11]:[2001:db8::1]:[2001:db8::fe]:64:guest:eth0:"
+	assert_int_equal(ip_param_parse("[2001:db8::11]:[2001:db8::1]:[2001:db8::fe]:64:guest:eth0:"
 				       "none:[2001:db8::53]:[2001:db8::54]", &c), 0);
 	assert_int_equal(c.method, IP_METHOD_STATIC6);
 	assert_string_equal(addr6_text(&c.addr6), "2001:db8::11");
@@ -73,29 +73,29 @@ static void ip6_static_form(void **state)
 	assert_string_equal(addr6_text(&c.dns6[0]), "2001:db8::53");
 	assert_string_equal(addr6_text(&c.dns6[1]), "2001:db8::54");
 	/* dracut's short form: no server, no prefix (64), MTU after none. */
-	assert_int_equal(ip_conf_parse("[2001:db8::11]::[fe80::1]:::eth0:none:1400", &c), 0);
+	assert_int_equal(ip_param_parse("[2001:db8::11]::[fe80::1]:::eth0:none:1400", &c), 0);
 	assert_int_equal(c.prefix6, 64);
 	assert_int_equal(c.mtu, 1400);
 	assert_string_equal(addr6_text(&c.gateway6), "fe80::1");
-	assert_int_equal(ip_conf_parse("[2001:db8::11]:::48", &c), 0);
+	assert_int_equal(ip_param_parse("[2001:db8::11]:::48", &c), 0);
 	assert_int_equal(c.prefix6, 48);
 	assert_int_equal(c.method, IP_METHOD_STATIC6);
 }
 
 static void ip6_malformed(void **state)
 {
-	struct ip_conf c;
+	struct ip_param c;
 
 	(void)state;
-	assert_int_equal(ip_conf_parse("[2001:db8::11", &c), -EINVAL);          /* not closed */
-	assert_int_equal(ip_conf_parse("[2001:db8::11]x::::eth0:none", &c), -EINVAL);
-	assert_int_equal(ip_conf_parse("[198.51.100.1]::::::none", &c), -EINVAL);
-	assert_int_equal(ip_conf_parse("[2001:db8::11]:::129::eth0:none", &c), -EINVAL);
-	assert_int_equal(ip_conf_parse("[2001:db8::11]:::0::eth0:none", &c), -EINVAL);
-	assert_int_equal(ip_conf_parse("[2001:db8::11]::2001:db8::1:64::eth0:none", &c), -EINVAL);
-	assert_int_equal(ip_conf_parse("[2001:db8::11]:::::eth0:dhcp", &c), -EINVAL);  /* a v4 method */
-	assert_int_equal(ip_conf_parse("[2001:db8::11]:::::eth0:ibft", &c), -EOPNOTSUPP);
-	assert_int_equal(ip_conf_parse("[]::::eth0:none", &c), -EINVAL);
+	assert_int_equal(ip_param_parse("[2001:db8::11", &c), -EINVAL);          /* not closed */
+	assert_int_equal(ip_param_parse("[2001:db8::11]x::::eth0:none", &c), -EINVAL);
+	assert_int_equal(ip_param_parse("[198.51.100.1]::::::none", &c), -EINVAL);
+	assert_int_equal(ip_param_parse("[2001:db8::11]:::129::eth0:none", &c), -EINVAL);
+	assert_int_equal(ip_param_parse("[2001:db8::11]:::0::eth0:none", &c), -EINVAL);
+	assert_int_equal(ip_param_parse("[2001:db8::11]::2001:db8::1:64::eth0:none", &c), -EINVAL);
+	assert_int_equal(ip_param_parse("[2001:db8::11]:::::eth0:dhcp", &c), -EINVAL);  /* a v4 method */
+	assert_int_equal(ip_param_parse("[2001:db8::11]:::::eth0:ibft", &c), -EOPNOTSUPP);
+	assert_int_equal(ip_param_parse("[]::::eth0:none", &c), -EINVAL);
 }
 
 /* ---- NFS locations ---- */
@@ -373,13 +373,13 @@ static void netconf6_written(void **state)
 	inet_pton(AF_INET6, "2001:db8::1b4", &c.addr);
 	inet_pton(AF_INET6, "2001:db8::53", &c.dns[0]);
 	snprintf(c.boot_url, sizeof(c.boot_url), "iscsi:user:secret@[2001:db8::1]::3260::iqn.x");
-	assert_true(netconf_format6(&link, &c, buf, sizeof(buf)) > 0);
+	assert_true(ifstate_format6(&link, &c, buf, sizeof(buf)) > 0);
 	assert_non_null(strstr(buf, "IFACE=eth0\nMAC=52:54:00:00:00:01\nMETHOD=dhcp6\n"));
 	assert_non_null(strstr(buf, "ADDRESS6=2001:db8::1b4\nPREFIX6=128\n"));
 	assert_non_null(strstr(buf, "DNS6_0=2001:db8::53\n"));
 	assert_null(strstr(buf, "GATEWAY6="));
 	assert_null(strstr(buf, "secret"));
-	assert_int_equal(netconf_format6(&link, &c, buf, 40), -ENOSPC);
+	assert_int_equal(ifstate_format6(&link, &c, buf, 40), -ENOSPC);
 }
 
 int main(void)

@@ -1,4 +1,4 @@
-/* Unit tests: net/netdevspec.c (vlan=, bond=, bridge=, ifname=, BOOTIF=)
+/* Unit tests: net/link/netdev_spec.c (vlan=, bond=, bridge=, ifname=, BOOTIF=)
  * and the command-line words that carry them (bootlib/cmdline.c). */
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "init/bootargs.h"
-#include "net/netdevspec.h"
+#include "net/link/netdev_spec.h"
 
 static char why[512];
 

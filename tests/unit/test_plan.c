@@ -1,4 +1,4 @@
-/* Unit tests: the boot's plan (init/plan.c), decided once from the command
+/* Unit tests: the boot's plan (init/boot_plan.c), decided once from the command
  * line: the root's kind, where a network root's location comes from, and
  * what net/ is given. */
 #include <stdarg.h>
@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "init/bootargs.h"
-#include "init/plan.h"
+#include "init/boot_plan.h"
 
 static struct boot_args args;
 static struct boot_plan plan;
@@ -102,12 +102,37 @@ static int teardown(void **state)
 	return 0;
 }
 
+#define LIVE_HASH "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+
+/* root=live:URL is a root of its own, before NFS's SERVER:/PATH and iSCSI by DHCP. */
+static void live_plan(void **state)
+{
+	(void)state;
+	plan_of("root=live:http://198.51.100.1:8080/root.squashfs ip=dhcp rd.live.sha256=" LIVE_HASH
+		" rd.live.overlay.size=256m");
+	assert_int_equal(plan.root_kind, ROOT_KIND_LIVE);
+	assert_string_equal(boot_plan_root_kind_word(plan.root_kind), "live");
+	assert_string_equal(plan.net.root.root, "live:http://198.51.100.1:8080/root.squashfs");
+	assert_null(plan.net.iscsi);
+	assert_false(plan.neednet);
+	assert_string_equal(args.live.sha256, LIVE_HASH);
+	assert_string_equal(args.live.overlay_size, "256m");
+	assert_false(args.live.unverified);
+	/* Not taken for NFS's SERVER:/PATH, nor for iSCSI with netroot=dhcp. */
+	plan_of("root=live:https://[2001:db8::1]/r.img netroot=dhcp rd.live.unverified");
+	assert_int_equal(plan.root_kind, ROOT_KIND_LIVE);
+	assert_true(args.live.unverified);
+	plan_of("root=LABEL=live ip=dhcp");
+	assert_int_equal(plan.root_kind, ROOT_KIND_DISK);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(disk_roots),
 		cmocka_unit_test(nfs_roots),
 		cmocka_unit_test(iscsi_roots),
+		cmocka_unit_test(live_plan),
 	};
 
 	bootargs_init(&args);

@@ -39,7 +39,7 @@ static void plain_words(void **state)
 			"root=LABEL=r rd.iscsi.username=alice rd.iscsi.password=* quiet");
 	expect_redacted("rd.iscsi.in.password=x  netroot=iscsi:u:p@10.0.0.1::::iqn.x\n",
 			"rd.iscsi.in.password=*  netroot=iscsi:*@10.0.0.1::::iqn.x\n");
-	/* The last '@' ends the credentials, as net/rfc4173.c reads them. */
+	/* The last '@' ends the credentials, as net/iscsi/rfc4173.c reads them. */
 	expect_redacted("root=iscsi:u:p:i:q@@10.0.0.1::::iqn.x\n", "root=iscsi:*@10.0.0.1::::iqn.x\n");
 }
 

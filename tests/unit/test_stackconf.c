@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "blockstack/params.h"
+#include "blockstack/stack_params.h"
 #include "tests/unit/stackwords.h"
 #include "common/crypttab.h"
 #include "gen/feature/blockstacks.h"
@@ -120,8 +120,8 @@ static void crypttab_names_in_the_init(void **state)
 	assert_int_equal(stack_params_add_crypttab(&p, &e), 0);
 	assert_int_equal(p.n_keys, 1);
 	assert_string_equal(p.luks_keys[0].path, "/etc/keys/k.key");
-	assert_true(luks_key_applies(&p.luks_keys[0], "vdb", U2));
-	assert_false(luks_key_applies(&p.luks_keys[0], "vda", U1));
+	assert_true(keyspec_applies(&p.luks_keys[0], "vdb", U2));
+	assert_false(keyspec_applies(&p.luks_keys[0], "vda", U1));
 }
 
 static void lvm_filters(void **state)
@@ -213,6 +213,19 @@ static void crypttab_for_the_image(void **state)
 	assert_string_equal(out, "r2 UUID=" U1 " none\n");
 	free(out);
 	free(left);
+	/* A keyscript's argument is no key file: kept as written, not said. */
+	assert_int_equal(stackconf_crypttab(&h, "r /dev/sda3 /dev/disk/by-label/K:/k.key "
+					    "luks,keyscript=passdev\n", NULL, &added, &out, &left), 0);
+	assert_string_equal(out, "r UUID=" U1 " /dev/disk/by-label/K:/k.key luks,keyscript=passdev\n");
+	assert_string_equal(left, "");
+	free(out);
+	free(left);
+	assert_int_equal(stackconf_crypttab(&h, "r /dev/sda3 /etc/lbkey keyscript=decrypt_keyctl\n",
+					    NULL, &added, &out, &left), 0);
+	assert_string_equal(out, "r UUID=" U1 " /etc/lbkey keyscript=decrypt_keyctl\n");
+	assert_string_equal(left, "");
+	free(out);
+	free(left);
 }
 
 static void crypttab_without_a_host_line(void **state)
@@ -261,10 +274,12 @@ static void crypttab_options_checked(void **state)
 						  note_count, &c), 0);
 	assert_int_equal(c.n, 0);
 	assert_int_equal(stackconf_crypttab_check("a UUID=" U1 " none plain\n"
-						  "b UUID=" U2 " none keyscript=/lib/k", note_count, &c),
+						  "k UUID=" U1 " none keyscript=/lib/k\n"
+						  "b UUID=" U2 " none keyscript=lib/k", note_count, &c),
 			 0);
 	assert_int_equal(c.n, 2);
-	assert_string_equal(c.last, "b: keyscript=/lib/k: unknown, ignored");
+	assert_string_equal(c.last, "b: keyscript=lib/k: not a name in /lib/cryptsetup/scripts "
+			    "or an absolute path, ignored");
 	assert_int_equal(stackconf_crypttab_check("h UUID=" U1 " none luks,header=/boot/h.img\n",
 						  note_count, &c), -ENOTSUP);
 	assert_int_equal(c.n, 3);
