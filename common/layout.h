@@ -111,6 +111,9 @@
  * (bootlib/curlfn.c) for a Tang server, kdump's URL targets and a live root; the
  * generator adds it (and what it links) to the images that have either. */
 #define LAYOUT_LIBCURL "libcurl.so.4"
+/* OpenSSL's libcrypto, by soname: dlopen()ed to hash a live root's image
+ * (net/live/live_hash.c); the generator adds it to --live images. */
+#define LAYOUT_LIBCRYPTO "libcrypto.so.3"
 /* A live root (root=live:URL, net/liveroot.c): the image fetched into
  * RAM as LAYOUT_LIVE_IMAGE (a .part name until it is whole and checked),
  * mounted at LAYOUT_LIVE_LOWER under the overlay whose writable layer is

@@ -1,6 +1,7 @@
 /* live_pack: what a live root (root=live:URL, net/liveroot.c) needs in the
- * image (--live): libcurl for the init's dlopen(), the host's CA bundle
- * for https:// servers, and the loop, squashfs, erofs and overlay modules.
+ * image (--live): libcurl and libcrypto for the init's dlopen(), the host's
+ * CA bundle for https:// servers, and the loop, squashfs, erofs and overlay
+ * modules.
  * The network's part is --net's (--live implies it). */
 #include <errno.h>
 #include <string.h>
@@ -48,12 +49,29 @@ static int live_pack_ca(struct build_ctx *c)
 	return image_add_file(c->img, ca, LAYOUT_LIVE_CA, 0644);
 }
 
+/* What the init dlopen()s for a live root, and the package that has it.
+ * libcurl fetches (net/live/live_fetch.c); libcrypto hashes the image
+ * (net/live/live_hash.c). Debian's libcurl links libcrypto for https, so
+ * libcurl's ELF dependencies bring it already; it is added by its own
+ * name all the same, as the init opens it by that name whatever TLS
+ * library the host's libcurl was built with. */
+static const struct {
+	const char *soname, *package;
+} live_libs[] = {
+	{ LAYOUT_LIBCURL, "libcurl4" },
+	{ LAYOUT_LIBCRYPTO, "libssl3" },
+};
+
 static int live_pack_add_files(struct build_ctx *c)
 {
-	int r = program_add_dlopen(c->img, c->init, LAYOUT_LIBCURL);
+	int r = 0;
 
-	if (r == -ENOENT)
-		gen_error("--live needs %s, which this host lacks: install libcurl4", LAYOUT_LIBCURL);
+	for (size_t i = 0; r == 0 && i < sizeof(live_libs) / sizeof(live_libs[0]); i++) {
+		r = program_add_dlopen(c->img, c->init, live_libs[i].soname);
+		if (r == -ENOENT)
+			gen_error("--live needs %s, which this host lacks: install %s", live_libs[i].soname,
+				  live_libs[i].package);
+	}
 	return r < 0 ? r : live_pack_ca(c);
 }
 

@@ -14,12 +14,14 @@
 #include "bootlib/log.h"
 #include "bootlib/patience.h"
 #include "bootlib/timeline.h"
+#include "common/layout.h"
+#include "net/live/live_hash.h"
 
 /* A transfer under way: what is in the file and hashed so far. */
 struct fetch_run {
 	struct live_fetch *f;
 	struct curlfn fn;
-	struct sha256 hash;
+	struct live_hash hash;
 	int fd;
 	int write_err;               /* -errno of the file's write */
 	uint64_t have;               /* bytes in the file */
@@ -49,7 +51,7 @@ static size_t take_data(char *data, size_t size, size_t n, void *arg)
 		}
 		done += (size_t)w;
 	}
-	sha256_update(&r->hash, data, len);
+	live_hash_update(&r->hash, data, len);
 	r->have += len;
 	return len;
 }
@@ -134,7 +136,7 @@ static int fetch_restart(struct fetch_run *r)
 {
 	if (ftruncate(r->fd, 0) < 0 || lseek(r->fd, 0, SEEK_SET) < 0)
 		return -errno;
-	sha256_init(&r->hash);
+	live_hash_restart(&r->hash);
 	r->have = r->total = 0;
 	r->quarters = 0;
 	return 0;
@@ -189,10 +191,18 @@ static int fetch_open(struct fetch_run *r)
 			 "image with --live", detail);
 		return err;
 	}
+	err = live_hash_start(&r->hash, LAYOUT_LIBCRYPTO, detail, sizeof(detail));
+	if (err == -ELIBACC)
+		snprintf(r->f->why, sizeof(r->f->why), "libcrypto cannot be loaded to check %s (%.200s); "
+			 "build the image with --live", r->f->what, detail);
+	else if (err < 0)
+		snprintf(r->f->why, sizeof(r->f->why), "%s %s: its SHA-256 cannot be computed (%.200s)",
+			 r->f->what, r->f->shown, detail);
+	if (err < 0)
+		return err;
 	r->fd = open(r->f->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (r->fd < 0)
 		return fail(r, -errno, "%s %s: creating its file in RAM failed (%s)", strerror(errno));
-	sha256_init(&r->hash);
 	r->start_ms = r->said_ms = clock_now_ms();
 	return 0;
 }
@@ -253,9 +263,11 @@ int live_fetch_run(struct live_fetch *f)
 		err = fetch_loop(&r);
 	if (r.fd >= 0 && close(r.fd) < 0 && err == 0)
 		err = fail(&r, -errno, "%s %s: closing its file failed (%s)", strerror(errno));
+	if (err == 0 && live_hash_final(&r.hash, f->sum) < 0)
+		err = fail(&r, -EIO, "%s %s: libcrypto failed computing its SHA-256%s", "");
+	live_hash_free(&r.hash);
 	if (err < 0)
 		return err;
-	sha256_final(&r.hash, f->sum);
 	f->bytes = r.have;
 	f->ms = clock_now_ms() - r.start_ms;
 	return 0;

@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-#include "net/live/sha256.h"
+#include "net/live/live_sum.h"
 
 #define LIVE_FETCH_WHY_MAX 320
 /* The console hears how far a transfer is this often. */

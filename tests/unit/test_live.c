@@ -1,7 +1,7 @@
-/* Unit tests: a live root's words (net/live/, net/live_args.c): SHA-256
- * against FIPS 180-4's examples, root=live:URL, sha256sum's checksum
- * files, rd.live.overlay.size= (the plan's kind for root=live: is in
- * test_plan.c). */
+/* Unit tests: a live root's words (net/live/, net/live_args.c):
+ * root=live:URL, sha256sum's checksum files, rd.live.overlay.size= (the
+ * plan's kind for root=live: is in test_plan.c; the SHA-256 itself in
+ * test_live_hash.c). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -11,46 +11,10 @@
 
 #include "net/live/live_sum.h"
 #include "net/live/live_url.h"
-#include "net/live/sha256.h"
 #include "net/live_args.h"
 
 #define EMPTY_SUM "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
 #define ABC_SUM "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
-
-static void hex_of(const void *data, size_t len, size_t chunk, char out[LIVE_SUM_HEX])
-{
-	struct sha256 s;
-	uint8_t sum[SHA256_LEN];
-	const char *p = data;
-
-	sha256_init(&s);
-	for (size_t done = 0; done < len; done += chunk)
-		sha256_update(&s, p + done, len - done < chunk ? len - done : chunk);
-	sha256_final(&s, sum);
-	live_sum_to_hex(sum, out);
-}
-
-static void sha256_examples(void **state)
-{
-	static char million[1000000];
-	const char *two = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
-	char hex[LIVE_SUM_HEX];
-
-	(void)state;
-	hex_of("", 0, 1, hex);
-	assert_string_equal(hex, EMPTY_SUM);
-	hex_of("abc", 3, 3, hex);
-	assert_string_equal(hex, ABC_SUM);
-	/* 56 bytes: the padding needs a second block. */
-	hex_of(two, strlen(two), 56, hex);
-	assert_string_equal(hex, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
-	/* The same bytes in pieces that straddle the blocks, as a transfer brings them. */
-	memset(million, 'a', sizeof(million));
-	hex_of(million, sizeof(million), 7, hex);
-	assert_string_equal(hex, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
-	hex_of(million, sizeof(million), 65536, hex);
-	assert_string_equal(hex, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
-}
 
 static void urls(void **state)
 {
@@ -167,7 +131,6 @@ static void hash_words(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(sha256_examples),
 		cmocka_unit_test(urls),
 		cmocka_unit_test(url_too_long),
 		cmocka_unit_test(sum_files),

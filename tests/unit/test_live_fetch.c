@@ -19,7 +19,9 @@
 #include <unistd.h>
 
 #include "common/fileread.h"
+#include "common/layout.h"
 #include "net/live/live_fetch.h"
+#include "net/live/live_hash.h"
 #include "net/live/live_sum.h"
 
 #define BODY_LEN 100000
@@ -142,9 +144,9 @@ static int fetch(struct server *s, struct live_fetch *f, char *url, size_t size)
 /* The file is the body, and the hash the body's. */
 static void assert_whole(const struct server *s, const struct live_fetch *f)
 {
-	struct sha256 h;
+	struct live_hash h;
 	uint8_t want[SHA256_LEN];
-	char *data;
+	char why[256], *data;
 	size_t len;
 
 	assert_int_equal(f->bytes, BODY_LEN);
@@ -152,9 +154,10 @@ static void assert_whole(const struct server *s, const struct live_fetch *f)
 	assert_int_equal(len, BODY_LEN);
 	assert_memory_equal(data, s->body, BODY_LEN);
 	free(data);
-	sha256_init(&h);
-	sha256_update(&h, s->body, BODY_LEN);
-	sha256_final(&h, want);
+	assert_int_equal(live_hash_start(&h, LAYOUT_LIBCRYPTO, why, sizeof(why)), 0);
+	live_hash_update(&h, s->body, BODY_LEN);
+	assert_int_equal(live_hash_final(&h, want), 0);
+	live_hash_free(&h);
 	assert_memory_equal(f->sum, want, SHA256_LEN);
 }
 
