@@ -12,11 +12,22 @@
 #include "bootlib/patience.h"
 #include "bootlib/run.h"
 
-/* The child: try until a try succeeds (its output to fd, exit 0) or the
- * deadline (exit 1). */
+static volatile sig_atomic_t retry_cancelled;
+
+static void on_cancel(int sig)
+{
+	(void)sig;
+	retry_cancelled = 1;
+}
+
+/* The child: try until a try succeeds (its output to fd, exit 0), the
+ * deadline or a cancel (exit 1). A cancel lets the try under way end:
+ * lifeboat-clevis ends at once unless the container is opening, which
+ * it finishes (clevis/clevis_main.c), and then that try counts. */
 static void __attribute__((noreturn)) retry_loop(char *const argv[], uint64_t deadline_ms, int fd)
 {
 	static char out[LUKSTANG_OUT_MAX];
+	struct sigaction cancel = { .sa_handler = on_cancel };   /* no SA_RESTART: ends a pause */
 	struct patience p;
 	sigset_t none;
 
@@ -24,11 +35,12 @@ static void __attribute__((noreturn)) retry_loop(char *const argv[], uint64_t de
 	 * mask are its own (waitpid must see lifeboat-clevis end). */
 	for (int sig = 1; sig < NSIG; sig++)
 		signal(sig, SIG_DFL);
+	sigaction(SIGTERM, &cancel, NULL);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	patience_start(&p, "a clevis binding", deadline_ms);
 	p.said = true;   /* the prompt on the console says what waits */
-	while (patience_wait(&p, "")) {
+	while (!retry_cancelled && patience_wait(&p, "")) {
 		if (run_tool(argv, NULL, 0, out, sizeof(out)) != 0)
 			continue;
 		_exit(write(fd, out, strlen(out)) < 0 ? 1 : 0);
@@ -95,8 +107,12 @@ int lukstang_retry_finish(struct lukstang_retry *t, char *out, size_t size)
 
 int lukstang_retry_cancel(struct lukstang_retry *t, char *out, size_t size)
 {
+	/* SIGTERM, not SIGKILL: a cryptsetup activating the container when
+	 * the answer came is let finish (a half-made device-mapper table would
+	 * make the typed passphrase's open fail), and then counts as the
+	 * binding's opening. */
 	if (t->pid > 0)
-		kill(-t->pid, SIGKILL);
+		kill(-t->pid, SIGTERM);
 	return lukstang_retry_finish(t, out, size) == 0 ? 0 : -ECANCELED;
 }
 

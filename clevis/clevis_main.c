@@ -62,7 +62,8 @@ struct unlock {
  * is none); returns the command's exit status. */
 static int hand_over(char **command, const unsigned char *pass, size_t len)
 {
-	int fd[2], status;
+	sigset_t term, before;
+	int fd[2], status = -1;   /* not an exit status until waitpid gives one */
 	pid_t pid;
 	bool ok;
 
@@ -70,8 +71,18 @@ static int hand_over(char **command, const unsigned char *pass, size_t len)
 		return write(STDOUT_FILENO, pass, len) == (ssize_t)len ? 0 : EXIT_FAILED;
 	if (pipe2(fd, O_CLOEXEC) < 0)
 		return EXIT_FAILED;
+	/* From here the container may be opening. The init ends a binding
+	 * tried behind the prompt with a SIGTERM to its process group when a
+	 * passphrase was typed (blockstack/lukstang_retry.c); the command has
+	 * a group of its own so that it is not cut off mid-activation, and
+	 * this waits for it with SIGTERM held. */
+	sigemptyset(&term);
+	sigaddset(&term, SIGTERM);
+	sigprocmask(SIG_BLOCK, &term, &before);
 	pid = fork();
 	if (pid == 0) {
+		setpgid(0, 0);
+		sigprocmask(SIG_SETMASK, &before, NULL);
 		dup2(fd[0], STDIN_FILENO);
 		execv(command[0], command);
 		_exit(127);
@@ -80,14 +91,14 @@ static int hand_over(char **command, const unsigned char *pass, size_t len)
 	/* A passphrase fits the pipe: the write does not wait for the reader. */
 	ok = pid > 0 && write(fd[1], pass, len) == (ssize_t)len;
 	close(fd[1]);
-	if (pid < 0)
-		return EXIT_FAILED;
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return EXIT_FAILED;
-	if (!ok)
-		return EXIT_FAILED;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : EXIT_FAILED;
+	while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	status = ok && WIFEXITED(status) ? WEXITSTATUS(status) : EXIT_FAILED;
+	/* Not opened: the next binding may be tried, and a SIGTERM held
+	 * meanwhile ends this now. Opened: it stays held until the exit. */
+	if (status != 0)
+		sigprocmask(SIG_SETMASK, &before, NULL);
+	return status;
 }
 
 /* Say what opened it (token id; url: its Tang server's, or NULL), then

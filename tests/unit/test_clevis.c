@@ -349,6 +349,48 @@ static void tang_tokens_together(void **state)
 	assert_non_null(strstr(err, img));
 }
 
+/* The init ends a binding tried behind the prompt with a SIGTERM to its
+ * process group once a passphrase was typed (blockstack/lukstang_retry.c).
+ * When the container is already opening, the command is let finish (it
+ * has a process group of its own) and lifeboat-clevis exits with its
+ * status; cut off, it would leave a half-made device-mapper table. */
+static void sigterm_lets_the_opening_finish(void **state)
+{
+	struct tang_fixture *f = *state;
+	char img[128], live[64], clevis[600], started[160], done[160], cmd[400];
+	pid_t tangd = tangd_once(f->db, live, sizeof(live)), pid;
+	int status, null;
+
+	snprintf(img, sizeof(img), "%s/term.img", f->dir);
+	run_shell("truncate -s 20M %s && printf pw > %s/pw && cryptsetup luksFormat -q --type luks2 "
+		  "--pbkdf pbkdf2 --pbkdf-force-iterations 1000 --key-file=%s/pw %s && "
+		  "clevis luks bind -y -k %s/pw -d %s tang '{\"url\":\"http://%s\",\"adv\":\"%s/adv.jws\"}' "
+		  ">/dev/null 2>&1", img, f->dir, f->dir, img, f->dir, img, live, f->dir);
+	own_clevis(clevis, sizeof(clevis));
+	snprintf(started, sizeof(started), "%s/started", f->dir);
+	snprintf(done, sizeof(done), "%s/done", f->dir);
+	snprintf(cmd, sizeof(cmd), "cat >/dev/null; touch %s; sleep 1; touch %s", started, done);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		setpgid(0, 0);
+		null = open("/dev/null", O_WRONLY);
+		dup2(null, 2);
+		execl(clevis, clevis, img, "5", "/bin/sh", "-c", cmd, (char *)NULL);
+		_exit(127);
+	}
+	setpgid(pid, pid);
+	for (int i = 0; i < 1000 && access(started, F_OK) != 0; i++)
+		usleep(10 * 1000);
+	assert_int_equal(access(started, F_OK), 0);
+	kill(-pid, SIGTERM);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	tangd_end(tangd);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	assert_int_equal(access(done, F_OK), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -361,6 +403,7 @@ int main(void)
 		cmocka_unit_test(jwe_malformed),
 		cmocka_unit_test(luks2_clevis_token),
 		cmocka_unit_test(tang_tokens_together),
+		cmocka_unit_test(sigterm_lets_the_opening_finish),
 	};
 
 	return cmocka_run_group_tests(tests, tang_setup, tang_teardown);

@@ -117,7 +117,7 @@ static void deadline_ends_the_tries(void **state)
 }
 
 /* An answer typed meanwhile ends the tries at once: the try under way is
- * killed with its children, and nothing is written after. */
+ * ended with its children, and nothing is written after. */
 static void cancel_leaves_nothing_behind(void **state)
 {
 	struct fixture *f = *state;
@@ -135,12 +135,37 @@ static void cancel_leaves_nothing_behind(void **state)
 	assert_int_equal(t.pid, 0);
 }
 
+/* An answer typed while a binding's try is opening the container (the
+ * stand-in holds off SIGTERM as lifeboat-clevis does then): the try is
+ * let finish and counts; a SIGKILL here would have left a half-made
+ * device-mapper table that the typed passphrase could not open over. */
+static void cancel_lets_an_opening_finish(void **state)
+{
+	struct fixture *f = *state;
+	struct lukstang_retry t;
+	char out[256], started[128];
+	char *argv[] = { "/bin/sh", "-c", f->script, NULL };
+
+	snprintf(started, sizeof(started), "%s/started", f->dir);
+	snprintf(f->script, sizeof(f->script),
+		 "trap '' TERM; touch %s; sleep 1; echo 'clevis-binding: token 1, tang server http://x'",
+		 started);
+	assert_int_equal(lukstang_retry_start(&t, argv, 0), 0);
+	for (int i = 0; i < 500 && access(started, F_OK) != 0; i++)
+		usleep(10 * 1000);
+	assert_int_equal(access(started, F_OK), 0);
+	assert_int_equal(lukstang_retry_cancel(&t, out, sizeof(out)), 0);
+	assert_string_equal(out, "clevis-binding: token 1, tang server http://x\n");
+	assert_int_equal(t.pid, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(server_up_later_opens),
 		cmocka_unit_test(deadline_ends_the_tries),
 		cmocka_unit_test(cancel_leaves_nothing_behind),
+		cmocka_unit_test(cancel_lets_an_opening_finish),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
