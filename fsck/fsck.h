@@ -39,6 +39,9 @@ int fsck_before_mount(enum fsck_mode mode, const char *devname, const char *type
  * check the root again when it exists (ConditionPathExists=!, the contract
  * initramfs-tools keeps). Returns 0 or -errno. */
 #define FSCK_ROOT_STAMP LAYOUT_EXITRD_DIR "/fsck-root"
+/* The same for a /usr of its own (init/usrmount.c): Debian's
+ * systemd-fstab-generator then adds no systemd-fsck@ for /usr. */
+#define FSCK_USR_STAMP LAYOUT_EXITRD_DIR "/fsck-usr"
 int fsck_stamp_leave(const char *path);
 
 #endif

@@ -32,6 +32,7 @@
 #include "init/multicall.h"
 #include "init/boot_plan.h"
 #include "init/switchroot.h"
+#include "init/usrmount.h"
 #include "kdump/kdump.h"
 #include "net/iscsi.h"
 #include "net/liveroot.h"
@@ -315,6 +316,10 @@ static int boot_root(struct boot_args *args, const struct boot_plan *plan,
 			return r;
 		load_driver_list(&args->drivers.post, "rd.driver.post");
 	}
+	/* A /usr of its own holds a merged-/usr system's init: mounted before
+	 * the pre-pivot scripts and the check of init=. */
+	if (usr_mount(&args->root, args->fsck, why, WHY_MAX) < 0)
+		return -EIO;
 	reach_stage(args, STAGE_PRE_PIVOT);
 	if (switch_root_check_init(SYSROOT, init) < 0)
 		return failed(why, -ENOENT, "init=%s is missing or not executable on the root "

@@ -1,4 +1,5 @@
-/* root_args: root=, rootfstype=, rootflags=, init=, ro, rw, rd.timeout=. */
+/* root_args: root=, rootfstype=, rootflags=, init=, ro, rw, rd.timeout=,
+ * mount.usr=, mount.usrfstype=, mount.usrflags=. */
 #include "init/root_args.h"
 
 #include <stddef.h>
@@ -29,6 +30,9 @@ static const struct cmdline_word words[] = {
 	{ "ro",         set_ro,              0 },
 	{ "rw",         set_rw,              0 },
 	{ "rd.timeout", cmdline_set_seconds, F(timeout_sec) },
+	{ "mount.usr",       cmdline_set_string, F(usr) },
+	{ "mount.usrfstype", cmdline_set_string, F(usr_fstype) },
+	{ "mount.usrflags",  cmdline_set_string, F(usr_flags) },
 };
 #undef F
 

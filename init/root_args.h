@@ -1,5 +1,7 @@
 /* root_args: the root filesystem's words, the init's own: root=,
- * rootfstype=, rootflags=, init=, ro/rw, rd.timeout=. init/boot_plan.c reads
+ * rootfstype=, rootflags=, init=, ro/rw, rd.timeout=, and systemd's words
+ * of a /usr of its own, mount.usr=, mount.usrfstype=, mount.usrflags=
+ * (init/usrmount.c says what they mean). init/boot_plan.c reads
  * root= once into the root's kind (and net/'s part of it). */
 #ifndef LIFEBOAT_ROOT_ARGS_H
 #define LIFEBOAT_ROOT_ARGS_H
@@ -18,6 +20,9 @@ struct root_args {
 	char fstype[CMDLINE_VALUE_MAX];
 	char flags[CMDLINE_VALUE_MAX];
 	char init[CMDLINE_VALUE_MAX];
+	char usr[CMDLINE_VALUE_MAX];
+	char usr_fstype[CMDLINE_VALUE_MAX];
+	char usr_flags[CMDLINE_VALUE_MAX];
 	enum root_rw rw;
 	unsigned int timeout_sec;     /* 0: wait forever */
 };

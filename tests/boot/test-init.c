@@ -131,6 +131,23 @@ static void print_listening(void)
 	printf("LIFEBOAT-TEST: tcp-listen checked\n");
 }
 
+/* A /usr of its own (tests/boot/cases-usr.sh): what is mounted there. */
+static void print_usr_mount(void)
+{
+	char line[512];
+	FILE *f = fopen("/proc/mounts", "r");
+
+	while (f && fgets(line, sizeof(line), f)) {
+		char dev[128], dir[128], type[32], opts[256];
+
+		if (sscanf(line, "%127s %127s %31s %255s", dev, dir, type, opts) == 4 &&
+		    strcmp(dir, "/usr") == 0)
+			printf("LIFEBOAT-TEST: usrmount %s %s %s\n", dev, type, opts);
+	}
+	if (f)
+		fclose(f);
+}
+
 int main(int argc, char **argv)
 {
 	char verb[32], show_path[256];
@@ -139,6 +156,7 @@ int main(int argc, char **argv)
 	for (int i = 0; i < argc; i++)
 		printf("LIFEBOAT-TEST: argv[%d] %s\n", i, argv[i]);
 	print_root_mount();
+	print_usr_mount();
 	print_dm_devices();
 	print_file("uptime", "/proc/uptime");
 	print_file("timeline", "/run/initramfs/timeline");
