@@ -7,8 +7,8 @@
  *
  * The clevis tokens of other pins are tried in token order, then those of
  * pin tang all at once (the first server to answer opens it, a silent one
- * is not waited for); each Tang server, or an sss level's Tang servers
- * together, given SECONDS to answer. The passphrase goes to COMMAND's standard input (the
+ * is not waited for); each Tang server, or an sss binding's Tang servers
+ * at every level together, given SECONDS to answer. The passphrase goes to COMMAND's standard input (the
  * init gives its `cryptsetup open --key-file=-`), so it never passes
  * through PID 1; without COMMAND, to standard output. For each binding
  * that failed, one line on standard error names the token, the server or

@@ -10,13 +10,15 @@
 
 #include "common/base64.h"
 
-/* Decode the base64url text [text, text + len) into a new buffer. */
-static int decode_new(const char *text, size_t len, unsigned char **out, size_t *out_len)
+/* Decode the base64url text [text, text + len), at most max characters,
+ * into a new buffer. */
+static int decode_new(const char *text, size_t len, size_t max, unsigned char **out,
+		      size_t *out_len)
 {
 	unsigned char *buf;
 	long n;
 
-	if (len > JWE_PART_MAX * 2)
+	if (len > max)
 		return -EINVAL;
 	buf = malloc(len ? len : 1);
 	if (!buf)
@@ -47,7 +49,7 @@ static int header_set(struct clevis_jwe *out, const char *text, size_t len)
 {
 	unsigned char *json;
 	size_t json_len;
-	int r = decode_new(text, len, &json, &json_len);
+	int r = decode_new(text, len, JWE_HEADER_MAX, &json, &json_len);
 	struct json_tokener *tok;
 
 	if (r < 0)
@@ -73,7 +75,7 @@ static int parts_set(struct clevis_jwe *out, const char *const part[4], const si
 	if (decode_fixed(part[1], len[1], out->iv, sizeof(out->iv), &out->iv_len) < 0 ||
 	    decode_fixed(part[3], len[3], out->tag, sizeof(out->tag), &out->tag_len) < 0)
 		return -EINVAL;
-	return decode_new(part[2], len[2], &out->ciphertext, &out->ciphertext_len);
+	return decode_new(part[2], len[2], JWE_PART_MAX * 2, &out->ciphertext, &out->ciphertext_len);
 }
 
 int jwe_parse_compact(const char *text, size_t len, struct clevis_jwe *out)

@@ -9,8 +9,13 @@
 
 struct json_object;
 
-/* Binary parts of a JWE are a few hundred bytes; the header's own size. */
+/* Binary parts of a JWE are a few hundred bytes. */
 #define JWE_PART_MAX 4096
+/* The protected header in base64url: an sss header holds every share's
+ * whole JWE (about 2 KB per Tang share, more when nested: t=1 of {2 tang,
+ * sss of 2 tang} is 8.8 KB), so it is bounded by the largest LUKS2 JSON
+ * area (4 MiB less its 4 KiB binary header), not by a part's size. */
+#define JWE_HEADER_MAX (4u * 1024 * 1024 - 4096)
 /* sss inside sss inside ...: a hostile header must not recurse deeply. */
 #define JWE_DEPTH_MAX 4
 

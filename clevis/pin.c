@@ -7,11 +7,12 @@
 #include <string.h>
 
 #include "clevis/dirkey.h"
-#include "clevis/sss.h"
+#include "clevis/sss_tree.h"
 #include "clevis/tang.h"
 #include "clevis/tang_shares.h"
 
 #define WHY_MAX 512
+#define WHAT_MAX 512
 
 static const char *const known[] = { "tang", "tpm2", "sss", "null" };
 
@@ -74,141 +75,13 @@ static long null_recover(const struct clevis_jwe *jwe, const struct pin_env *env
 	return n;
 }
 
-static long recover_at(const struct clevis_jwe *jwe, const struct pin_env *env, int depth,
-		       unsigned char *out, size_t size, const char *what, char *used,
-		       size_t used_size);
-
-/* The sss pin's children are recovered through recover_at, one level
- * down; its Tang children after the local ones all at once
- * (clevis/tang_shares.c), their answers kept here by child index until the
- * walk asks for them. */
-struct sss_walk {
-	const struct pin_env *env;
-	int depth;
-	const char *what;
-	char used[128];
-	struct tang_share *fetched;  /* SSS_CHILDREN_MAX of them, or NULL */
-	bool have[SSS_CHILDREN_MAX];
-};
-
-static bool is_tang(const struct clevis_jwe *jwe)
+/* A share that is not sss: a Tang server (one, on its own), the TPM, the
+ * null pin; one too deep or of a pin lifeboat does not know fails here.
+ * Each failure is said. */
+static long leaf_recover(const struct clevis_jwe *jwe, const struct pin_env *env, int depth,
+			 unsigned char *out, size_t size, const char *what)
 {
 	const char *pin = jwe_pin(jwe);
-
-	return pin && strcmp(pin, "tang") == 0;
-}
-
-/* sss_prefetch_fn: the Tang children not asked yet, their servers at once. */
-static void sss_tang_together(const struct clevis_jwe *const *children, const size_t *index,
-			      size_t n, size_t needed, void *ctx)
-{
-	struct sss_walk *w = ctx;
-	struct tang_share shares[SSS_CHILDREN_MAX];
-	size_t at[SSS_CHILDREN_MAX], k = 0;
-
-	/* A test's own exchanger is asked one share at a time. */
-	if (w->env->exchange)
-		return;
-	for (size_t i = 0; i < n; i++)
-		if (is_tang(children[i])) {
-			shares[k].jwe = children[i];
-			at[k++] = index[i];
-		}
-	if (k == 0 || !(w->fetched = calloc(SSS_CHILDREN_MAX, sizeof(*w->fetched))))
-		return;
-	tang_shares_recover(shares, k, needed, w->env->timeout_ms);
-	for (size_t j = 0; j < k; j++) {
-		w->fetched[at[j]] = shares[j];
-		w->fetched[at[j]].jwe = NULL;   /* the walk parses the child again */
-		w->have[at[j]] = true;
-	}
-	explicit_bzero(shares, sizeof(shares));
-}
-
-/* A Tang child's answer as sss_tang_together kept it. */
-static long sss_fetched(struct sss_walk *w, const struct clevis_jwe *child, size_t index,
-			unsigned char *out, size_t size, const char *what)
-{
-	const struct tang_share *s = &w->fetched[index];
-
-	/* Not waited for: enough others answered; nothing failed. */
-	if (s->n == -ECANCELED)
-		return s->n;
-	if (s->n < 0) {
-		fprintf(w->env->report, "%s: tang server %s: %s\n", what, jwe_tang_url(child), s->why);
-		return s->n;
-	}
-	if ((size_t)s->n > size)
-		return -ENOSPC;
-	memcpy(out, s->plain, (size_t)s->n);
-	return s->n;
-}
-
-static long sss_child(const struct clevis_jwe *child, size_t index, unsigned char *out,
-		      size_t size, void *ctx)
-{
-	struct sss_walk *w = ctx;
-	char what[300], used[128] = "tang";
-	const char *pin = jwe_pin(child);
-	long n;
-
-	snprintf(what, sizeof(what), "%s: sss share %zu (%s)", w->what, index + 1,
-		 pin && strlen(pin) < 16 ? pin : "?");
-	if (index < SSS_CHILDREN_MAX && w->have[index] && is_tang(child))
-		n = sss_fetched(w, child, index, out, size, what);
-	else
-		n = recover_at(child, w->env, w->depth + 1, out, size, what, used, sizeof(used));
-	if (n >= 0) {
-		size_t len = strlen(w->used);
-
-		snprintf(w->used + len, sizeof(w->used) - len, "%s%s", len ? ", " : "", used);
-	}
-	return n;
-}
-
-/* Local pins answer at once: asked first, a Tang server is asked only if
- * they are not enough. */
-static bool sss_local_first(const struct clevis_jwe *child, void *ctx)
-{
-	const char *pin = jwe_pin(child);
-
-	(void)ctx;
-	return pin && (strcmp(pin, "tpm2") == 0 || strcmp(pin, "null") == 0);
-}
-
-static long sss_pin_recover(const struct clevis_jwe *jwe, const struct pin_env *env, int depth,
-			    unsigned char *out, size_t size, const char *what, char *used,
-			    size_t used_size)
-{
-	struct sss_walk w = { .env = env, .depth = depth, .what = what };
-	const struct sss_asker asker = { .child = sss_child, .first = sss_local_first,
-					 .prefetch = sss_tang_together, .ctx = &w };
-	struct sss_tally tally;
-	long n = sss_recover(jwe, &asker, out, size, &tally);
-
-	if (w.fetched) {
-		explicit_bzero(w.fetched, SSS_CHILDREN_MAX * sizeof(*w.fetched));
-		free(w.fetched);
-	}
-
-	if (n == -EINVAL)
-		fprintf(env->report, "%s: sss: the header is not clevis's sss (p, t, jwe)\n", what);
-	else if (n == -ENOKEY)
-		fprintf(env->report, "%s: sss: %zu of its %zu shares recovered, %d needed\n", what,
-			tally.answered, tally.n, tally.t);
-	else if (n < 0)
-		fprintf(env->report, "%s: sss: the %d shares do not decrypt it\n", what, tally.t);
-	else
-		snprintf(used, used_size, "sss (%s)", w.used);
-	return n;
-}
-
-static long recover_at(const struct clevis_jwe *jwe, const struct pin_env *env, int depth,
-		       unsigned char *out, size_t size, const char *what, char *used,
-		       size_t used_size)
-{
-	const char *pin = jwe_pin(jwe);
-	long n;
 
 	if (depth > JWE_DEPTH_MAX) {
 		fprintf(env->report, "%s: sss nested more than %d deep\n", what, JWE_DEPTH_MAX);
@@ -219,22 +92,117 @@ static long recover_at(const struct clevis_jwe *jwe, const struct pin_env *env, 
 			pin ? pin : "(none)");
 		return -EOPNOTSUPP;
 	}
-	if (strcmp(pin, "sss") == 0)
-		return sss_pin_recover(jwe, env, depth, out, size, what, used, used_size);
 	if (strcmp(pin, "tang") == 0)
-		n = tang_recover(jwe, env, out, size, what);
-	else if (strcmp(pin, "tpm2") == 0)
-		n = tpm2_recover(jwe, env, out, size, what);
-	else
-		n = null_recover(jwe, env, out, size, what);
-	if (n >= 0)
-		snprintf(used, used_size, "%s", pin);
+		return tang_recover(jwe, env, out, size, what);
+	if (strcmp(pin, "tpm2") == 0)
+		return tpm2_recover(jwe, env, out, size, what);
+	return null_recover(jwe, env, out, size, what);
+}
+
+/* The tree's leaves of one kind, one after another, each while still
+ * wanted: the local ones; the Tang ones when a test's own exchanger
+ * answers (asked one share at a time). */
+static void ask_each(struct sss_tree *t, const struct pin_env *env, enum sss_tree_kind kind)
+{
+	for (size_t i = 0; i < t->n && !sss_tree_decided(t); i++) {
+		unsigned char plain[SSS_TREE_PLAIN_MAX];
+		char what[WHAT_MAX];
+		long n;
+
+		if (t->nodes[i].kind != kind || !sss_tree_wanted(t, i))
+			continue;
+		sss_tree_what(t, i, what, sizeof(what));
+		n = leaf_recover(t->nodes[i].jwe, env, t->nodes[i].depth, plain, sizeof(plain), what);
+		sss_tree_record(t, i, n, plain);
+		explicit_bzero(plain, sizeof(plain));
+	}
+}
+
+/* The Tang leaves of a tree asked in one batch: shares[j] is node at[j]. */
+struct tang_batch {
+	struct sss_tree *tree;
+	struct tang_share *shares;
+	size_t *at;
+};
+
+/* tang_shares_enough_fn: each answer recorded on its leaf as it comes;
+ * enough once the tree is decided. */
+static bool batch_enough(size_t j, void *ctx)
+{
+	struct tang_batch *b = ctx;
+
+	sss_tree_record(b->tree, b->at[j], b->shares[j].n, b->shares[j].plain);
+	return sss_tree_decided(b->tree);
+}
+
+/* Every Tang leaf of the tree still wanted, at every depth, in one batch
+ * with one deadline: a server down costs nothing when the others open the
+ * tree. Each that failed is said after, the abandoned ones not. */
+static void ask_tang_together(struct sss_tree *t, const struct pin_env *env)
+{
+	struct tang_batch b = { .tree = t };
+	size_t k = 0;
+
+	b.shares = calloc(t->n, sizeof(*b.shares));
+	b.at = calloc(t->n, sizeof(*b.at));
+	for (size_t i = 0; b.shares && b.at && i < t->n; i++)
+		if (t->nodes[i].kind == SSS_TREE_TANG && sss_tree_wanted(t, i)) {
+			b.shares[k].jwe = t->nodes[i].jwe;
+			b.at[k++] = i;
+		}
+	if (k && tang_shares_run(b.shares, k, batch_enough, &b, env->timeout_ms) < 0)
+		k = 0;
+	for (size_t j = 0; j < k; j++) {
+		const char *url = jwe_tang_url(b.shares[j].jwe);
+		char what[WHAT_MAX];
+
+		if (b.shares[j].n >= 0 || b.shares[j].n == -ECANCELED)
+			continue;
+		sss_tree_what(t, b.at[j], what, sizeof(what));
+		fprintf(env->report, "%s: %s%s%s%s\n", what, url ? "tang server " : "", url ? url : "",
+			url ? ": " : "", b.shares[j].why);
+	}
+	if (b.shares)
+		explicit_bzero(b.shares, t->n * sizeof(*b.shares));
+	free(b.shares);
+	free(b.at);
+}
+
+/* An sss binding, its whole tree at once: first the shares that need no
+ * network (a TPM answers in a moment), then, if they do not open it, every
+ * Tang share of every level in one batch that stops as soon as the tree is
+ * decided (clevis/sss_tree.h); no share is asked twice. */
+static long sss_pin_recover(const struct clevis_jwe *jwe, const struct pin_env *env,
+			    unsigned char *out, size_t size, char *used, size_t used_size)
+{
+	struct sss_tree t;
+	long n = sss_tree_build(&t, jwe, env->what, out, size);
+
+	if (n < 0) {
+		fprintf(env->report, "%s: sss: out of memory\n", env->what);
+		return n;
+	}
+	ask_each(&t, env, SSS_TREE_LOCAL);
+	if (env->exchange)
+		ask_each(&t, env, SSS_TREE_TANG);
+	else if (!sss_tree_decided(&t))
+		ask_tang_together(&t, env);
+	n = sss_tree_result(&t, env->report, used, used_size);
+	sss_tree_free(&t);
 	return n;
 }
 
 long pin_recover(const struct clevis_jwe *jwe, const struct pin_env *env, unsigned char *out,
 		 size_t size, char *used, size_t used_size)
 {
+	const char *pin = jwe_pin(jwe);
+	long n;
+
 	used[0] = '\0';
-	return recover_at(jwe, env, 0, out, size, env->what, used, used_size);
+	if (pin && strcmp(pin, "sss") == 0)
+		return sss_pin_recover(jwe, env, out, size, used, used_size);
+	n = leaf_recover(jwe, env, 0, out, size, env->what);
+	if (n >= 0)
+		snprintf(used, used_size, "%s", pin);
+	return n;
 }

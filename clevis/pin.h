@@ -1,11 +1,12 @@
 /* pin: recover the plaintext of a clevis JWE by its pin, whichever it is:
  * tang (the McCallum-Relyea exchange with the server, clevis/mr.c), tpm2
- * (unsealed by the TPM, clevis/tpm2pin.c), sss (t of n children: the
- * local ones in turn, then the Tang ones all at once, clevis/tang_shares.c,
- * then nested sss; clevis/sss.c) and null (the key in the header:
- * clevis's pin for tests). Each binding that fails is reported in one
- * line naming it and why; what opened it is kept for the caller's
- * message. */
+ * (unsealed by the TPM, clevis/tpm2pin.c), sss (t of n children, nested
+ * sss included, read as one tree, clevis/sss_tree.c: the local shares of
+ * the whole tree in turn, then every Tang share of the whole tree at once,
+ * clevis/tang_shares.c, until the tree can be opened or no longer can;
+ * clevis/sss.c) and null (the key in the header: clevis's pin for tests).
+ * Each binding or share that fails is reported in one line naming it and
+ * why; what opened it is kept for the caller's message. */
 #ifndef LIFEBOAT_PIN_H
 #define LIFEBOAT_PIN_H
 
@@ -19,7 +20,7 @@
 struct pin_env {
 	const char *what;            /* names the binding in reports: "clevis token 0 on /dev/vda" */
 	FILE *report;                /* where failures are said (one line each) */
-	int timeout_ms;              /* each Tang server's; an sss level's together */
+	int timeout_ms;              /* a Tang server's; an sss tree's servers' together */
 	mr_exchange_fn exchange;     /* NULL: HTTP to the binding's own URL */
 	void *exchange_ctx;
 	tpm2pin_tcti_fn open_tcti;   /* NULL: TPM2PIN_DEVICE */

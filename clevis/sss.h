@@ -4,11 +4,12 @@
  * the threshold t and one child JWE per share, each encrypted with
  * another pin (tang, tpm2, sss again). A child's plaintext is its point
  * x || y, each as long as p. Any t points give the key by Lagrange
- * interpolation at 0. */
+ * interpolation at 0. Which children are asked, and when, is
+ * clevis/sss_tree.c's and clevis/pin.c's: this reads a header and opens
+ * it from its points. */
 #ifndef LIFEBOAT_SSS_H
 #define LIFEBOAT_SSS_H
 
-#include <stdbool.h>
 #include <stddef.h>
 
 #include "clevis/jwe.h"
@@ -16,44 +17,29 @@
 #define SSS_P_MAX 64          /* bytes of p: clevis makes 32 (the A256GCM key) */
 #define SSS_CHILDREN_MAX 32
 
-/* Recover one child's plaintext into out (at most size bytes); returns
- * its length or -errno (the callee reports why). */
-typedef long (*sss_child_fn)(const struct clevis_jwe *child, size_t index, unsigned char *out,
-			     size_t size, void *ctx);
-/* Whether a child should be asked in the first round (the callee's
- * choice: local pins before network ones). */
-typedef bool (*sss_first_fn)(const struct clevis_jwe *child, void *ctx);
-/* Called once after the first round, while more points are needed, with
- * the n children not asked yet (index[i] is children[i]'s; both valid
- * during the call) and how many points are still needed: the callee may
- * ask the remote ones together and keep their answers for child(). */
-typedef void (*sss_prefetch_fn)(const struct clevis_jwe *const *children, const size_t *index,
-				size_t n, size_t needed, void *ctx);
-
-/* How the children are asked: child() each in turn; first() and
- * prefetch() may be NULL. */
-struct sss_asker {
-	sss_child_fn child;
-	sss_first_fn first;
-	sss_prefetch_fn prefetch;
-	void *ctx;
+/* The header's clevis.sss. children is the header's own array: valid
+ * while the JWE is. */
+struct sss_header {
+	unsigned char p[SSS_P_MAX];
+	size_t p_len;
+	int t;                           /* the threshold */
+	size_t n;                        /* children */
+	struct json_object *children;
 };
 
-struct sss_tally {
-	int t;            /* the threshold */
-	size_t n;         /* children */
-	size_t answered;  /* children that gave a point */
-	size_t malformed; /* children that are not JWEs */
-};
-
-/* Recover the plaintext of an sss JWE into out: ask children (those
- * first() picks, then prefetch() for the others, then the others) until t
- * gave a point, combine them and decrypt. Returns the plaintext's length;
- * -EINVAL for a header that is not clevis's sss, -ENOKEY when fewer than t
- * children answered, -EBADMSG when the combined key does not decrypt,
- * -ENOSPC, -ENOMEM. tally says how far it got. */
-long sss_recover(const struct clevis_jwe *jwe, const struct sss_asker *asker, unsigned char *out,
-		 size_t size, struct sss_tally *tally);
+/* Read the header of an sss JWE. Returns 0, or -EINVAL for a header that
+ * is not clevis's sss ("dir", A256GCM; p; 1 <= t <= n <= SSS_CHILDREN_MAX). */
+int sss_header_read(const struct clevis_jwe *jwe, struct sss_header *h);
+/* Child i's JWE (compact, as clevis writes it), parsed into child.
+ * Returns 0, or -EINVAL when it is not a JWE. */
+int sss_header_child(const struct sss_header *h, size_t i, struct clevis_jwe *child);
+/* The plaintext of the sss JWE from h->t of its children's points
+ * (packed, each x || y, 2 * h->p_len bytes): combined, then the JWE
+ * decrypted with the key into out. Returns its length; -EBADMSG when the
+ * points do not combine (two the same), else dirkey_decrypt's -errno
+ * (-EBADMSG: not the key). */
+long sss_open(const struct clevis_jwe *jwe, const struct sss_header *h, const unsigned char *points,
+	      unsigned char *out, size_t size);
 /* Lagrange interpolation at 0 of n points (each x || y, p_len bytes each,
  * big-endian) modulo p: the secret, p_len bytes, into secret. Returns 0,
  * -EINVAL (two points with the same x, a coordinate not below p, p too

@@ -55,61 +55,105 @@ static void share_end(struct tang_share *s, struct share_run *run)
 	s->n = mr_finish(run->mr, run->reply, s->plain, sizeof(s->plain));
 }
 
-static int run_batch(struct tang_share *shares, struct share_run *runs, size_t n, size_t needed,
-		     int timeout_ms)
+/* A run: the shares, their requests, the caller's rule. */
+struct run {
+	struct tang_share *shares;
+	struct share_run *runs;
+	size_t n;
+	tang_shares_enough_fn enough;
+	void *ctx;
+	bool stop;     /* the caller has enough: what still runs is abandoned */
+	int ok;
+};
+
+/* Share i has ended: counted, and the caller asked whether that is enough. */
+static void share_ended(struct run *r, size_t i)
+{
+	r->ok += r->shares[i].n >= 0;
+	if (!r->stop)
+		r->stop = r->enough(i, r->ctx);
+}
+
+/* Every share not ended yet in one batch of the HTTP client, one deadline
+ * for them all; each answer taken as it comes, until the caller has enough. */
+static void run_batch(struct run *r, int timeout_ms)
 {
 	struct http_batch *b;
 	struct http_req *done;
 	char why[HTTP_WHY_MAX];
-	int ok = 0, r = http_batch_open(&b, timeout_ms, why, sizeof(why));
+	int open = http_batch_open(&b, timeout_ms, why, sizeof(why));
 
-	for (size_t i = 0; i < n; i++) {
-		if (shares[i].n != -EINPROGRESS)
+	for (size_t i = 0; i < r->n && !r->stop; i++) {
+		struct tang_share *s = &r->shares[i];
+
+		if (s->n != -EINPROGRESS || (open == 0 && http_batch_add(b, &r->runs[i].req) == 0))
 			continue;
-		if (r < 0)
-			snprintf(shares[i].why, sizeof(shares[i].why), "%s", why);
-		else if (http_batch_add(b, &runs[i].req) == 0)
-			continue;
-		else
-			snprintf(shares[i].why, sizeof(shares[i].why), "%s", runs[i].req.why);
-		shares[i].n = r < 0 ? r : runs[i].req.result;
+		snprintf(s->why, sizeof(s->why), "%s", open < 0 ? why : r->runs[i].req.why);
+		s->n = open < 0 ? open : r->runs[i].req.result;
+		share_ended(r, i);
 	}
-	while (r == 0 && (size_t)ok < needed && (done = http_batch_next(b))) {
+	while (open == 0 && !r->stop && (done = http_batch_next(b))) {
 		size_t i = 0;
 
-		while (&runs[i].req != done)
+		while (&r->runs[i].req != done)
 			i++;
-		share_end(&shares[i], &runs[i]);
-		ok += shares[i].n >= 0;
+		share_end(&r->shares[i], &r->runs[i]);
+		share_ended(r, i);
 	}
-	if (r == 0)
+	if (open == 0)
 		http_batch_close(b);
-	for (size_t i = 0; i < n; i++)
-		if (shares[i].n == -EINPROGRESS) {
-			shares[i].n = -ECANCELED;
-			snprintf(shares[i].why, sizeof(shares[i].why), "not waited for: enough others answered");
-		}
-	return ok;
 }
 
-int tang_shares_recover(struct tang_share *shares, size_t n, size_t needed, int timeout_ms)
+int tang_shares_run(struct tang_share *shares, size_t n, tang_shares_enough_fn enough, void *ctx,
+		    int timeout_ms)
 {
-	struct share_run *runs = calloc(n ? n : 1, sizeof(*runs));
-	int ok;
+	struct run r = { .shares = shares, .n = n, .enough = enough, .ctx = ctx };
 
-	if (!runs)
+	r.runs = calloc(n ? n : 1, sizeof(*r.runs));
+	if (!r.runs)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {
 		shares[i].status = 0;
 		shares[i].why[0] = '\0';
-		shares[i].n = share_begin(&shares[i], &runs[i]);
+		shares[i].n = share_begin(&shares[i], &r.runs[i]);
 		if (shares[i].n == 0)
 			shares[i].n = -EINPROGRESS;
 	}
-	ok = run_batch(shares, runs, n, needed, timeout_ms);
-	for (size_t i = 0; i < n; i++)
-		mr_pending_free(runs[i].mr);
-	explicit_bzero(runs, n * sizeof(*runs));
-	free(runs);
-	return ok;
+	/* A share that cannot be asked has ended already. */
+	for (size_t i = 0; i < n && !r.stop; i++)
+		if (shares[i].n != -EINPROGRESS)
+			share_ended(&r, i);
+	if (!r.stop)
+		run_batch(&r, timeout_ms);
+	for (size_t i = 0; i < n; i++) {
+		if (shares[i].n == -EINPROGRESS) {
+			shares[i].n = -ECANCELED;
+			snprintf(shares[i].why, sizeof(shares[i].why), "not waited for: enough others answered");
+		}
+		mr_pending_free(r.runs[i].mr);
+	}
+	explicit_bzero(r.runs, n * sizeof(*r.runs));
+	free(r.runs);
+	return r.ok;
+}
+
+/* tang_shares_enough_fn: a count of shares with their plaintext. */
+struct count {
+	const struct tang_share *shares;
+	size_t needed, ok;
+};
+
+static bool count_enough(size_t i, void *ctx)
+{
+	struct count *c = ctx;
+
+	c->ok += c->shares[i].n >= 0;
+	return c->ok >= c->needed;
+}
+
+int tang_shares_recover(struct tang_share *shares, size_t n, size_t needed, int timeout_ms)
+{
+	struct count c = { .shares = shares, .needed = needed };
+
+	return tang_shares_run(shares, n, count_enough, &c, timeout_ms);
 }
