@@ -145,17 +145,59 @@ itools_assert_took_over_dracut() {
 	itools_assert_image lifeboat etc/lifeboat/build.conf
 }
 
-# The takeover from dracut (issue 29): a Debian 12 root whose generator is
-# dracut (installed by apt, then the kernel: dracut's hook made the
-# image) gets lifeboat's .deb with apt; dracut is removed, lifeboat
-# remakes the kernel's image, which boots the root with the command line
-# dracut's users have: root=UUID= and rd.* words, one of them (rd.dm=0,
-# dracut's dmraid) not lifeboat's. systemd reaches multi-user with no
-# failed unit and the root checked once, by lifeboat.
+# itools_assert_back_to_dracut: on the root lifeboat took over, `apt-get
+# install dracut` removed lifeboat (it conflicts with dracut) and dracut's
+# postinst made the kernel's image again (dracut's files in it, lifeboat's
+# not); `apt-get purge lifeboat` left no lifeboat package, kernel hook or
+# file of its own, only the administrator's /etc/lifeboat.conf.d. The
+# other order, `apt-get purge lifeboat` first (simulated), keeps the
+# kernel: apt brings initramfs-tools in lifeboat's place.
+itools_assert_back_to_dracut() {
+	local out=$ITOOLS_OUT purge_first
+	purge_first=$(sed -n '/^== apt-get -s purge lifeboat/,/^== /p' "$out/back.log")
+	echo "$purge_first" | grep -q '^Purg lifeboat ' && echo "$purge_first" | grep -q '^Inst initramfs-tools ' &&
+	! echo "$purge_first" | grep -q '^Remv linux-image' ||
+		{ echo "apt-get -s purge lifeboat would not keep the kernel with initramfs-tools (log: $out/back.log)"; return 1; }
+	grep -q '^Removing lifeboat ' "$out/back.log" &&
+	grep -q 'dracut: Generating /boot/initrd.img-' "$out/back.log" ||
+		{ echo "apt-get install dracut did not remove lifeboat and make dracut's image (log: $out/back.log)"; return 1; }
+	grep -qx 'dracut ii ' "$out/generators-back" && grep -qx 'dracut-core ii ' "$out/generators-back" &&
+	! grep -Eq '^lifeboat (ii|rc)|^post(inst|rm)\.d .*lifeboat' "$out/generators-back" &&
+	grep -qx 'lifeboat /etc/lifeboat.conf.d/itools.conf' "$out/generators-back" ||
+		{ echo "after the way back: $(tr '\n' ';' <"$out/generators-back"), not dracut installed and lifeboat purged"; return 1; }
+	grep -q ' usr/lib/dracut/' "$out/initrd-back.ls" ||
+		{ echo "the image after the way back has no usr/lib/dracut/: not dracut's (list: $out/initrd-back.ls)"; return 1; }
+	! grep -q ' etc/lifeboat/build.conf$' "$out/initrd-back.ls" ||
+		{ echo "the image after the way back is still lifeboat's (list: $out/initrd-back.ls)"; return 1; }
+}
+
+# itools_assert_dracut_booted LOG: dracut's init, not lifeboat's, mounted
+# the root: the console shows dracut's initramfs, and lifeboat left no
+# timeline.
+itools_assert_dracut_booted() {
+	assert_log "$1" 'dracut-[0-9][^ ]* (Initramfs)' || return 1
+	! grep -aq "$DEBROOT_MARK: timeline " "$1" || { echo "lifeboat's timeline is in the root: lifeboat's init ran"; return 1; }
+}
+
+# The takeover from dracut and the way back (issue 29): a Debian 12 root
+# whose generator is dracut (installed by apt, then the kernel: dracut's
+# hook made the image) gets lifeboat's .deb with apt; dracut is removed,
+# lifeboat remakes the kernel's image, which boots the root with the
+# command line dracut's users have: root=UUID= and rd.* words, one of them
+# (rd.dm=0, dracut's dmraid) not lifeboat's. systemd reaches multi-user
+# with no failed unit and the root checked once, by lifeboat. Then the
+# way back, made on the same root when its disk was made
+# (itools_back_build): `apt-get install dracut`, `apt-get purge
+# lifeboat`; dracut's image boots that root with the same command line to
+# multi-user with no failed unit.
 case_itools_dracut_takeover() {
-	local disk=$CASE_DIR/disk.img log=$CASE_DIR/console.log
+	local disk=$CASE_DIR/disk.img log=$CASE_DIR/console.log back=$CASE_DIR/disk-back.img
+	local args="rd.luks=0 rd.lvm=0 rd.md=0 rd.dm=0 rd.shell=0"
 	itools_suite bookworm dracut && itools_copy "$disk" || return 1
 	itools_assert_took_over_dracut || return 1
-	itools_boot "$log" "$disk" "rd.luks=0 rd.lvm=0 rd.md=0 rd.dm=0 rd.shell=0"
-	debroot_assert_clean "$log" && itools_assert_checked_once "$log"
+	itools_boot "$log" "$disk" "$args"
+	debroot_assert_clean "$log" && itools_assert_checked_once "$log" || return 1
+	itools_assert_back_to_dracut && rm -f "$disk" && cp --sparse=always "$ITOOLS_OUT/disk-back.img" "$back" || return 1
+	itools_boot "$CASE_DIR/console-back.log" "$back" "$args" initrd-back.img
+	debroot_assert_clean "$CASE_DIR/console-back.log" && itools_assert_dracut_booted "$CASE_DIR/console-back.log"
 }

@@ -15,6 +15,10 @@
 # it). The root then becomes an ext4 filesystem in partition 1 of a disk
 # larger than it, the kernel and the image are copied out beside it, the
 # tree is removed.
+# A root whose generator was dracut then goes back to it (ITOOLS_BACK):
+# the same tree, after its disk was made, gets dracut again with apt, as
+# its administrator would (lifeboat removed, then purged), and becomes a
+# second disk (itools_back_build).
 
 source "$TOP/tests/boot/debian-root.sh"
 
@@ -44,11 +48,13 @@ ITOOLS_DISK_MB=1600
 # suite's tarball (ITOOLS_TAR_DIR) serves both: Debian 12's has dracut
 # downloaded too, apart (ITOOLS_DOWNLOAD_APART), as growroot and
 # overlayroot depend on initramfs-tools, which conflicts with dracut.
+# The way back (ITOOLS_BACK) installs dracut from the same tarball's
+# packages, kept aside while the first disk is made (itools_build).
 itools_suite() {
 	ITOOLS_SUITE=$1
 	ITOOLS_TAR_DIR=$BUILD/itools-root/$1
 	ITOOLS_DIR=$BUILD/itools-root/$1${2:+-$2}
-	ITOOLS_FIRST=
+	ITOOLS_FIRST= ITOOLS_BACK=
 	case $1 in
 	bookworm)
 		ITOOLS_PACKAGES="linux-image-amd64 cloud-initramfs-growroot overlayroot"
@@ -62,7 +68,7 @@ itools_suite() {
 	esac
 	case ${2:-} in
 	'') ;;
-	dracut) ITOOLS_FIRST="dracut linux-image-amd64" ITOOLS_PACKAGES= ITOOLS_DEB_WAY=apt ;;
+	dracut) ITOOLS_FIRST="dracut linux-image-amd64" ITOOLS_PACKAGES= ITOOLS_DEB_WAY=apt ITOOLS_BACK=dracut ;;
 	*) echo "itools_suite: no root whose generator was $2"; return 1 ;;
 	esac
 }
@@ -120,11 +126,21 @@ itools_in_root() {
 	chroot "$dir" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin DEBIAN_FRONTEND=noninteractive "$@"
 }
 
+# itools_in_ns LOG FUNC ARG...: FUNC (one of this file's, run with /dev
+# and /proc bound in the root it names) in a private mount namespace,
+# what it printed in LOG.
+itools_in_ns() {
+	local log=$1 func=$2
+	shift 2
+	unshare --mount --propagation private bash -c \
+		"$(declare -f itools_in_root "$func"); $func \"\$@\"" itools "$@" >"$log" 2>&1
+}
+
 # itools_install_tree DIR TARBALL DEB PACKAGES WAY FIRST BEFORE: the
 # administrator's steps in the unpacked root: the packages FIRST with the
 # image they make copied to BEFORE, the .deb by WAY (dpkg or apt:
 # itools_suite), then the packages PACKAGES. Run in a private mount
-# namespace (itools_install).
+# namespace (itools_install); apt's cache is left to itools_build.
 # The root is not this machine, so lifeboat makes a generic image
 # (/etc/lifeboat.conf.d/itools.conf), as tests/deb does.
 itools_install_tree() {
@@ -132,6 +148,15 @@ itools_install_tree() {
 	tar -xf "$tar" -C "$dir" --numeric-owner --xattrs --xattrs-include='*' ||
 		{ echo "unpacking $tar failed"; return 1; }
 	mount --rbind /dev "$dir/dev" && mount -t proc proc "$dir/proc" || return 1
+	# dracut's images, before lifeboat and after the way back, hold the
+	# drivers the root's disk needs only (dracut's drivers=, as
+	# tests/deb gives initramfs-tools MODULES=list): the test's speed, a
+	# third of a generic image's build (all the kernel's block drivers).
+	case " $first " in
+	*" dracut "*)
+		mkdir -p "$dir/etc/dracut.conf.d" &&
+		echo 'drivers="virtio_pci virtio_blk ext4 crc32c_generic"' >"$dir/etc/dracut.conf.d/itools.conf" || return 1 ;;
+	esac
 	# One at a time: dracut then the kernel makes dracut's image once
 	# (by the kernel's postinst), both at once twice (and by its trigger).
 	for p in $first; do
@@ -162,18 +187,39 @@ itools_install_tree() {
 		itools_in_root "$dir" apt-get install -y -q --no-install-recommends --no-download $packages ||
 			{ echo "apt-get install $packages failed"; return 1; }
 	fi
-	itools_in_root "$dir" apt-get clean
 	umount -R "$dir/dev" "$dir/proc"
 }
 
 # itools_install DIR LOG: itools_install_tree in a mount namespace of its
 # own, what it printed in LOG.
 itools_install() {
-	unshare --mount --propagation private bash -c \
-		"$(declare -f itools_in_root itools_install_tree); itools_install_tree \"\$@\"" \
-		itools "$1" "$ITOOLS_TAR" "$ITOOLS_DEB" "$ITOOLS_PACKAGES" "$ITOOLS_DEB_WAY" "$ITOOLS_FIRST" \
-		"${2%/*}/initrd-before.img" >"$2" 2>&1 ||
+	itools_in_ns "$2" itools_install_tree "$1" "$ITOOLS_TAR" "$ITOOLS_DEB" "$ITOOLS_PACKAGES" \
+		"$ITOOLS_DEB_WAY" "$ITOOLS_FIRST" "${2%/*}/initrd-before.img" ||
 		{ echo "installing $ITOOLS_FIRST lifeboat $ITOOLS_PACKAGES in the root failed: $(tail -n 3 "$2") (log: $2)"; return 1; }
+}
+
+# itools_back_tree DIR DEBS BACK: the way back in the root lifeboat took
+# over, as its administrator goes: `apt-get install BACK` (the generator
+# it had before; apt removes lifeboat, which conflicts with it, and
+# BACK's postinst remakes the kernels' images), then `apt-get purge
+# lifeboat` (its conffiles, the kernel hooks among them). apt's cache
+# gets the packages of DEBS back first: the tarball's, kept aside.
+itools_back_tree() {
+	local dir=$1 debs=$2 back=$3
+	mount --rbind /dev "$dir/dev" && mount -t proc proc "$dir/proc" || return 1
+	cp "$debs"/*.deb "$dir/var/cache/apt/archives/" || return 1
+	# The other order, lifeboat purged first, as apt would do it (not
+	# done: simulated, for the case and the docs): the kernels need a
+	# generator, so apt would bring initramfs-tools, their first choice.
+	echo "== apt-get -s purge lifeboat"
+	itools_in_root "$dir" apt-get -s purge lifeboat
+	echo "== apt-get install $back"
+	itools_in_root "$dir" apt-get install -y -q --no-install-recommends --no-download "$back" ||
+		{ echo "apt-get install $back failed"; return 1; }
+	echo "== apt-get purge lifeboat"
+	itools_in_root "$dir" apt-get purge -y -q lifeboat || { echo "apt-get purge lifeboat failed"; return 1; }
+	itools_in_root "$dir" apt-get clean
+	umount -R "$dir/dev" "$dir/proc"
 }
 
 # itools_report_script: more report lines, before debian-root.sh's: the
@@ -237,16 +283,47 @@ itools_module_kinds() {
 
 # itools_generators TREE: the state of the generators' packages in the
 # root (dpkg-query's "PACKAGE STATUS", ii installed, rc removed with its
-# conffiles left) and the kernel hooks left in /etc/kernel/postinst.d.
+# conffiles left), the kernel hooks left in /etc/kernel/postinst.d and
+# postrm.d, and which of lifeboat's files are in the root ("lifeboat
+# PATH...": its program, update-initramfs, its settings).
 itools_generators() {
+	local f left=
 	itools_in_root "$1" dpkg-query -W -f '${Package} ${db:Status-Abbrev}\n' \
 		lifeboat dracut dracut-core initramfs-tools 2>/dev/null
 	echo "postinst.d $(ls "$1/etc/kernel/postinst.d" | tr '\n' ' ')"
+	echo "postrm.d $(ls "$1/etc/kernel/postrm.d" | tr '\n' ' ')"
+	for f in /usr/bin/lifeboat /usr/sbin/update-initramfs /etc/lifeboat.conf /etc/lifeboat.conf.d/itools.conf; do
+		[ ! -e "$1$f" ] || left="$left $f"
+	done
+	echo "lifeboat$left"
+}
+
+# itools_back_build DIR KVER: the way back (ITOOLS_BACK) in DIR/tree,
+# whose first disk is made: itools_back_tree, then what it left as
+# itools_build leaves it, with -back names (back.log, generators-back,
+# initrd-back.img and .ls, disk-back.img), timed in DIR/times.
+itools_back_build() {
+	local dir=$1 tree=$1/tree start=$SECONDS
+	itools_in_ns "$dir/back.log" itools_back_tree "$tree" "$dir/debs" "$ITOOLS_BACK" ||
+		{ echo "the way back to $ITOOLS_BACK failed: $(tail -n 3 "$dir/back.log") (log: $dir/back.log)"; return 1; }
+	echo "back install $((SECONDS - start)) s" >>"$dir/times"
+	itools_generators "$tree" >"$dir/generators-back"
+	[ -s "$tree/boot/initrd.img-$2" ] ||
+		{ echo "going back to $ITOOLS_BACK left no /boot/initrd.img-$2 (log: $dir/back.log)"; return 1; }
+	cp "$tree/boot/initrd.img-$2" "$dir/initrd-back.img" &&
+	"$BUILD/lifeboat" ls "$dir/initrd-back.img" >"$dir/initrd-back.ls" 2>&1 ||
+		{ echo "lifeboat ls of the image $ITOOLS_BACK made failed"; return 1; }
+	start=$SECONDS
+	itools_make_disk "$tree" "$dir/disk-back.img" || { echo "making the root's second disk failed"; return 1; }
+	echo "back disk $((SECONDS - start)) s" >>"$dir/times"
+	rm -rf "$dir/debs"
 }
 
 # itools_build DIR: the tarball, the installed root, its disk, kernel and
 # image in DIR (disk.img, vmlinuz, initrd.img, initrd.ls; deb: which
-# package was installed), timed in DIR/times.
+# package was installed), timed in DIR/times; with ITOOLS_BACK, the way
+# back's too (itools_back_build). apt's cache is emptied before the disk,
+# what it held kept in DIR/debs for the way back.
 itools_build() {
 	local dir=$1 tree=$1/tree start=$SECONDS v
 	itools_tarball || return 1
@@ -254,6 +331,10 @@ itools_build() {
 	rm -rf "$tree" && mkdir -p "$tree" && start=$SECONDS
 	itools_install "$tree" "$dir/install.log" || return 1
 	echo "install $((SECONDS - start)) s" >>"$dir/times"
+	if [ -n "$ITOOLS_BACK" ]; then
+		mkdir -p "$dir/debs" && mv "$tree"/var/cache/apt/archives/*.deb "$dir/debs/" || return 1
+	fi
+	itools_in_root "$tree" apt-get clean
 	v=$(ls "$tree/lib/modules" | sort -V | tail -n 1)
 	[ -s "$tree/boot/initrd.img-$v" ] ||
 		{ echo "installing the kernel $v made no /boot/initrd.img-$v (log: $dir/install.log)"; return 1; }
@@ -269,6 +350,7 @@ itools_build() {
 	itools_setup "$tree" && itools_make_disk "$tree" "$dir/disk.img" ||
 		{ echo "making the root's disk failed"; return 1; }
 	echo "disk $((SECONDS - start)) s ($(du -sm "$tree" | cut -f1) MB in the root)" >>"$dir/times"
+	[ -z "$ITOOLS_BACK" ] || itools_back_build "$dir" "$v" || return 1
 	rm -rf "$tree"
 }
 
@@ -302,9 +384,10 @@ itools_part() {
 	echo "$1?offset=1048576"
 }
 
-# itools_boot LOG DISK APPEND: the root's own kernel and image boot DISK,
-# with the command line of Debian's boot entries and APPEND.
+# itools_boot LOG DISK APPEND [IMAGE]: the root's own kernel and image
+# (IMAGE of ITOOLS_OUT, initrd.img unless given) boot DISK, with the
+# command line of Debian's boot entries and APPEND.
 itools_boot() {
-	QEMU_TIMEOUT=${DEBROOT_TIMEOUT:-420} boot_qemu "$1" "$ITOOLS_OUT/vmlinuz" "$ITOOLS_OUT/initrd.img" \
+	QEMU_TIMEOUT=${DEBROOT_TIMEOUT:-420} boot_qemu "$1" "$ITOOLS_OUT/vmlinuz" "$ITOOLS_OUT/${4:-initrd.img}" \
 		"root=UUID=$ITOOLS_UUID ro $3" -m 1024 -drive "file=$2,format=raw,if=virtio"
 }
