@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "common/fileread.h"
+#include "common/hexdigit.h"
 
 static bool is_blank(char c)
 {
@@ -210,17 +211,6 @@ static const char *prefix_of(const char *s, const char *const *list, size_t n)
 	return NULL;
 }
 
-static int hex_value(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* udev writes a label's unsafe bytes as \xHH in its link's name ("my
  * disk" is by-label/my\x20disk): the label itself is compared. */
 static void link_unescape(char *s)
@@ -228,8 +218,8 @@ static void link_unescape(char *s)
 	char *w = s;
 
 	for (; *s; s++) {
-		int hi = s[0] == '\\' && s[1] == 'x' ? hex_value(s[2]) : -1;
-		int lo = hi >= 0 ? hex_value(s[3]) : -1;
+		int hi = s[0] == '\\' && s[1] == 'x' ? hexdigit_value(s[2]) : -1;
+		int lo = hi >= 0 ? hexdigit_value(s[3]) : -1;
 
 		if (lo >= 0 && (hi || lo)) {
 			*w++ = (char)(hi << 4 | lo);

@@ -5,23 +5,14 @@
 #include <stdbool.h>
 #include <string.h>
 
-static int hex_digit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
+#include "common/hexdigit.h"
 
 int live_sum_from_hex(const char *text, size_t len, uint8_t out[SHA256_LEN])
 {
 	if (len != 2 * SHA256_LEN)
 		return -EINVAL;
 	for (size_t i = 0; i < SHA256_LEN; i++) {
-		int hi = hex_digit(text[2 * i]), lo = hex_digit(text[2 * i + 1]);
+		int hi = hexdigit_value(text[2 * i]), lo = hexdigit_value(text[2 * i + 1]);
 
 		if (hi < 0 || lo < 0)
 			return -EINVAL;
