@@ -21,6 +21,7 @@
 #include "net/config/ifup.h"
 #include "net/config/ipparam.h"
 #include "net/iscsi/rfc4173.h"
+#include "net/link/link.h"
 #include "net/link/netdev_setup.h"
 #include "net/nfs/nfsspec.h"
 
@@ -251,6 +252,10 @@ static int net_configure(const struct net_args *a, uint64_t deadline, bool root_
 			 "ip=dhcp or a static address", a->ip);
 		return -EINVAL;
 	}
+	r = link_loopback_up();
+	if (r < 0)
+		log_warn("setting lo up failed: %s; a server whose address does not answer "
+			 "ARP is then waited for until its deadline", strerror(-r));
 	r = net_interfaces(a, &lim, ipc, bootif_dev, &bootdev, why, n);
 	if (r == 0)
 		r = ifup_configure(ipc, bootdev, &lim, st, why, n);

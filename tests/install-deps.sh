@@ -11,8 +11,8 @@ PACKAGES="$PACKAGES dnsmasq-base nfs-ganesha nfs-ganesha-vfs rpcbind"
 
 # The rescue boot tests hash their test password with openssl passwd.
 PACKAGES="$PACKAGES openssl"
-# A live root's image in the boot cases (tests/boot/cases-live.sh).
-PACKAGES="$PACKAGES squashfs-tools"
+# A live root's images in the boot cases (tests/boot/cases-live.sh).
+PACKAGES="$PACKAGES squashfs-tools erofs-utils"
 
 # iSCSI root: iscsistart goes into the images; tgtd is the test target.
 PACKAGES="$PACKAGES open-iscsi tgt"

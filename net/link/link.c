@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <linux/if_arp.h>
+#include <net/if.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 #include <stdio.h>
@@ -92,6 +93,13 @@ int link_up(int index, unsigned int mtu)
 	if (mtu)
 		attr_put(&m, IFLA_MTU, &mtu, sizeof(mtu));
 	return nl_call(&m);
+}
+
+int link_loopback_up(void)
+{
+	unsigned int index = if_nametoindex("lo");
+
+	return index ? link_up((int)index, 0) : -errno;
 }
 
 int link_add_address(int index, struct in_addr addr, int prefix)

@@ -28,6 +28,12 @@ int link_list(struct link_info *out, int max);
 const char *link_kind(const char *ifname);
 /* Set the interface up, and its MTU when mtu is not 0. */
 int link_up(int index, unsigned int mtu);
+/* Set the loopback interface up (the kernel gives it 127.0.0.1 and ::1).
+ * Needed beyond 127.0.0.1: an error the kernel reports to a local socket
+ * travels through it, such as the ICMP "host unreachable" that tells a
+ * connect() the neighbour never answered ARP; with lo down it is dropped
+ * and the connect waits for its deadline instead. */
+int link_loopback_up(void);
 /* Whether the interface has a carrier (IFF_LOWER_UP). */
 bool link_has_carrier(int index);
 /* Add addr/prefix (with its broadcast address) to the interface. */

@@ -214,9 +214,10 @@ kdump_test_ca() {
 		-keyout "$1/$2.key" -out "$1/$2.pem" >/dev/null 2>&1
 }
 
-# kdump_test_cert DIR CA: DIR/server.pem for $NET_SERVER, signed by DIR/CA.pem.
+# kdump_test_cert DIR CA [NAME]: DIR/server.pem for $NET_SERVER (and the host
+# name NAME), signed by DIR/CA.pem.
 kdump_test_cert() {
-	printf 'subjectAltName=IP:%s\nextendedKeyUsage=serverAuth\n' "$NET_SERVER" >"$1/server.ext"
+	printf 'subjectAltName=IP:%s%s\nextendedKeyUsage=serverAuth\n' "$NET_SERVER" "${3:+,DNS:$3}" >"$1/server.ext"
 	openssl req -newkey rsa:2048 -nodes -subj "/CN=$NET_SERVER" -keyout "$1/server.key" \
 		-out "$1/server.csr" >/dev/null 2>&1 &&
 	openssl x509 -req -in "$1/server.csr" -CA "$1/$2.pem" -CAkey "$1/$2.key" -CAcreateserial \

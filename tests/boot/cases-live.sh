@@ -6,6 +6,9 @@
 # The image with --live (libcurl, the CA bundle, loop, squashfs, overlay),
 # made once per run; live_image CA.pem: one whose https:// servers must be
 # signed by that CA, made for the case.
+# The HTTPS server's host name, which the case's dnsmasq answers.
+LIVE_NAME=live.lifeboat.test
+
 live_image() {
 	local img=$WORK/live.img
 	if [ -n "${1:-}" ]; then
@@ -25,12 +28,18 @@ live_image() {
 	echo "$img"
 }
 
-# live_squashfs DIR: DIR/root.squashfs, the test root, and its sha256sum
-# in LIVE_SUM; padded with a file of random bytes so that a transfer cut
-# half-way has something left to resume.
+# live_squashfs DIR [erofs]: DIR/root.squashfs (or DIR/root.erofs), the
+# test root, and its sha256sum in LIVE_SUM; padded with a file of random
+# bytes so that a transfer cut half-way has something left to resume.
 live_squashfs() {
 	make_root_tree "$1/tree" &&
-	head -c 3000000 /dev/urandom >"$1/tree/etc/ballast" &&
+	head -c 3000000 /dev/urandom >"$1/tree/etc/ballast" || return 1
+	if [ "${2:-}" = erofs ]; then
+		mkfs.erofs -zlz4 "$1/root.erofs" "$1/tree" >/dev/null 2>&1 ||
+			{ echo "mkfs.erofs failed (install erofs-utils: tests/install-deps.sh)"; return 1; }
+		LIVE_SUM=$(sha256sum "$1/root.erofs" | cut -d' ' -f1)
+		return 0
+	fi
 	mksquashfs "$1/tree" "$1/root.squashfs" -noappend -quiet -comp gzip >/dev/null ||
 		{ echo "mksquashfs failed (install squashfs-tools: tests/install-deps.sh)"; return 1; }
 	LIVE_SUM=$(sha256sum "$1/root.squashfs" | cut -d' ' -f1)
@@ -56,15 +65,15 @@ live_httpd() {
 		{ echo "the test's HTTP server did not start: $log"; return 1; }
 }
 
-# live_assert_root LOG [FROM]: the root reached as an overlay over the
-# squashfs, with the timeline's steps, checked against FROM's hash
-# (rd.live.sha256= by default).
+# live_assert_root LOG [FROM [TYPE]]: the root reached as an overlay over
+# the image (a squashfs unless TYPE), with the timeline's steps, checked
+# against FROM's hash (rd.live.sha256= by default).
 live_assert_root() {
 	assert_root_reached "$1" &&
 	assert_log "$1" "LIFEBOAT-TEST: rootmount overlay overlay" &&
 	assert_log "$1" "timeline [0-9.]* livefetch http" &&
 	assert_log "$1" "timeline [0-9.]* livefetched [0-9]* bytes" &&
-	assert_log "$1" "timeline [0-9.]* livemount /dev/loop[0-9]* squashfs" &&
+	assert_log "$1" "timeline [0-9.]* livemount /dev/loop[0-9]* ${3:-squashfs}" &&
 	assert_log "$1" "matches its SHA-256 $LIVE_SUM (${2:-rd.live.sha256=})"
 }
 
@@ -122,32 +131,35 @@ case_live_resume_ipv6() {
 	return $rc
 }
 
-# HTTPS: the server's certificate is signed by a CA the case makes, which
+# HTTPS to a server named by a host name (dnsmasq answers it), an erofs
+# image: the server's certificate is signed by a CA the case makes, which
 # the image carries (--live-ca); no hash on the command line, the checksum
-# file beside the image (root.squashfs.sha256, sha256sum's output) says it.
+# file beside the image (root.erofs.sha256, sha256sum's output) says it.
 # A second server, on 8443, has a certificate of another CA: refused.
 case_live_https() {
-	local rc=0 url="https://$NET_SERVER:8080/root.squashfs" start
+	local rc=0 url="https://$LIVE_NAME:8080/root.erofs" start
 	mkdir -p "$CASE_DIR/other"
-	kdump_test_ca "$CASE_DIR" ca && kdump_test_cert "$CASE_DIR" ca &&
+	kdump_test_ca "$CASE_DIR" ca && kdump_test_cert "$CASE_DIR" ca "$LIVE_NAME" &&
 	kdump_test_ca "$CASE_DIR/other" ca && kdump_test_cert "$CASE_DIR/other" ca ||
 		{ echo "making the test's certificates with openssl failed"; return 1; }
 	NET_IMG=$(live_image "$CASE_DIR/ca.pem") || return 1
 	mkdir -p "$CASE_DIR/srv"
-	live_squashfs "$CASE_DIR/srv" || return 1
-	(cd "$CASE_DIR/srv" && sha256sum root.squashfs >root.squashfs.sha256)
+	live_squashfs "$CASE_DIR/srv" erofs || return 1
+	(cd "$CASE_DIR/srv" && sha256sum root.erofs >root.erofs.sha256)
 	net_ns_up || { net_ns_down; echo "creating the namespace failed"; return 1; }
-	net_dhcp_start && live_httpd "$NET_SERVER" 0 "$CASE_DIR/server.pem" "$CASE_DIR/server.key" &&
+	NET_DNS_RECORD=$LIVE_NAME,$NET_SERVER net_dhcp_start && live_httpd "$NET_SERVER" 0 "$CASE_DIR/server.pem" "$CASE_DIR/server.key" &&
 	LIVE_PORT=8443 live_httpd "$NET_SERVER" 0 "$CASE_DIR/other/server.pem" "$CASE_DIR/other/server.key" || rc=1
 	if [ $rc -eq 0 ]; then
 		net_boot https "root=live:$url ip=dhcp"
-		live_assert_root "$NET_LOG" "$url.sha256" &&
-		assert_log "$CASE_DIR/httpd.log" "GET /root.squashfs.sha256" || rc=1
+		live_assert_root "$NET_LOG" "$url.sha256" erofs &&
+		assert_log "$CASE_DIR/httpd.log" "GET /root.erofs.sha256" &&
+		grep -q "query\[A\] $LIVE_NAME from $NET_GUEST" "$CASE_DIR/dnsmasq.log" ||
+			{ echo "the erofs image by name: see $NET_LOG, httpd.log, dnsmasq.log"; rc=1; }
 	fi
 	if [ $rc -eq 0 ]; then
 		start=$(date +%s)
-		net_boot other-ca "root=live:https://$NET_SERVER:8443/root.squashfs ip=dhcp rd.shell=0"
-		net_assert_failed "$NET_LOG" "live root: the live image's checksum file https://$NET_SERVER:8443/root.squashfs.sha256: the server's certificate does not verify against the image's CA bundle" "$start" &&
+		net_boot other-ca "root=live:https://$NET_SERVER:8443/root.erofs ip=dhcp rd.shell=0"
+		net_assert_failed "$NET_LOG" "live root: the live image's checksum file https://$NET_SERVER:8443/root.erofs.sha256: the server's certificate does not verify against the image's CA bundle" "$start" &&
 		assert_not_log "$CASE_DIR/httpd-8443.log" "GET" || rc=1
 	fi
 	net_ns_down

@@ -7,6 +7,9 @@
 
 TANG_SILENT_PORT=7502
 TANG_REFUSED_PORT=7501
+# On the guest's subnet, and nobody has it: the guest's ARP requests go
+# unanswered, and its kernel says "host unreachable" after three (3 s).
+TANG_NOBODY_URL=http://198.51.100.77:7500
 
 # tang_silent_start: the silent server on the namespace's bridge address.
 tang_silent_start() {
@@ -49,13 +52,14 @@ tang_many_boot() {
 		{ echo "the container opened $secs s after the lease, not within 6 s"; return 1; }
 }
 
-# sss t=1 of three servers: the first never answers, the second refuses,
-# the third is live: opened by the third at once, nothing typed.
+# sss t=1 of three servers: the first at an address nobody answers, the
+# second refuses, the third is live: opened by the third at once, nothing
+# typed.
 case_tang_sss_servers_down() {
 	local disk
 	stacks_disks && tang_image && tang_keys && net_ns_up && net_dhcp_start && tang_start &&
-	tang_silent_start && disk=$(stack_copy luks) &&
-	tang_adv_bind "$disk" sss "{\"t\":1,\"pins\":{\"tang\":[{\"url\":\"http://$NET_SERVER:$TANG_SILENT_PORT\",\"adv\":\"ADV\"},{\"url\":\"http://$NET_SERVER:$TANG_REFUSED_PORT\",\"adv\":\"ADV\"},{\"url\":\"$TANG_URL\",\"adv\":\"ADV\"}]}}" ||
+	disk=$(stack_copy luks) &&
+	tang_adv_bind "$disk" sss "{\"t\":1,\"pins\":{\"tang\":[{\"url\":\"$TANG_NOBODY_URL\",\"adv\":\"ADV\"},{\"url\":\"http://$NET_SERVER:$TANG_REFUSED_PORT\",\"adv\":\"ADV\"},{\"url\":\"$TANG_URL\",\"adv\":\"ADV\"}]}}" ||
 		{ echo "setting up the case failed (bind: $(cat "$CASE_DIR/bind.log" 2>/dev/null))"; return 1; }
 	tang_many_boot "$disk" "sss (tang)" || return 1
 	tang_many_said "$CASE_DIR/console.log.txt"
@@ -63,7 +67,8 @@ case_tang_sss_servers_down() {
 
 # tang_many_said LOG: the refusing server is said once (after the unlock,
 # written straight to the console: it may show before the kernel prints
-# the log's "opened" line); the silent one, not waited for, is not.
+# the log's "opened" line); the one nobody answers, abandoned before its
+# ARP requests failed, is not.
 tang_many_said() {
 	local n
 	n=$(grep -c "lifeboat: clevis token 0 on /dev/vda: sss share 2 (tang): tang server http://$NET_SERVER:$TANG_REFUSED_PORT: connection refused" "$1")
@@ -81,4 +86,43 @@ case_tang_tokens_first_silent() {
 	tang_adv_bind "$disk" tang "{\"url\":\"$TANG_URL\",\"adv\":\"ADV\"}" ||
 		{ echo "setting up the case failed (bind: $(cat "$CASE_DIR/bind.log" 2>/dev/null))"; return 1; }
 	tang_many_boot "$disk" tang
+}
+
+# Two containers in one boot. The root, sss t=2 of {silent, the live
+# server by address, the same by name}: the two live shares open it at
+# once, nothing typed. The second, t=1 of {an address nobody answers,
+# refusing, silent}: every server down, so the passphrase prompt comes at
+# the silent one's deadline, the console names all three with what each
+# did (the unanswered ARP as "host unreachable", not a deadline), and the
+# typed passphrase opens it.
+case_tang_sss_two_of_three_and_all_down() {
+	local root data log=$CASE_DIR/console.log share
+	NET_DNS_RECORD=$TANG_NAME,$NET_SERVER
+	stacks_disks && tang_image && tang_keys && net_ns_up && net_dhcp_start && tang_start &&
+	tang_silent_start && root=$(stack_copy luks) && data=$CASE_DIR/data.img &&
+	cp --sparse=always "$root" "$data" && cryptsetup luksUUID -q --uuid "$UUID_CLEVIS_DATA" "$data" &&
+	tang_adv_bind "$root" sss "{\"t\":2,\"pins\":{\"tang\":[{\"url\":\"http://$NET_SERVER:$TANG_SILENT_PORT\",\"adv\":\"ADV\"},{\"url\":\"$TANG_URL\",\"adv\":\"ADV\"},{\"url\":\"$TANG_NAME_URL\",\"adv\":\"ADV\"}]}}" &&
+	tang_adv_bind "$data" sss "{\"t\":1,\"pins\":{\"tang\":[{\"url\":\"$TANG_NOBODY_URL\",\"adv\":\"ADV\"},{\"url\":\"http://$NET_SERVER:$TANG_REFUSED_PORT\",\"adv\":\"ADV\"},{\"url\":\"http://$NET_SERVER:$TANG_SILENT_PORT\",\"adv\":\"ADV\"}]}}" ||
+		{ echo "setting up the case failed (bind: $(cat "$CASE_DIR/bind.log" 2>/dev/null))"; return 1; }
+	tang_boot "root=/dev/mapper/luks-$UUID_LUKS rd.luks.uuid=$UUID_LUKS rd.luks.uuid=$UUID_CLEVIS_DATA rd.timeout=90" \
+		$(virtio_disk "$root") $(virtio_disk "$data")
+	{
+		expect 'Passphrase \(try 1 of 3\)' 90 &&
+		type_line "$LUKS_PW" &&
+		expect 'reboot: Power down' 120
+	}
+	tang_stop $? || return 1
+	log=$log.txt
+	assert_log "$log" "opened /dev/vd[ab] (LUKS UUID=$UUID_LUKS) as /dev/mapper/luks-$UUID_LUKS with its clevis sss (tang, tang) binding" &&
+	assert_log "$log" "opened /dev/vd[ab] (LUKS UUID=$UUID_CLEVIS_DATA) as /dev/mapper/luks-$UUID_CLEVIS_DATA with a passphrase" &&
+	assert_log "$log" "no clevis binding opened /dev/vd[ab] (UUID=$UUID_CLEVIS_DATA); asking for its passphrase instead" &&
+	assert_root_reached "$log" &&
+	assert_not_log "$log" "$LUKS_PW" || return 1
+	[ "$(grep -c 'Passphrase (try' "$log")" -eq 1 ] || { echo "more than one passphrase was asked"; return 1; }
+	for share in "1 (tang): tang server $TANG_NOBODY_URL: host unreachable" \
+		"2 (tang): tang server http://$NET_SERVER:$TANG_REFUSED_PORT: connection refused" \
+		"3 (tang): tang server http://$NET_SERVER:$TANG_SILENT_PORT: no answer within 10 s"; do
+		[ "$(grep -c "clevis token 0 on /dev/vd[ab]: sss share $share" "$log")" -eq 1 ] ||
+			{ echo "the console did not name once: sss share $share"; return 1; }
+	done
 }

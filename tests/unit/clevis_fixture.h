@@ -9,9 +9,10 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <sys/socket.h>
 #include <signal.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -72,11 +73,19 @@ static inline pid_t tangd_once(const char *db, char *url, size_t size)
 	pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
-		int c = accept(fd, NULL, NULL), null = open("/dev/null", O_WRONLY);
+		int null = open("/dev/null", O_WRONLY), c;
 
+		/* A test whose assertion failed never calls tangd_end: the
+		 * child must not keep the test's output open (a pipe reading
+		 * it would wait for ever) nor outlive it. The alarm survives
+		 * the exec. */
+		dup2(null, 1);
+		dup2(null, 2);
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		alarm(60);
+		c = accept(fd, NULL, NULL);
 		dup2(c, 0);
 		dup2(c, 1);
-		dup2(null, 2);
 		execl(TANGD, TANGD, db, (char *)NULL);
 		_exit(127);
 	}
