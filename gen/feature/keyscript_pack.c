@@ -34,12 +34,24 @@ static bool host_program(const char *name, char *out, size_t size)
 	return false;
 }
 
+bool keyscript_pack_crypttab_src(const char *item, char *src, size_t size)
+{
+	const char *colon = strchr(item, ':');
+
+	if (!colon && strcmp(item, LAYOUT_CRYPTTAB) == 0)
+		colon = item + strlen(item);
+	else if (!colon || strcmp(colon + 1, LAYOUT_CRYPTTAB) != 0)
+		return false;
+	snprintf(src, size, "%.*s", (int)(colon - item), item);
+	return true;
+}
+
 /* The crypttab text the image carries (NULL: none): a host-only image's
  * lines for its stack, else the file --add-files puts at /etc/crypttab. */
 static char *image_crypttab(const struct build_ctx *c)
 {
 	const struct strv *add = &c->opts->add_files;
-	char *text = NULL, *left = NULL;
+	char *text = NULL, *left = NULL, src[PATH_MAX];
 	size_t len;
 
 	if (c->host) {
@@ -48,15 +60,9 @@ static char *image_crypttab(const struct build_ctx *c)
 		free(left);
 		return text;
 	}
-	for (size_t i = 0; i < add->len; i++) {
-		const char *colon = strchr(add->items[i], ':');
-		char src[PATH_MAX];
-
-		if (!colon || strcmp(colon + 1, LAYOUT_CRYPTTAB) != 0)
-			continue;
-		snprintf(src, sizeof(src), "%.*s", (int)(colon - add->items[i]), add->items[i]);
-		return file_read_all(src, CRYPTTAB_TEXT_MAX, &text, &len) == 0 ? text : NULL;
-	}
+	for (size_t i = 0; i < add->len; i++)
+		if (keyscript_pack_crypttab_src(add->items[i], src, sizeof(src)))
+			return file_read_all(src, CRYPTTAB_TEXT_MAX, &text, &len) == 0 ? text : NULL;
 	return NULL;
 }
 

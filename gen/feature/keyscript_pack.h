@@ -12,8 +12,16 @@
 #ifndef LIFEBOAT_KEYSCRIPT_PACK_H
 #define LIFEBOAT_KEYSCRIPT_PACK_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 #include "gen/kmod/kmods.h"
 #include "gen/opts/build_ctx.h"
+
+/* Whether the --add-files item puts a file at /etc/crypttab
+ * (SRC:/etc/crypttab, or /etc/crypttab alone: the host's at its own
+ * path), and then its source into src. */
+bool keyscript_pack_crypttab_src(const char *item, char *src, size_t size);
 
 /* The modules the keyscripts need (passdev's filesystems), optional. */
 int keyscript_pack_modules(const struct build_ctx *c, struct kmods *k);

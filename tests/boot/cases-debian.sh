@@ -3,10 +3,15 @@
 # is not systemd (docs/distributions.md). The root is made once per run
 # by tests/boot/debian-root.sh; its report unit prints LIFEBOAT-DEB: lines.
 # The LVM and LUKS-on-md layouts are built once per input in a guest
-# (debian-build.sh: 81 s here). Each case boots the root in about 40 s
-# (multi-user 18 to 31 s after the kernel starts, under TCG).
+# (debian-build.sh: 65 s here). Each case boots the root in about 40 s
+# (multi-user 18 to 31 s after the kernel starts, under TCG). Debian 13's
+# root (tests/boot/itools-root.sh's) in the LUKS-on-md layout has a
+# builder boot of its own (65 s) and boots in 55 to 75 s (multi-user 39
+# to 48 s after its kernel starts).
 
 source "$TOP/tests/boot/debian-root.sh"
+# Debian 13's root: tests/boot/itools-root.sh's, with lifeboat's .deb.
+source "$TOP/tests/boot/itools-root.sh"
 
 # debroot_plain_boot APPEND: the Debian root on one virtio disk, its fstab
 # as the installer writes it (the root by UUID, pass 1), booted read-only
@@ -69,38 +74,45 @@ DEB_DATA_UUID=1b2c3d4e-00d3-4a5b-8c6d-7e8f9a0b1c2d
 # The mapping's name is the installer's (its crypttab).
 DEB_CRYPT=md0_crypt
 
+# debian_env LAYOUTS ROOT_MB: the builder's /debian.env: the layouts it
+# makes (debian-build.sh) and the size of their root volumes.
 debian_env() {
 	local v
 	for v in DEB_VG DEB_CVG DEB_MVG DEB_MD_UUID DEB_MDL_UUID DEB_LUKS_UUID DEB_SWAP_UUID DEB_DATA_UUID; do
 		echo "$v=${!v}"
 	done
-	echo "DEB_ROOT_MB=$DEBROOT_SIZE_MB"
+	echo "DEB_LAYOUTS='$1'"
+	echo "DEB_ROOT_MB=$2"
 	echo "DEB_LUKS_PW=$LUKS_PW"
 }
 
-# debian_layout_root IMAGE VG [CRYPTTAB]: the Debian root for the layout
-# of group VG: its fstab, /data, and the crypttab line if given.
-debian_layout_root() {
+# debian_layout_files IMAGE VG [CRYPTTAB]: the root filesystem IMAGE set
+# up for the layout of group VG: its fstab, /data, and the crypttab line
+# if given.
+debian_layout_files() {
 	local img=$1 vg=$2
-	debroot_copy "$img" &&
 	debroot_fstab "$img" "/dev/mapper/$vg-root / ext4 errors=remount-ro 0 1" \
 		"/dev/mapper/$vg-swap none swap sw 0 0" "UUID=$DEB_DATA_UUID /data ext4 defaults 0 2" &&
 	debugfs -w -R "mkdir /data" "$img" >/dev/null 2>&1 || return 1
 	[ -z "${3:-}" ] || debroot_write "$img" /etc/crypttab "# <target name> <source device> <key file> <options>" "$3"
 }
 
-# The builder's root (lifeboat's image tree with the stack tools, as
-# cases-stacks.sh's) and the two Debian roots.
+# debian_layout_root IMAGE VG [CRYPTTAB]: the Debian 12 root for the
+# layout of group VG.
+debian_layout_root() {
+	debroot_copy "$1" && debian_layout_files "$@"
+}
+
+# debian_builder DIR LAYOUTS ROOT_MB: the builder's root disk
+# (lifeboat's image tree with the stack tools, as cases-stacks.sh's) for
+# the layouts LAYOUTS with root volumes of ROOT_MB.
 debian_builder() {
 	local dir=$1 tree=$1/tree
-	builder_tree "$dir" tests/boot/debian-build.sh --add-binaries "$STACK_TOOLS" || return 1
+	builder_tree "$dir" tests/boot/debian-build.sh --add-binaries "$STACK_TOOLS,/usr/sbin/e2image" || return 1
 	install -m 0755 /usr/sbin/mkswap "$tree/usr/sbin/mkswap.util" &&
 	mkdir -p "$tree/etc/lvm" && stacks_lvm_conf > "$tree/etc/lvm/lvm.conf" &&
-	debian_env > "$tree/debian.env" &&
-	mkfs_image ext4 "$dir/builder-root.img" 128 "$tree" lbbuilder "$UUID_EXT4" &&
-	debian_layout_root "$dir/debroot.img" "$DEB_VG" &&
-	debian_layout_root "$dir/debroot2.img" "$DEB_CVG" "$DEB_CRYPT UUID=$DEB_LUKS_UUID none luks,discard" &&
-	debian_layout_root "$dir/debroot3.img" "$DEB_MVG"
+	debian_env "$2" "$3" > "$tree/debian.env" &&
+	mkfs_image ext4 "$dir/builder-root.img" 128 "$tree" lbbuilder "$UUID_EXT4"
 }
 
 # serial_disk FILE SERIAL [OPTS]: qemu options for a virtio disk the builder
@@ -109,38 +121,54 @@ serial_disk() {
 	echo "-drive file=$1,format=raw,if=none,id=$2${3:+,$3} -device virtio-blk-pci,drive=$2,serial=$2"
 }
 
-# DEBDISKS: the layouts' disks (deblvm.img, debmd-a.img, debmd-b.img,
-# debmdl-a.img, debmdl-b.img), made
-# in a guest once per input (the builder, the Debian root's image, the
-# layouts, the kernel).
+# debian_builder_run DIR SIZE ROOTS DISKS: the builder of DIR (made by
+# debian_builder) boots with the roots' images DIR/NAME.img of ROOTS
+# (read-only) and the disks DISKS, made empty here (SIZE each), and
+# writes its layouts onto them; then only the disks are kept and DIR is
+# done.
+debian_builder_run() {
+	local dir=$1 size=$2 roots=$3 disks=$4 d args=()
+	for d in $roots; do
+		args+=($(serial_disk "$dir/$d.img" "$d" readonly=on))
+	done
+	for d in $disks; do
+		rm -f "$dir/$d.img" && truncate -s "$size" "$dir/$d.img" || return 1
+		args+=($(serial_disk "$dir/$d.img" "$d"))
+	done
+	QEMU_TIMEOUT=500 boot_qemu "$dir/build.log" "$KERNEL" "$IMG_GENERIC" \
+		"root=LABEL=lbbuilder rw rd.driver.pre=dm_mod,dm_crypt,raid1,xts,aesni_intel,aes_generic,sha256_generic,algif_skcipher" \
+		-drive "file=$dir/builder-root.img,format=raw,if=virtio" "${args[@]}"
+	grep -q 'DEBIAN-BUILD: done' "$dir/build.log" ||
+		{ echo "the Debian disk builder failed (see $dir/build.log)"; return 1; }
+	rm -rf "$dir/tree" "$dir/builder.cpio" "$dir/builder-root.img"
+	for d in $roots; do
+		rm -f "$dir/$d.img"
+	done
+	touch "$dir/done"
+}
+
+# DEBDISKS: the Debian 12 layouts' disks (deblvm.img, debmd-a.img,
+# debmd-b.img, debmdl-a.img, debmdl-b.img), made in a guest once per
+# input (the builder, the Debian root's image, the layouts, the kernel).
 debian_disks() {
-	local key dir size=$((DEBROOT_SIZE_MB + 64 + 32 + 32))M
+	local key dir size=$((DEBROOT_SIZE_MB + 64 + 32 + 32))M layouts="lvm luksmd mdlvm"
 	debroot_image || return 1
 	key=$( (cat "$TOP/tests/boot/debian-build.sh" "$TOP/tests/boot/builder-lib.sh";
-		basename "$DEBROOT_IMG"; debian_env; declare -f debian_layout_root) |
+		basename "$DEBROOT_IMG"; debian_env "$layouts" "$DEBROOT_SIZE_MB";
+		declare -f debian_layout_root debian_layout_files debian_builder_run) |
 		sha256sum | cut -c1-16)-$KVER
 	dir=$(builder_cache debian-disks "$key")
 	DEBDISKS=$dir
 	(
 		flock 9
 		[ -e "$dir/done" ] && exit 0
-		debian_builder "$dir" || { echo "making the Debian disk builder failed"; exit 1; }
-		for d in deblvm debmd-a debmd-b debmdl-a debmdl-b; do
-			rm -f "$dir/$d.img" && truncate -s "$size" "$dir/$d.img"
-		done
-		QEMU_TIMEOUT=500 boot_qemu "$dir/build.log" "$KERNEL" "$IMG_GENERIC" \
-			"root=LABEL=lbbuilder rw rd.driver.pre=dm_mod,dm_crypt,raid1,xts,aes_generic,sha256_generic,algif_skcipher" \
-			-drive "file=$dir/builder-root.img,format=raw,if=virtio" \
-			$(serial_disk "$dir/debroot.img" debroot readonly=on) \
-			$(serial_disk "$dir/debroot2.img" debroot2 readonly=on) \
-			$(serial_disk "$dir/deblvm.img" deblvm) \
-			$(serial_disk "$dir/debroot3.img" debroot3 readonly=on) \
-			$(serial_disk "$dir/debmd-a.img" debmd-a) $(serial_disk "$dir/debmd-b.img" debmd-b) \
-			$(serial_disk "$dir/debmdl-a.img" debmdl-a) $(serial_disk "$dir/debmdl-b.img" debmdl-b)
-		grep -q 'DEBIAN-BUILD: done' "$dir/build.log" ||
-			{ echo "the Debian disk builder failed (see $dir/build.log)"; exit 1; }
-		rm -rf "$dir/tree" "$dir/builder.cpio" "$dir/builder-root.img" "$dir"/debroot*.img
-		touch "$dir/done"
+		debian_builder "$dir" "$layouts" "$DEBROOT_SIZE_MB" &&
+		debian_layout_root "$dir/debroot.img" "$DEB_VG" &&
+		debian_layout_root "$dir/debroot2.img" "$DEB_CVG" "$DEB_CRYPT UUID=$DEB_LUKS_UUID none luks,discard" &&
+		debian_layout_root "$dir/debroot3.img" "$DEB_MVG" ||
+			{ echo "making the Debian disk builder failed"; exit 1; }
+		debian_builder_run "$dir" "$size" "debroot debroot2 debroot3" \
+			"deblvm debmd-a debmd-b debmdl-a debmdl-b"
 	) 9>"$dir.lock"
 }
 
@@ -212,4 +240,82 @@ case_debian_systemd_md_lvm() {
 		$disks
 	debian_assert_volumes "$CASE_DIR/console.log" "$DEB_MVG" &&
 	assert_log "$CASE_DIR/console.log" "$DEBROOT_MARK: udev md[0-9]"
+}
+
+# debian_rm_files IMAGE DIR...: the regular files right in each DIR of the
+# filesystem IMAGE removed.
+debian_rm_files() {
+	local img=$1 dir
+	shift
+	for dir in "$@"; do
+		debugfs -R "ls -p $dir" "$img" 2>/dev/null | awk -F/ -v dir="$dir" '$3 ~ /^100/ { print "rm " dir "/" $6 }'
+	done >"$img.rm" &&
+	debugfs -w -f "$img.rm" "$img" >/dev/null 2>&1 && rm -f "$img.rm"
+}
+
+# debian_trixie_root IMAGE: the Debian 13 (trixie) root for the encrypted
+# layout: itools-root.sh's (lifeboat's .deb installed with apt, then the
+# kernel and the installer's stack packages: the image its kernel's
+# postinst made has trixie's cryptsetup, lvm and mdadm), its partition
+# cut out of its disk (ITOOLS_PART_MB). The builder copies what the root
+# holds through dm-crypt at some 8 MB/s: /boot is left empty (the
+# installer's encrypted layout has /boot outside the container, and the
+# kernel and the image are given to qemu) and so are apt's lists (96 MB
+# together: some 12 s at that rate).
+debian_trixie_root() {
+	dd if="$ITOOLS_OUT/disk.img" of="$1" bs=1M skip=1 count="$ITOOLS_PART_MB" conv=sparse status=none &&
+	debian_rm_files "$1" /boot /var/lib/apt/lists ||
+		{ echo "cutting the Debian 13 root out of its disk failed"; return 1; }
+}
+
+# DEBDISKS: the Debian 13 root inside LVM on LUKS on md RAID1 (debmd-a.img,
+# debmd-b.img; debian-build.sh's luksmd layout), made by a builder boot of
+# its own once per input (the builder, the Debian 13 root, the layout, the
+# kernel): in the Debian 12 builder's boot it would make the Debian 12
+# cases wait for the Debian 13 root, and fail with it.
+debian_trixie_disks() {
+	local key dir
+	itools_suite trixie && itools_disk || return 1
+	key=$( (cat "$TOP/tests/boot/debian-build.sh" "$TOP/tests/boot/builder-lib.sh";
+		basename "$ITOOLS_OUT"; debian_env luksmd 0;
+		declare -f debian_trixie_root debian_layout_files debian_builder_run) |
+		sha256sum | cut -c1-16)-$KVER
+	dir=$(builder_cache debian-disks-trixie "$key")
+	DEBDISKS=$dir
+	(
+		flock 9
+		[ -e "$dir/done" ] && exit 0
+		debian_trixie_root "$dir/debroot2.img" &&
+		debian_layout_files "$dir/debroot2.img" "$DEB_CVG" "$DEB_CRYPT UUID=$DEB_LUKS_UUID none luks,discard" &&
+		debian_builder "$dir" luksmd "$ITOOLS_PART_MB" ||
+			{ echo "making the Debian 13 disk builder failed"; exit 1; }
+		debian_builder_run "$dir" "$((ITOOLS_PART_MB + 64 + 32 + 32))M" debroot2 "debmd-a debmd-b"
+	) 9>"$dir.lock"
+}
+
+# The installer's encrypted layout on Debian 13 (trixie: systemd 257, its
+# own 6.12 kernel): as debian_systemd_luks_md_lvm, booted by the image the
+# root's kernel postinst made with lifeboat (generic, block-stacks = yes:
+# trixie's own cryptsetup, lvm and mdadm), the passphrase typed on the
+# console. The swap and /data come up with no device wait, the volumes,
+# the mapping and the array are ready for systemd.
+case_debian_trixie_luks_md_lvm() {
+	local disks log=$CASE_DIR/console.log versions t
+	debian_trixie_disks && disks=$(debian_copies debmd-a debmd-b) || return 1
+	for t in cryptsetup lvm mdadm; do
+		grep -q " usr/sbin/$t\$" "$ITOOLS_OUT/initrd.ls" ||
+			{ echo "the Debian 13 root's image has no usr/sbin/$t (list: $ITOOLS_OUT/initrd.ls)"; return 1; }
+	done
+	KERNEL=$ITOOLS_OUT/vmlinuz LUKS_BOOT_TIMEOUT=480 luks_boot "$log" "$ITOOLS_OUT/initrd.img" \
+		"root=/dev/mapper/$DEB_CVG-root ro rd.luks.name=$DEB_LUKS_UUID=$DEB_CRYPT rd.timeout=120" \
+		"UUID=$DEB_LUKS_UUID; opens as /dev/mapper/$DEB_CRYPT" "$DEBROOT_MARK: end" -m 1024 $disks ||
+		return 1
+	debian_assert_volumes "$log" "$DEB_CVG" &&
+	assert_log "$log" "$DEBROOT_MARK: udev dm-.*DM_NAME=$DEB_CRYPT" &&
+	assert_log "$log" "$DEBROOT_MARK: udev md[0-9]" || return 1
+	versions=$(debroot_value "$log" versions)
+	case $versions in
+	"6.12."*" systemd 257"*) ;;
+	*) echo "the root booted kernel and systemd '$versions', not Debian 13's 6.12 and 257"; return 1 ;;
+	esac
 }

@@ -1,7 +1,9 @@
-# cases-keyscript.sh: crypttab keyscript= with Debian's own keyscripts
-# (the host's cryptsetup package: /lib/cryptsetup/scripts), packed by the
-# generator from the image's crypttab (sourced by run.sh after
-# cases-stacks.sh, whose stacked disks and helpers these cases use).
+# cases-keyscript.sh: crypttab keyscript=, packed by the generator from
+# the image's crypttab: a keyscript of the case's own that fails, and
+# Debian's decrypt_keyctl in a host-only image made in a guest (sourced
+# by run.sh after cases-stacks.sh, whose stacked disks and helpers these
+# cases use). Debian's passdev and decrypt_keyctl as a Debian root's
+# administrator has them: cases-itools-crypt.sh.
 
 # keyscript_image CRYPTTAB: the --block-stacks image carrying CRYPTTAB as
 # its /etc/crypttab, and so the keyscripts it names.
@@ -12,53 +14,6 @@ keyscript_image() {
 		--add-files "$1:/etc/crypttab" -o "$CASE_DIR/keyscript.img" > "$CASE_DIR/build.log" 2>&1 ||
 		{ echo "building the image failed: $(grep error "$CASE_DIR/build.log")"; return 1; }
 	echo "$CASE_DIR/keyscript.img"
-}
-
-# decrypt_keyctl: two containers (the root's, and the swap resume= names)
-# with the same passphrase and the same key field: it is typed once, for
-# the first, and the keyring gives it to the second; both open in the
-# resume wait, before the resume decision.
-case_keyscript_keyctl() {
-	local root swap img log=$CASE_DIR/console.log script=/lib/cryptsetup/scripts/decrypt_keyctl
-	stacks_setup || return 1
-	root=$(stack_copy luks)
-	swap=$(stack_copy luksswap)
-	printf 'lbroot UUID=%s lbkey luks,keyscript=decrypt_keyctl\nlbswap UUID=%s lbkey luks,keyscript=decrypt_keyctl\n' \
-		"$UUID_LUKS" "$UUID_LUKS_SWAP" > "$CASE_DIR/crypttab"
-	img=$(keyscript_image "$CASE_DIR/crypttab") || { echo "$img"; return 1; }
-	luks_boot "$log" "$img" "root=/dev/mapper/lbroot resume=UUID=$UUID_LUKS_SWAP_INNER rd.timeout=120" \
-		'Caching passphrase for lb(root|swap)' '^LIFEBOAT-TEST: end' \
-		$(virtio_disk "$root") $(virtio_disk "$swap") || return 1
-	assert_root_reached "$log" &&
-	assert_log "$log" "as /dev/mapper/lbroot with the key of the keyscript $script" &&
-	assert_log "$log" "as /dev/mapper/lbswap with the key of the keyscript $script" &&
-	assert_log "$log" 'Using cached passphrase for lb' &&
-	assert_log "$log" 'resume: /dev/dm-[0-9]* at page 0: swap without a hibernation image' &&
-	assert_not_log "$log" 'Passphrase (try' || return 1
-	[ "$(grep -c 'Caching passphrase for' "$log")" -eq 1 ] ||
-		{ echo "the passphrase was asked more than once"; return 1; }
-}
-
-# passdev: the key file on a USB stick (cases-stacks-keys.sh's key disk,
-# an ext4 labelled lbkeys), named by its label through udev's link (which
-# lifeboat makes when a keyscript may look); no prompt; the stick is
-# mounted read-only and left unchanged.
-case_keyscript_passdev() {
-	local root keys img log=$CASE_DIR/console.log
-	stacks_setup || return 1
-	root=$(stack_copy luks)
-	keys=$(keys_disk) || { echo "making the key stick failed"; return 1; }
-	printf 'lbroot UUID=%s /dev/disk/by-label/%s:/keys/root.key luks,keyscript=passdev\n' \
-		"$UUID_LUKS" "$KEYDEV_LABEL" > "$CASE_DIR/crypttab"
-	img=$(keyscript_image "$CASE_DIR/crypttab") || { echo "$img"; return 1; }
-	boot_qemu "$log" "$KERNEL" "$img" "root=/dev/mapper/lbroot rd.timeout=90 rd.shell=0" \
-		$(virtio_disk "$root") -device qemu-xhci,id=xhci \
-		-drive "file=$keys,format=raw,if=none,id=stick" -device usb-storage,bus=xhci.0,drive=stick
-	assert_root_reached "$log" &&
-	assert_log "$log" "as /dev/mapper/lbroot with the key of the keyscript /lib/cryptsetup/scripts/passdev" &&
-	assert_not_log "$log" 'Passphrase' &&
-	assert_not_log "$log" "$LUKS_PW" || return 1
-	e2fsck -fn "$keys" >/dev/null 2>&1 || { echo "the key stick was changed"; return 1; }
 }
 
 # A keyscript that prints a wrong key, then fails: each run is a try, with

@@ -1,13 +1,13 @@
 #!/usr/bin/sh
 # debian-build.sh: the /sbin/init of the Debian disk builder (run by
 # tests/boot/cases-debian.sh in a qemu guest, as the host kernel has no
-# device-mapper). It makes the installer's layouts with the values of
-# /debian.env: on the empty disk "deblvm" a volume group; on "debmd-a" and
-# "debmd-b" an md RAID1, a LUKS2 container on it and a volume group inside;
-# on "debmdl-a" and "debmdl-b" an md RAID1 holding a volume group. Each
-# group has root (a Debian root's image copied in, from the disk "debroot",
-# "debroot2" or "debroot3"), swap and data (ext4). Then it prints a marker
-# and powers off.
+# device-mapper). It makes the installer's layouts named by DEB_LAYOUTS
+# with the values of /debian.env: lvm, on the empty disk "deblvm" a volume
+# group; luksmd, on "debmd-a" and "debmd-b" an md RAID1, a LUKS2 container
+# on it and a volume group inside; mdlvm, on "debmdl-a" and "debmdl-b" an
+# md RAID1 holding a volume group. Each group has root (a Debian root's
+# filesystem copied in, from the disk "debroot", "debroot2" or
+# "debroot3"), swap and data (ext4). Then it prints a marker and powers off.
 BUILDER=DEBIAN-BUILD
 . /builder-lib.sh
 . /debian.env
@@ -17,27 +17,39 @@ volumes() {
 		lvm lvcreate -q -y -n root -L "${DEB_ROOT_MB}M" "$2" &&
 		lvm lvcreate -q -y -n swap -L 64M "$2" &&
 		lvm lvcreate -q -y -n data -l 100%FREE "$2" || fail "lvm on $1"
-	dd if="$(disk "$3")" of="/dev/$2/root" bs=1M conv=fsync 2>/dev/null || fail "copying the root into $2"
+	# Only the blocks the root's filesystem uses (through dm-crypt the
+	# rest would cost as much); e2image -ra writes its zero blocks too
+	# when the target is a device.
+	e2image -ra "$(disk "$3")" "/dev/$2/root" && sync || fail "copying the root into $2"
 	mkswap.util -U "$DEB_SWAP_UUID" -L lbdebswap "/dev/$2/swap" || fail "mkswap in $2"
 	mke2fs.e2fs -q -F -t ext4 -L lbdebdata -U "$DEB_DATA_UUID" "/dev/$2/data" || fail "mke2fs in $2"
 	lvm vgchange -q -an "$2" || fail "deactivating $2"
 }
-# 1. LVM on the disk
-volumes "$(disk deblvm)" "$DEB_VG" debroot
-# 2. LVM on LUKS on md RAID1
-mdadm --create /dev/md0 --run --level=1 --raid-devices=2 --metadata=1.2 --uuid="$DEB_MD_UUID" \
-	--assume-clean "$(disk debmd-a)" "$(disk debmd-b)" || fail "mdadm --create"
-printf '%s' "$DEB_LUKS_PW" | cryptsetup luksFormat -q --type luks2 --pbkdf pbkdf2 \
-	--pbkdf-force-iterations 1000 --uuid "$DEB_LUKS_UUID" --key-file=- /dev/md0 || fail "luksFormat"
-printf '%s' "$DEB_LUKS_PW" | cryptsetup open --key-file=- /dev/md0 md0_crypt || fail "open md0"
-volumes /dev/mapper/md0_crypt "$DEB_CVG" debroot2
-cryptsetup close md0_crypt || fail "close md0_crypt"
-mdadm --stop /dev/md0 || fail "mdadm --stop"
-# 3. LVM on md RAID1
-mdadm --create /dev/md1 --run --level=1 --raid-devices=2 --metadata=1.2 --uuid="$DEB_MDL_UUID" \
-	--assume-clean "$(disk debmdl-a)" "$(disk debmdl-b)" || fail "mdadm --create md1"
-volumes /dev/md1 "$DEB_MVG" debroot3
-mdadm --stop /dev/md1 || fail "mdadm --stop md1"
+# LVM on the disk
+layout_lvm() {
+	volumes "$(disk deblvm)" "$DEB_VG" debroot
+}
+# LVM on LUKS on md RAID1
+layout_luksmd() {
+	mdadm --create /dev/md0 --run --level=1 --raid-devices=2 --metadata=1.2 --uuid="$DEB_MD_UUID" \
+		--assume-clean "$(disk debmd-a)" "$(disk debmd-b)" || fail "mdadm --create"
+	printf '%s' "$DEB_LUKS_PW" | cryptsetup luksFormat -q --type luks2 --pbkdf pbkdf2 \
+		--pbkdf-force-iterations 1000 --uuid "$DEB_LUKS_UUID" --key-file=- /dev/md0 || fail "luksFormat"
+	printf '%s' "$DEB_LUKS_PW" | cryptsetup open --key-file=- /dev/md0 md0_crypt || fail "open md0"
+	volumes /dev/mapper/md0_crypt "$DEB_CVG" debroot2
+	cryptsetup close md0_crypt || fail "close md0_crypt"
+	mdadm --stop /dev/md0 || fail "mdadm --stop"
+}
+# LVM on md RAID1
+layout_mdlvm() {
+	mdadm --create /dev/md1 --run --level=1 --raid-devices=2 --metadata=1.2 --uuid="$DEB_MDL_UUID" \
+		--assume-clean "$(disk debmdl-a)" "$(disk debmdl-b)" || fail "mdadm --create md1"
+	volumes /dev/md1 "$DEB_MVG" debroot3
+	mdadm --stop /dev/md1 || fail "mdadm --stop md1"
+}
+for layout in $DEB_LAYOUTS; do
+	"layout_$layout"
+done
 sync
 echo "DEBIAN-BUILD: done"
 poweroff -f

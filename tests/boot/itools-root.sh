@@ -50,27 +50,84 @@ ITOOLS_DISK_MB=1600
 # overlayroot depend on initramfs-tools, which conflicts with dracut.
 # The way back (ITOOLS_BACK) installs dracut from the same tarball's
 # packages, kept aside while the first disk is made (itools_build).
+# With crypt (Debian 12), the administrator wrote /etc/crypttab
+# (ITOOLS_CRYPTTAB), lifeboat's settings (ITOOLS_CONF) and plymouth's
+# theme (ITOOLS_PLYMOUTHD: spinner, which draws on a DRM card; the
+# default, emerald, is desktop-base's, so plymouth falls back to text)
+# before apt installs cryptsetup-initramfs, keyutils and plymouth, so the
+# image the kernel's postinst makes follows them (itools_crypttab,
+# itools_admin_tree). The kernel goes in last, by an apt run of its own
+# (ITOOLS_LAST): plymouth's hook copies /etc/fonts/fonts.conf for a
+# graphical theme, which is there once fontconfig-config is configured,
+# and apt configures the kernel first when they go in together (the
+# kernel's postinst would fail, initramfs-tools' as lifeboat's); so the
+# image is made once, by the kernel's postinst. The image is generic (the
+# root is not this machine): block-stacks packs cryptsetup, and lvm and
+# mdadm with it, which it needs installed (lvm2, mdadm); add-files the
+# crypttab, which generic images carry only so. The tarball is the
+# suite's: Debian 12's downloads those packages too, so one mmdebstrap
+# serves every Debian 12 root.
 itools_suite() {
 	ITOOLS_SUITE=$1
 	ITOOLS_TAR_DIR=$BUILD/itools-root/$1
 	ITOOLS_DIR=$BUILD/itools-root/$1${2:+-$2}
-	ITOOLS_FIRST= ITOOLS_BACK=
+	ITOOLS_FIRST= ITOOLS_LAST= ITOOLS_BACK= ITOOLS_CRYPTTAB= ITOOLS_CONF= ITOOLS_PLYMOUTHD=
 	case $1 in
 	bookworm)
 		ITOOLS_PACKAGES="linux-image-amd64 cloud-initramfs-growroot overlayroot"
-		ITOOLS_DOWNLOAD=$ITOOLS_PACKAGES ITOOLS_DOWNLOAD_APART=dracut
+		ITOOLS_DOWNLOAD="$ITOOLS_PACKAGES cryptsetup-initramfs keyutils plymouth plymouth-themes lvm2 mdadm"
+		ITOOLS_DOWNLOAD_APART=dracut
 		ITOOLS_DEPS_BY=mmdebstrap ITOOLS_DEB_WAY=dpkg ;;
 	trixie)
-		ITOOLS_PACKAGES="linux-image-amd64 cloud-initramfs-growroot"
+		# With the installer's stack packages, and lifeboat's images
+		# with the stack tools: cases-debian.sh boots this root inside
+		# LVM on LUKS on md RAID1 (debian_trixie_luks_md_lvm).
+		ITOOLS_PACKAGES="lvm2 mdadm cryptsetup cryptsetup-initramfs systemd-cryptsetup linux-image-amd64 cloud-initramfs-growroot"
 		ITOOLS_DOWNLOAD=$ITOOLS_PACKAGES ITOOLS_DOWNLOAD_APART=
-		ITOOLS_DEPS_BY=apt ITOOLS_DEB_WAY=apt ;;
+		ITOOLS_DEPS_BY=apt ITOOLS_DEB_WAY=apt ITOOLS_CONF='block-stacks = yes' ;;
 	*) echo "itools_suite: no settings for Debian $1"; return 1 ;;
 	esac
 	case ${2:-} in
 	'') ;;
 	dracut) ITOOLS_FIRST="dracut linux-image-amd64" ITOOLS_PACKAGES= ITOOLS_DEB_WAY=apt ITOOLS_BACK=dracut ;;
+	crypt)
+		[ "$1" = bookworm ] || { echo "itools_suite: crypt is a Debian 12 root"; return 1; }
+		ITOOLS_PACKAGES="linux-image-amd64 cryptsetup-initramfs keyutils plymouth plymouth-themes lvm2 mdadm"
+		ITOOLS_CRYPTTAB=$(itools_crypttab)
+		ITOOLS_CONF=$(printf 'block-stacks = yes\nadd-files = /etc/crypttab')
+		ITOOLS_PLYMOUTHD=$(printf '[Daemon]\nTheme=spinner') ITOOLS_LAST=linux-image-amd64 ;;
 	*) echo "itools_suite: no root whose generator was $2"; return 1 ;;
 	esac
+}
+
+# The crypt root's containers that are not cases-stacks.sh's own: copies
+# of its luks disk given these LUKS UUIDs (itools_luks_copy), as one UUID
+# is one crypttab line.
+ITOOLS_UUID_PASS=1b2c3d4e-00e2-4a5b-8c6d-7e8f9a0b1c2d
+ITOOLS_UUID_PLAIN=1b2c3d4e-00e3-4a5b-8c6d-7e8f9a0b1c2d
+
+# itools_crypttab: the crypt root's /etc/crypttab, every line its cases
+# use (cases-stacks.sh's UUIDs and passphrase; the image packs the
+# keyscripts the lines name):
+# - lbroot, lbswap: the luks and luksswap disks, decrypt_keyctl with one
+#   key field (the passphrase typed once: cases-itools-crypt.sh);
+# - lbpass: a copy of the luks disk, passdev reading the key file on the
+#   stick labelled lbkeys (cases-stacks-keys.sh's keys_disk);
+# - lbplain: another copy, no key file and no keyscript: the passphrase
+#   asked by lifeboat (plymouth's case).
+itools_crypttab() {
+	printf '%s\n' \
+		"lbroot UUID=$UUID_LUKS lbkey luks,keyscript=decrypt_keyctl" \
+		"lbswap UUID=$UUID_LUKS_SWAP lbkey luks,keyscript=decrypt_keyctl" \
+		"lbpass UUID=$ITOOLS_UUID_PASS /dev/disk/by-label/$KEYDEV_LABEL:/keys/root.key luks,keyscript=passdev" \
+		"lbplain UUID=$ITOOLS_UUID_PLAIN none luks"
+}
+
+# itools_luks_copy OUT UUID: a copy of cases-stacks.sh's luks disk (its
+# passphrase and root; stacks_setup first) whose LUKS UUID is UUID.
+itools_luks_copy() {
+	cp --sparse=always "$STACKS/luks.img" "$1" && cryptsetup luksUUID -q --uuid "$2" "$1" ||
+		{ echo "copying the luks disk to $1 with the UUID $2 failed"; return 1; }
 }
 itools_suite bookworm
 
@@ -136,17 +193,37 @@ itools_in_ns() {
 		"$(declare -f itools_in_root "$func"); $func \"\$@\"" itools "$@" >"$log" 2>&1
 }
 
-# itools_install_tree DIR TARBALL DEB PACKAGES WAY FIRST BEFORE: the
-# administrator's steps in the unpacked root: the packages FIRST with the
+# itools_admin_tree DIR: the files the administrator writes before apt
+# runs, under DIR as in the root: /etc/crypttab (ITOOLS_CRYPTTAB),
+# /etc/lifeboat.conf.d/admin.conf (ITOOLS_CONF),
+# /etc/plymouth/plymouthd.conf (ITOOLS_PLYMOUTHD); those set only.
+itools_admin_tree() {
+	local dir=$1
+	rm -rf "$dir" && mkdir -p "$dir/etc" || return 1
+	[ -z "$ITOOLS_CRYPTTAB" ] || printf '%s\n' "$ITOOLS_CRYPTTAB" >"$dir/etc/crypttab" || return 1
+	if [ -n "$ITOOLS_CONF" ]; then
+		mkdir -p "$dir/etc/lifeboat.conf.d" && printf '%s\n' "$ITOOLS_CONF" >"$dir/etc/lifeboat.conf.d/admin.conf" || return 1
+	fi
+	if [ -n "$ITOOLS_PLYMOUTHD" ]; then
+		mkdir -p "$dir/etc/plymouth" && printf '%s\n' "$ITOOLS_PLYMOUTHD" >"$dir/etc/plymouth/plymouthd.conf" || return 1
+	fi
+}
+
+# itools_install_tree DIR TARBALL DEB PACKAGES WAY FIRST BEFORE ADMIN
+# LAST: the administrator's steps in the unpacked root: the files of the
+# tree ADMIN (itools_admin_tree) copied in, the packages FIRST with the
 # image they make copied to BEFORE, the .deb by WAY (dpkg or apt:
-# itools_suite), then the packages PACKAGES. Run in a private mount
-# namespace (itools_install); apt's cache is left to itools_build.
-# The root is not this machine, so lifeboat makes a generic image
+# itools_suite), then the packages PACKAGES but LAST, then LAST, keeping
+# the administrator's version of a conffile (plymouthd.conf) as dpkg's
+# prompt would by default. Run in a private mount namespace
+# (itools_install); apt's cache is left to itools_build. The root is not
+# this machine, so lifeboat makes a generic image
 # (/etc/lifeboat.conf.d/itools.conf), as tests/deb does.
 itools_install_tree() {
-	local dir=$1 tar=$2 deb=$3 packages=$4 way=$5 first=$6 before=$7 p
+	local dir=$1 tar=$2 deb=$3 packages=$4 way=$5 first=$6 before=$7 admin=$8 last=$9 p now=
 	tar -xf "$tar" -C "$dir" --numeric-owner --xattrs --xattrs-include='*' ||
 		{ echo "unpacking $tar failed"; return 1; }
+	cp -a "$admin/." "$dir/" || return 1
 	mount --rbind /dev "$dir/dev" && mount -t proc proc "$dir/proc" || return 1
 	# dracut's images, before lifeboat and after the way back, hold the
 	# drivers the root's disk needs only (dracut's drivers=, as
@@ -181,20 +258,27 @@ itools_install_tree() {
 			{ echo "apt-get install of lifeboat's .deb failed"; return 1; }
 	fi
 	rm -f "$dir/tmp/${deb##*/}"
-	if [ -n "$packages" ]; then
-		echo "== apt-get install $packages"
+	for p in $packages; do
+		case " $last " in *" $p "*) ;; *) now="$now $p" ;; esac
+	done
+	for p in "${now# }" "$last"; do
+		[ -n "$p" ] || continue
+		echo "== apt-get install $p"
 		# shellcheck disable=SC2086 # the package names are words
-		itools_in_root "$dir" apt-get install -y -q --no-install-recommends --no-download $packages ||
-			{ echo "apt-get install $packages failed"; return 1; }
-	fi
+		itools_in_root "$dir" apt-get install -y -q --no-install-recommends --no-download \
+			-o Dpkg::Options::=--force-confold $p ||
+			{ echo "apt-get install $p failed"; return 1; }
+	done
 	umount -R "$dir/dev" "$dir/proc"
 }
 
 # itools_install DIR LOG: itools_install_tree in a mount namespace of its
-# own, what it printed in LOG.
+# own, what it printed in LOG; the administrator's files from DIR's
+# sibling admin.
 itools_install() {
+	itools_admin_tree "${1%/*}/admin" || { echo "writing the administrator's files failed"; return 1; }
 	itools_in_ns "$2" itools_install_tree "$1" "$ITOOLS_TAR" "$ITOOLS_DEB" "$ITOOLS_PACKAGES" \
-		"$ITOOLS_DEB_WAY" "$ITOOLS_FIRST" "${2%/*}/initrd-before.img" ||
+		"$ITOOLS_DEB_WAY" "$ITOOLS_FIRST" "${2%/*}/initrd-before.img" "${1%/*}/admin" "$ITOOLS_LAST" ||
 		{ echo "installing $ITOOLS_FIRST lifeboat $ITOOLS_PACKAGES in the root failed: $(tail -n 3 "$2") (log: $2)"; return 1; }
 }
 
@@ -355,14 +439,16 @@ itools_build() {
 }
 
 # itools_disk: ITOOLS_OUT, the directory of itools_build's results, made
-# once per tarball, .deb and this file; parallel cases wait on a lock.
+# once per tarball, .deb, this file and crypttab; parallel cases wait on
+# a lock.
 itools_disk() {
 	local key
 	mkdir -p "$ITOOLS_DIR"
 	(
 		flock 9
 		itools_deb || exit 1
-		key=$( (sha256sum <"$ITOOLS_DEB"; cat "$TOP/tests/boot/itools-root.sh" "$TOP/tests/boot/debian-root.sh") |
+		key=$( (sha256sum <"$ITOOLS_DEB"; cat "$TOP/tests/boot/itools-root.sh" "$TOP/tests/boot/debian-root.sh"
+			echo "$ITOOLS_CRYPTTAB") |
 			sha256sum | cut -c1-16)
 		echo "$key" >"$ITOOLS_DIR/current"
 		[ -e "$ITOOLS_DIR/$key/done" ] && exit 0

@@ -117,6 +117,21 @@ static void refused(void **state)
 	image_free(img);
 }
 
+/* Which --add-files item is the image's crypttab, and its source. */
+static void crypttab_item(void **state)
+{
+	char src[PATH_MAX];
+
+	(void)state;
+	assert_true(keyscript_pack_crypttab_src("/srv/ct:/etc/crypttab", src, sizeof(src)));
+	assert_string_equal(src, "/srv/ct");
+	assert_true(keyscript_pack_crypttab_src("/etc/crypttab", src, sizeof(src)));
+	assert_string_equal(src, "/etc/crypttab");
+	assert_false(keyscript_pack_crypttab_src("/etc/crypttab:/etc/crypttab.old", src, sizeof(src)));
+	assert_false(keyscript_pack_crypttab_src("/etc/crypttab.old", src, sizeof(src)));
+	assert_false(keyscript_pack_crypttab_src("/srv/ct:/etc/crypttab/x", src, sizeof(src)));
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -137,6 +152,7 @@ int main(void)
 		cmocka_unit_test(own_script),
 		cmocka_unit_test(debian_keyscript),
 		cmocka_unit_test(refused),
+		cmocka_unit_test(crypttab_item),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
