@@ -12,6 +12,7 @@
 
 #include "bootlib/evloop.h"
 #include "bootlib/guest.h"
+#include "bootlib/splash.h"
 #include "common/fileread.h"
 
 #define CONSOLE_ACTIVE "/sys/class/tty/console/active"
@@ -196,19 +197,28 @@ static int seat_read_line(const struct console_set *set, size_t i, char *buf, si
 			       read_ready_line(set->fd[i], buf, size);
 }
 
-/* Wait for the first console (or guest) to give a line; drop those that
- * give out. While guests may come (the SSH server runs), the prompt stays
- * even when every console gave out: a headless machine's answer comes
- * over SSH. */
+/* plymouth's answer came (or its client ended without one: its seat is
+ * dropped, the consoles go on). */
+static int splash_line(struct console_set *set, char *buf, size_t size)
+{
+	int r = plyask_read(&set->ask, buf, size);
+
+	return r >= 0 ? r : -EAGAIN;
+}
+
+/* Wait for the first console (or guest, or plymouth) to give a line; drop
+ * those that give out. While guests may come (the SSH server runs), the
+ * prompt stays even when every console gave out: a headless machine's
+ * answer comes over SSH. */
 static int first_line(struct console_set *set, char *buf, size_t size, size_t *which)
 {
-	int fds[CONSOLE_SEATS + 2];
+	int fds[CONSOLE_SEATS + 3];
 	size_t live = 0;
 
 	for (size_t i = 0; i < set->n; i++)
 		live += set->fd[i] >= 0 && !set->guest[i];
-	while (live || set->guests) {
-		size_t nfds = set->n, wake;
+	while (live || set->guests || (set->splash && set->ask.fd >= 0)) {
+		size_t nfds = set->n, wake, ply;
 		int i, r;
 
 		memcpy(fds, set->fd, set->n * sizeof(fds[0]));
@@ -216,11 +226,19 @@ static int first_line(struct console_set *set, char *buf, size_t size, size_t *w
 			fds[nfds++] = set->listen_fd;
 		wake = nfds;
 		fds[nfds++] = set->wake_fd > 0 ? set->wake_fd : -1;   /* poll() ignores -1 */
+		ply = nfds;
+		fds[nfds++] = set->splash ? set->ask.fd : -1;
 		i = evloop_wait_input(fds, nfds, set->deadline_ms);
 		if (i < 0)
 			return i;
 		if ((size_t)i == wake)
 			return -ECANCELED;
+		if ((size_t)i == ply) {
+			r = splash_line(set, buf, size);
+			if (r >= 0)
+				return r;
+			continue;
+		}
 		if ((size_t)i == set->n) {
 			seat_guest(set);
 			continue;
@@ -241,6 +259,17 @@ static int first_line(struct console_set *set, char *buf, size_t size, size_t *w
 	return -EIO;
 }
 
+/* A secret is asked through plymouth too, with what the consoles show. */
+static void splash_ask(struct console_set *set, bool secret)
+{
+	char prompt[PLYASK_PROMPT_MAX];
+
+	if (!set->splash || !secret)
+		return;
+	plyask_prompt(set->said, prompt, sizeof(prompt));
+	plyask_start(&set->ask, prompt[0] ? prompt : "Passphrase:");
+}
+
 int console_read_answer(struct console_set *set, char *buf, size_t size, bool secret,
 			size_t *which)
 {
@@ -252,7 +281,11 @@ int console_read_answer(struct console_set *set, char *buf, size_t size, bool se
 	buf[0] = '\0';
 	if (secret)
 		echo_off(set, &st);
+	splash_ask(set, secret);
 	r = first_line(set, buf, size, which);
+	/* Answered elsewhere (or given up): plymouth's prompt is withdrawn. */
+	if (set->splash)
+		plyask_cancel(&set->ask);
 	if (secret)
 		echo_restore(set, &st);
 	return r;
@@ -292,6 +325,7 @@ int console_open_all(struct console_set *set)
 {
 	char names[CONSOLE_MAX][CONSOLE_NAME_MAX];
 	size_t n = active_names(names, CONSOLE_MAX);
+	bool ignore_serial;
 	int r = 0;
 
 	set->n = 0;
@@ -299,13 +333,19 @@ int console_open_all(struct console_set *set)
 	set->said[0] = '\0';
 	set->deadline_ms = 0;
 	set->wake_fd = -1;
+	set->ask.pid = 0;
+	set->ask.fd = -1;
+	set->splash = splash_running();
+	ignore_serial = set->splash && splash_ignores_serial();
 	for (size_t i = 0; i < n; i++) {
 		char path[CONSOLE_NAME_MAX + 8];
 
+		if (set->splash && splash_owns_console(names[i], ignore_serial))
+			continue;
 		device_path(names[i], path, sizeof(path));
 		add_console(set, path);
 	}
-	if (!set->n)
+	if (!set->n && !set->splash)
 		r = add_console(set, "/dev/console");
 	if (r < 0)
 		return r;
@@ -337,6 +377,8 @@ void console_printf_all(struct console_set *set, const char *fmt, ...)
 
 void console_close_all(struct console_set *set)
 {
+	if (set->splash)
+		plyask_cancel(&set->ask);
 	for (size_t i = 0; i < set->n; i++)
 		if (set->fd[i] >= 0)
 			close(set->fd[i]);

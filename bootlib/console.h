@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bootlib/plyask.h"
+
 /* The consoles a prompt is shown on: /sys/class/tty/console/active names
  * a few (console=ttyS0 console=tty0); more are not worth a prompt. */
 #define CONSOLE_MAX 4
@@ -35,6 +37,11 @@ struct console_set {
 	 * none (fd 0 is the console's, never such a pipe; a zeroed set
 	 * watches nothing). */
 	int wake_fd;
+	/* plymouthd ran when the set was opened (bootlib/splash.h): a secret
+	 * is asked through it too, and the consoles it reads keys on are
+	 * left to it. */
+	bool splash;
+	struct plyask ask;
 };
 
 /* Split the content of /sys/class/tty/console/active ("tty0 ttyS0\n")
@@ -59,8 +66,12 @@ int console_read_line(int fd, char *buf, size_t size, bool secret);
 
 /* A prompt on every active console: open each (sane settings) and take
  * the console for the prompt (evloop_prompt_begin: keyboards present get
- * their drivers first). Falls back to /dev/console. Returns 0, or -errno
- * when none can be opened (the prompt is then not taken). */
+ * their drivers first). Falls back to /dev/console. When plymouthd runs,
+ * the consoles it reads its keys on (splash_owns_console) are not opened:
+ * two readers of one terminal would each get some of the keys, and sane
+ * settings would break its raw mode; a secret is then asked through
+ * plymouth too (console_read_answer). Returns 0, or -errno when none can
+ * be opened and plymouth does not run (the prompt is then not taken). */
 int console_open_all(struct console_set *set);
 /* Let remote logins answer this prompt too, when the SSH server runs
  * (bootlib/guest.h), on the socket at path (GUEST_SOCKET): the first
@@ -70,7 +81,10 @@ void console_take_guests(struct console_set *set, const char *path);
 void console_printf_all(struct console_set *set, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* Read the first line typed on any console of the set, as
- * console_read_line does; the others' unfinished input is discarded.
+ * console_read_line does; the others' unfinished input is discarded. A
+ * secret is also asked through plymouth when it ran at console_open_all
+ * (bootlib/plyask.h), with what the set printed last as its prompt; the
+ * first answer wins, the others' prompts are withdrawn.
  * *which (when not NULL) gets the index of the console that answered. A
  * console that ends its input is dropped. Returns the length, -EIO when
  * every console gave out, -ETIMEDOUT when set->deadline_ms passed,

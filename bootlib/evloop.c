@@ -24,6 +24,7 @@
 #include "bootlib/clock.h"
 #include "bootlib/coldplug.h"
 #include "bootlib/log.h"
+#include "bootlib/splash.h"
 #include "bootlib/timeline.h"
 #include "common/layout.h"
 #include "common/modtab.h"
@@ -127,6 +128,8 @@ static void handle(const struct uevent *ev, bool offers)
 
 	if (add && ev->modalias && modtab_modalias_wanted(ev->modalias))
 		coldplug_load(ev->modalias, late_pending);
+	/* A graphics card for plymouth (bootlib/splash.h). */
+	splash_uevent(ev->action, ev->subsystem, ev->devname);
 	if (offers && is_block(ev) && (add || strcmp(ev->action, "change") == 0))
 		offer(ev->devname);
 }

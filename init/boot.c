@@ -15,6 +15,7 @@
 #include "bootlib/log.h"
 #include "bootlib/modload.h"
 #include "bootlib/procsweep.h"
+#include "bootlib/splash.h"
 #include "bootlib/stage.h"
 #include "bootlib/sysroot.h"
 #include "bootlib/timeline.h"
@@ -387,6 +388,8 @@ int main(int argc, char **argv)
 			     RESCUE_SUMMARY_DISKS | RESCUE_SUMMARY_NETWORK);
 	log_info("starting; the root is on %s", boot_plan_root_kind_name(plan.root_kind));
 	setup_vconsole(&args.vconsole);
+	/* Before any boot script: what plymouthd needs (bootlib/splash.h). */
+	splash_prepare();
 	reach_stage(&args, STAGE_CMDLINE);
 	setup_drivers(&args.drivers);
 	/* After rd.driver.pre=, which is how ramoops is loaded. */

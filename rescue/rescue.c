@@ -10,6 +10,7 @@
 #include "bootlib/blkprobe.h"
 #include "bootlib/log.h"
 #include "bootlib/shell.h"
+#include "bootlib/splash.h"
 #include "bootlib/sysroot.h"
 #include "common/fileread.h"
 #include "net/config/ifstate.h"
@@ -72,6 +73,8 @@ void rescue_break(const struct rescue_args *args, enum boot_stage stage)
 		return;
 	stopped |= STAGE_BIT(stage);
 	snprintf(why, sizeof(why), "rd.break=%s", stage_name(stage));
+	/* The shell and its messages need the console plymouth holds. */
+	splash_quit();
 	write_report(why);
 	log_info("%s: stopping for a shell", why);
 	log_console("\nlifeboat: %s: the boot stops here (docs/rescue.md); type exit to go "
@@ -136,6 +139,7 @@ static void say_what_follows(void)
 
 void rescue_failure(const struct rescue_args *args, const char *what)
 {
+	splash_quit();
 	log_error("boot failed: %s", what);
 	write_report(what);
 	print_summary(what);

@@ -1,0 +1,171 @@
+/* splash: plymouth in the image: what plymouthd needs of the boot (its
+ * cards' udev entries, /dev/pts), and asking it whether it runs and to
+ * quit. */
+#include "bootlib/splash.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "bootlib/clock.h"
+#include "bootlib/log.h"
+#include "bootlib/run.h"
+#include "common/fileread.h"
+#include "common/filewrite.h"
+
+/* A ping or a quit that plymouthd does not answer in this time is given up:
+ * the boot must not wait on it. */
+#define SPLASH_CLIENT_MS 3000
+
+/* Whether the image has plymouthd (splash_prepare found it). */
+static bool daemon_here;
+
+/* path made (or emptied) with text in it, mode 0644. Returns 0 or -errno. */
+static int write_file(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
+	int r;
+
+	if (fd < 0)
+		return -errno;
+	r = file_write_fd(fd, text, strlen(text));
+	if (close(fd) < 0 && r == 0)
+		r = -errno;
+	return r;
+}
+
+bool splash_is_card(const char *subsystem, const char *devname)
+{
+	const char *n;
+
+	if (!subsystem || !devname || strcmp(subsystem, "drm") != 0)
+		return false;
+	if (strncmp(devname, "dri/card", 8) != 0)
+		return false;
+	n = devname + 8;
+	if (!*n)
+		return false;
+	for (; *n; n++)
+		if (*n < '0' || *n > '9')
+			return false;
+	return true;
+}
+
+int splash_db_text(uint64_t usec, char *buf, size_t size)
+{
+	int n = snprintf(buf, size, "I:%" PRIu64 "\nG:seat\nQ:seat\nV:1\n", usec);
+
+	return n < 0 || (size_t)n >= size ? -ENOSPC : n;
+}
+
+bool splash_cmdline_has(const char *cmdline, const char *word)
+{
+	size_t len = strlen(word);
+	const char *p = cmdline;
+
+	if (!len)
+		return false;
+	while ((p = strstr(p, word))) {
+		bool starts = p == cmdline || p[-1] == ' ' || p[-1] == '\t' || p[-1] == '\n';
+		char end = p[len];
+
+		if (starts && (end == '\0' || end == ' ' || end == '\t' || end == '\n'))
+			return true;
+		p += len;
+	}
+	return false;
+}
+
+bool splash_owns_console(const char *name, bool ignore_serial)
+{
+	if (strncmp(name, "tty", 3) == 0 && name[3]) {
+		const char *n;
+
+		for (n = name + 3; *n >= '0' && *n <= '9'; n++)
+			;
+		if (!*n)
+			return true;   /* tty0, tty1, ...: the virtual terminals */
+	}
+	return !ignore_serial;
+}
+
+void splash_prepare(void)
+{
+	if (access(SPLASH_DAEMON, X_OK) < 0)
+		return;
+	/* plymouthd --attach-to-session takes a pseudo-terminal for the
+	 * console's messages; initramfs-tools' init mounts /dev/pts too. */
+	mkdir("/dev/pts", 0755);
+	if (mount("devpts", "/dev/pts", "devpts", MS_NOSUID | MS_NOEXEC,
+		  "gid=5,mode=620,ptmxmode=666") < 0 && errno != EBUSY)
+		log_warn("mounting /dev/pts failed (%s): plymouthd will not start", strerror(errno));
+	mkdir("/run/udev", 0755);
+	mkdir(SPLASH_UDEV_DATA, 0755);
+	daemon_here = true;
+}
+
+/* "/run/udev/data/cMAJ:MIN" of /dev/devname, from the node devtmpfs made. */
+static int card_entry_path(const char *devname, char *path, size_t size)
+{
+	char node[64];
+	struct stat st;
+
+	snprintf(node, sizeof(node), "/dev/%s", devname);
+	if (stat(node, &st) < 0)
+		return -errno;
+	if (!S_ISCHR(st.st_mode))
+		return -ENODEV;
+	snprintf(path, size, "%s/c%u:%u", SPLASH_UDEV_DATA, major(st.st_rdev), minor(st.st_rdev));
+	return 0;
+}
+
+void splash_uevent(const char *action, const char *subsystem, const char *devname)
+{
+	char path[96], text[64];
+
+	if (!daemon_here || !action || strcmp(action, "add") != 0 ||
+	    !splash_is_card(subsystem, devname))
+		return;
+	if (card_entry_path(devname, path, sizeof(path)) == 0 &&
+	    splash_db_text(clock_now_ms() * 1000, text, sizeof(text)) > 0 &&
+	    write_file(path, text) < 0)
+		log_warn("writing udev's entry %s failed: plymouth will not draw on /dev/%s",
+			 path, devname);
+}
+
+/* `plymouth ARG`, bounded; its exit status or -errno. */
+static int client(const char *arg)
+{
+	const char *argv[] = { SPLASH_CLIENT, arg, NULL };
+	char out[256];
+
+	if (access(SPLASH_CLIENT, X_OK) < 0)
+		return -ENOENT;
+	return run_tool_bounded((char *const *)argv, NULL, NULL, 0, out, sizeof(out),
+				SPLASH_CLIENT_MS);
+}
+
+bool splash_running(void)
+{
+	return client("--ping") == 0;
+}
+
+bool splash_ignores_serial(void)
+{
+	char line[4096];
+
+	return file_read_line("/proc/cmdline", line, sizeof(line)) == 0 &&
+	       splash_cmdline_has(line, SPLASH_IGNORE_SERIAL);
+}
+
+void splash_quit(void)
+{
+	if (splash_running() && client("quit") == 0)
+		log_info("plymouth quit: the console is the rescue's");
+}
