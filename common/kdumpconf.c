@@ -20,7 +20,8 @@ int kdump_conf_action_parse(const char *name, enum kdump_action *out)
 	return -EINVAL;
 }
 
-static const char *const compress_names[] = { [COMPRESS_ZLIB] = "zlib", [COMPRESS_LZO] = "lzo" };
+static const char *const compress_names[] = { [COMPRESS_ZLIB] = "zlib", [COMPRESS_LZO] = "lzo",
+						     [COMPRESS_ZSTD] = "zstd" };
 
 int kdump_conf_compress_parse(const char *name, enum kdump_compress *out)
 {

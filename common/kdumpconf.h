@@ -21,11 +21,13 @@
 /* The library the capture dlopen()s for LZO pages (kdump/pagecomp_lzo.c),
  * which the generator adds to images built with compress=lzo. */
 #define KDUMP_LIBLZO "liblzo2.so.2"
+/* And libzstd for zstd pages (kdump/pagecomp_zstd.c). */
+#define KDUMP_LIBZSTD "libzstd.so.1"
 
 enum kdump_action { ACTION_REBOOT, ACTION_POWEROFF, ACTION_SHELL, ACTION_DEFAULT };
 
-/* How the kdump file's pages are compressed (makedumpfile's -c and -l). */
-enum kdump_compress { COMPRESS_ZLIB, COMPRESS_LZO };
+/* How the kdump file's pages are compressed (makedumpfile's -c, -l, -z). */
+enum kdump_compress { COMPRESS_ZLIB, COMPRESS_LZO, COMPRESS_ZSTD };
 
 /* Formats written to each target, as bits. */
 enum kdump_format {
@@ -49,7 +51,7 @@ void kdump_conf_init(struct kdump_conf *c);
 int kdump_conf_parse(const char *text, struct kdump_conf *c, int *bad_line);
 /* "reboot", "poweroff", "shell"; -EINVAL for anything else. */
 int kdump_conf_action_parse(const char *name, enum kdump_action *out);
-/* "zlib", "lzo"; -EINVAL for anything else. */
+/* "zlib", "lzo", "zstd"; -EINVAL for anything else. */
 int kdump_conf_compress_parse(const char *name, enum kdump_compress *out);
 const char *kdump_conf_compress_name(enum kdump_compress c);
 

@@ -22,6 +22,7 @@
 #include "bootlib/shell.h"
 #include "kdump/elfdump.h"
 #include "kdump/kvmem.h"
+#include "kdump/threadsize.h"
 #include "net/net.h"
 
 #define VMCORE "/proc/vmcore"
@@ -79,21 +80,34 @@ static void progress_print(void *ctx, uint64_t done, uint64_t total)
 }
 
 /* A compressing thread per CPU beyond the first (nr_cpus=N on the capture
- * kernel's command line): the writer reads, writes and compresses what no
- * thread has started (kdump/pagepool.h); with one CPU it does it all, as a
- * thread would only take turns with it. */
-static unsigned compress_threads(void)
+ * kernel's command line), as many as a quarter of the capture kernel's
+ * free memory holds (kdump/threadsize.h): the writer reads, writes and
+ * compresses what no thread has started (kdump/pagepool.h); with one CPU
+ * it does it all, as a thread would only take turns with it. */
+static unsigned compress_threads(enum kdump_compress which)
 {
+	char meminfo[8192];
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	long page = sysconf(_SC_PAGESIZE);
+	uint64_t avail = 0, per_thread;
+	unsigned n;
 
-	return cpus > 1 ? (unsigned)cpus - 1 : 0;
+	if (file_read_text("/proc/meminfo", 0, meminfo, sizeof(meminfo)) >= 0)
+		avail = threadsize_mem_available(meminfo);
+	per_thread = threadsize_per_thread(pagecomp_get(which), page > 0 ? (size_t)page : 4096);
+	n = threadsize_pick(avail, cpus > 0 ? (unsigned)cpus : 1, per_thread);
+	if (n < threadsize_pick(UINT64_MAX, cpus > 0 ? (unsigned)cpus : 1, per_thread))
+		log_console("kdump: %u of %ld CPUs compress: %llu MiB free holds no more threads of %llu KiB\n",
+			    n + 1, cpus, (unsigned long long)(avail >> 20),
+			    (unsigned long long)(per_thread >> 10));
+	return n;
 }
 
 int capture_write_kdump(struct capture *cap, struct dump_sink *sink, struct diskdump_stats *stats)
 {
 	struct progress prog = { 0 };
 	struct diskdump_opts opts = { .dump_level = cap->conf.level, .nodename = cap->host,
-				      .compress = cap->conf.compress, .threads = compress_threads(),
+				      .compress = cap->conf.compress, .threads = compress_threads(cap->conf.compress),
 				      .progress = progress_print, .progress_ctx = &prog };
 	int r = diskdump_write(&cap->core, cap->have_vi ? &cap->vi : NULL, sink, &opts, stats);
 
@@ -101,9 +115,10 @@ int capture_write_kdump(struct capture *cap, struct dump_sink *sink, struct disk
 		log_warn("kdump: %s pages were asked for, but %s; the pages are compressed with zlib "
 			 "instead (rebuild the image with --kdump-options compress=%s to carry %s)",
 			 kdump_conf_compress_name(cap->conf.compress), stats->fallback_why,
-			 kdump_conf_compress_name(cap->conf.compress), KDUMP_LIBLZO);
+			 kdump_conf_compress_name(cap->conf.compress),
+			 cap->conf.compress == COMPRESS_ZSTD ? KDUMP_LIBZSTD : KDUMP_LIBLZO);
 	log_console("kdump: pages compressed with %s by %u thread(s)\n",
-		    stats->compress_flag == DUMP_DH_COMPRESSED_LZO ? "lzo" : "zlib", stats->threads + 1);
+		    pagecomp_flag_name(stats->compress_flag), stats->threads + 1);
 	return r;
 }
 

@@ -57,7 +57,16 @@ static const struct pagecomp pagecomp_zlib = {
 	.state_free = zlib_free,
 };
 
+const char *pagecomp_flag_name(uint32_t flag)
+{
+	if (flag == DUMP_DH_COMPRESSED_ZSTD)
+		return "zstd";
+	return flag == DUMP_DH_COMPRESSED_LZO ? "lzo" : "zlib";
+}
+
 const struct pagecomp *pagecomp_get(enum kdump_compress which)
 {
+	if (which == COMPRESS_ZSTD)
+		return &pagecomp_zstd;
 	return which == COMPRESS_LZO ? &pagecomp_lzo : &pagecomp_zlib;
 }

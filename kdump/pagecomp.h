@@ -1,7 +1,8 @@
 /* pagecomp: the page compressors of the kdump-compressed format, a table
  * by kdump.conf's compress= name: zlib (makedumpfile -c, zlib's fastest
- * level) and LZO (makedumpfile -l, lzo1x-1, liblzo2 opened at run time so
- * only images that ask for it carry it). Each page is compressed on its
+ * level), LZO (makedumpfile -l, lzo1x-1, liblzo2 opened at run time so
+ * only images that ask for it carry it) and zstd (makedumpfile -z, level
+ * 1, libzstd opened the same way). Each page is compressed on its
  * own, as the format's readers decompress it. A compressor's state belongs
  * to one thread. */
 #ifndef LIFEBOAT_KDUMP_PAGECOMP_H
@@ -15,6 +16,7 @@
 /* The descriptors' flags (and the header's status) for each kind. */
 #define DUMP_DH_COMPRESSED_ZLIB 0x1
 #define DUMP_DH_COMPRESSED_LZO 0x2
+#define DUMP_DH_COMPRESSED_ZSTD 0x20
 
 struct pagecomp {
 	const char *name;
@@ -32,8 +34,11 @@ struct pagecomp {
 };
 
 const struct pagecomp *pagecomp_get(enum kdump_compress which);
+/* "zlib", "lzo" or "zstd" for a DUMP_DH_COMPRESSED_* flag. */
+const char *pagecomp_flag_name(uint32_t flag);
 
-/* The LZO entry (kdump/pagecomp_lzo.c). */
+/* The LZO and zstd entries (kdump/pagecomp_lzo.c, pagecomp_zstd.c). */
 extern const struct pagecomp pagecomp_lzo;
+extern const struct pagecomp pagecomp_zstd;
 
 #endif

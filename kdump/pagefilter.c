@@ -121,6 +121,29 @@ static void page_fields_get(const struct vmcoreinfo *vi, const uint8_t *sp, stru
 	memcpy(&p->mapcount, sp + vi->off_mapcount, 4);
 }
 
+/* The pages a compound head at i stands for (1 << its order, read from
+ * the first tail page as the kernel keeps it; up to the chunk's end), or
+ * 1 when it is no head or the note does not say how to tell. A THP's
+ * tail pages carry no kind of their own: without this, an anonymous or
+ * page cache THP would be left out by its head page only. */
+static uint64_t compound_pages(const struct pagefilter *pf, const struct page_fields *p, uint64_t i,
+			       uint64_t count)
+{
+	const struct vmcoreinfo *vi = pf->vi;
+	uint64_t size = (uint64_t)vi->size_page, run;
+	uint8_t order;
+
+	/* VI_UNSET is negative: a note without the keys fails here too. */
+	if (vi->pg_head_mask <= 0 || vi->off_compound_order < 0 || (uint64_t)vi->off_compound_order >= size ||
+	    !(p->flags & (uint64_t)vi->pg_head_mask) || i + 1 >= count)
+		return 1;
+	order = pf->pages[(i + 1) * size + (uint64_t)vi->off_compound_order];
+	if (order == 0 || order >= MAX_BUDDY_ORDER)
+		return 1;
+	run = 1ULL << order;
+	return run > count - i ? count - i : run;
+}
+
 static uint64_t clear_bits(uint8_t *bits, uint64_t from, uint64_t n)
 {
 	uint64_t cleared = 0;
@@ -155,6 +178,13 @@ uint64_t pagefilter_apply(struct pagefilter *pf, uint64_t start, uint64_t count,
 			uint64_t run = 1ULL << p.private;
 
 			run = run > count - i ? count - i : run;
+			cleared += clear_bits(bits, i, run);
+			i += run - 1;
+			continue;
+		}
+		if (ex & (DL_USER | DL_CACHE | DL_CACHE_PRIVATE)) {
+			uint64_t run = compound_pages(pf, &p, i, count);
+
 			cleared += clear_bits(bits, i, run);
 			i += run - 1;
 			continue;

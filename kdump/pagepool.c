@@ -19,10 +19,6 @@ struct pool_batch {
 	uint64_t seq;                     /* the order it was queued in */
 };
 
-/* Small, as the workers' work is in the heap: the capture's memory is
- * what crashkernel= reserved. */
-#define WORKER_STACK (256u << 10)
-
 static bool page_is_zero(const uint8_t *p, size_t len)
 {
 	return p[0] == 0 && memcmp(p, p + 1, len - 1) == 0;
@@ -171,7 +167,7 @@ static void threads_start(struct pagepool *p, void **states)
 	pthread_attr_t attr;
 
 	pthread_attr_init(&attr);
-	pthread_attr_setstacksize(&attr, WORKER_STACK);
+	pthread_attr_setstacksize(&attr, PAGEPOOL_WORKER_STACK);
 	for (unsigned i = 0; i < p->o.threads; i++) {
 		p->workers[i] = (struct pool_worker){ .pool = p, .state = states[i] };
 		if (pthread_create(&p->threads[i], &attr, worker_run, &p->workers[i]) != 0)

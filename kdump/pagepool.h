@@ -21,6 +21,9 @@
 
 #define PAGEPOOL_BATCH 64
 #define PAGEPOOL_THREADS_MAX 16
+/* A worker's stack: small, as its work is in the heap and the capture's
+ * memory is what crashkernel= reserved (kdump/threadsize.h counts it). */
+#define PAGEPOOL_WORKER_STACK (256u << 10)
 
 /* One page as the writer stores it. */
 struct pool_page {

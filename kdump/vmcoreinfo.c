@@ -38,6 +38,8 @@ static const struct vi_key {
 	K("NUMBER(PG_hwpoison)", DEC, pg_hwpoison),
 	K("NUMBER(PAGE_BUDDY_MAPCOUNT_VALUE)", DEC, buddy_mapcount),
 	K("NUMBER(PAGE_OFFLINE_MAPCOUNT_VALUE)", DEC, offline_mapcount),
+	K("NUMBER(PG_head_mask)", DEC, pg_head_mask),
+	K("OFFSET(page.compound_order)", DEC, off_compound_order),
 	K("SYMBOL(prb)", HEX, prb),
 	K("SYMBOL(init_uts_ns)", HEX, init_uts_ns),
 	K("OFFSET(uts_namespace.name)", DEC, off_uts_name),

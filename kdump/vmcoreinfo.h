@@ -21,6 +21,8 @@ struct vmcoreinfo {
 	int64_t size_page, off_flags, off_mapping, off_mapcount, off_private;
 	int64_t pg_lru, pg_private, pg_swapcache, pg_swapbacked, pg_slab, pg_hwpoison;
 	int64_t buddy_mapcount, offline_mapcount;
+	/* compound pages (a THP's head and its order in the first tail) */
+	int64_t pg_head_mask, off_compound_order;
 	/* printk ring buffer and the utsname */
 	int64_t prb, init_uts_ns, off_uts_name;
 	int64_t size_printk_ringbuffer, off_prb_desc_ring, off_prb_text_data_ring, off_prb_fail;

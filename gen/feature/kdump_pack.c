@@ -56,6 +56,18 @@ static int add_lzo(struct image *img, const char *init, bool asked)
 	return r;
 }
 
+/* libzstd for zstd pages, as liblzo2 for LZO; asked for by name only
+ * (zstd is never the default), so a host without it is an error. */
+static int add_zstd(struct image *img, const char *init)
+{
+	int r = program_add_dlopen(img, init, KDUMP_LIBZSTD);
+
+	if (r == -ENOENT)
+		gen_error("--kdump-options compress=zstd needs %s, which this host lacks: "
+			  "install libzstd1", KDUMP_LIBZSTD);
+	return r;
+}
+
 /* A host file the image carries for capture: say which option named it if
  * it cannot be read now, rather than when the image is written. */
 static int add_host_file(struct image *img, const char *what, const char *src, const char *dst, mode_t mode)
@@ -91,7 +103,7 @@ static int conf_append(struct pack *p, const char *key, const char *value)
 	return 0;
 }
 
-/* kdump-options: "level=N", "format=kdump[+elf]", "compress=zlib|lzo",
+/* kdump-options: "level=N", "format=kdump[+elf]", "compress=zlib|lzo|zstd",
  * "action=A", "failure_action=A",
  * "cafile=FILE" (the CA pinned for https targets that do not pin their own),
  * "netrc=FILE" (credentials for URL targets, copied in with mode 0600). */
@@ -102,7 +114,7 @@ static int add_option(struct pack *p, const char *opt)
 
 	if (!eq || eq == opt || (size_t)(eq - opt) >= sizeof(key)) {
 		gen_error("--kdump-options %s: expected KEY=VALUE (level=31, format=kdump+elf, "
-			  "compress=zlib|lzo, action=reboot|poweroff|shell, failure_action=..., cafile=FILE, netrc=FILE)", opt);
+			  "compress=zlib|lzo|zstd, action=reboot|poweroff|shell, failure_action=..., cafile=FILE, netrc=FILE)", opt);
 		return -EINVAL;
 	}
 	snprintf(key, sizeof(key), "%.*s", (int)(eq - opt), opt);
@@ -202,7 +214,7 @@ int kdump_pack(const struct build_opts *o, struct image *img, const char *init)
 	kdump_conf_init(&check);
 	if (kdump_conf_parse(p.conf, &check, &bad) < 0) {
 		gen_error("--kdump-target/--kdump-options: setting %d is not valid (at most %d targets, "
-			  "level 0-31, format kdump and/or elf, compress zlib or lzo, actions "
+			  "level 0-31, format kdump and/or elf, compress zlib, lzo or zstd, actions "
 			  "reboot|poweroff|shell)",
 			  bad - 1, KDUMP_TARGETS_MAX);
 		return -EINVAL;
@@ -211,6 +223,8 @@ int kdump_pack(const struct build_opts *o, struct image *img, const char *init)
 		r = add_curl(img, init);
 	if (r == 0 && check.compress == COMPRESS_LZO)
 		r = add_lzo(img, init, strstr(p.conf, "\ncompress ") != NULL);
+	if (r == 0 && check.compress == COMPRESS_ZSTD)
+		r = add_zstd(img, init);
 	/* URLs may carry credentials: only root may read the settings. */
 	return r < 0 ? r : image_add_data(img, KDUMP_CONF_PATH, p.conf, strlen(p.conf), 0600);
 }

@@ -208,7 +208,7 @@ static const struct opt_def opt_defs[] = {
 	{ "font",          0,   true,  set_string,    F(font),          "NAME|FILE: the console font at the prompts (PSF; host-only: the host's vconsole.conf FONT= or console-setup's)" },
 	{ "kdump",         0,   false, set_flag,      F(kdump),         "a kdump capture image (docs/kdump.md)" },
 	{ "kdump-target",  0,   true,  add_list,      F(kdump_targets), "T,...: where dumps go, in order: UUID=|LABEL=|/dev/...[:/DIR], nfs:..., URL[;cafile=F][;sshkey=F;knownhosts=F]" },
-	{ "kdump-options", 0,   true,  add_list,      F(kdump_options), "K=V,...: level=31 format=kdump+elf compress=zlib|lzo action=reboot|poweroff|shell cafile=F (https targets without their own) netrc=F" },
+	{ "kdump-options", 0,   true,  add_list,      F(kdump_options), "K=V,...: level=31 format=kdump+elf compress=zlib|lzo|zstd action=reboot|poweroff|shell cafile=F (https targets without their own) netrc=F" },
 	{ "uki",           0,   false, set_flag,      F(uki),           "write a unified kernel image (EFI executable): stub, kernel, this image, --cmdline or /etc/kernel/cmdline, os-release" },
 	{ "uki-stub",      0,   true,  set_string,    F(uki_stub),      "FILE: the EFI stub (default: systemd-boot-efi's linuxx64.efi.stub)" },
 	{ "kernel-image",  0,   true,  set_string,    F(kernel_image),  "FILE: the kernel for --uki (default /boot/vmlinuz-VERSION)" },

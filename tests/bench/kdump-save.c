@@ -1,8 +1,9 @@
 /* kdump-save: the capture's writers on a saved ELF core, for the benchmark
  * (tests/bench/kdump.sh) and for measuring the ELF writer's segment split:
- * kdump-save CORE OUT LEVEL [flat | elf [MIN_GAP] | zlib|lzo [THREADS]].
- * THREADS: compressing threads besides the writer (default: one per
- * online CPU beyond the first, as the capture does). */
+ * kdump-save CORE OUT LEVEL [flat | elf [MIN_GAP] | zlib|lzo|zstd [THREADS]].
+ * THREADS: compressing threads besides the writer (default: as the
+ * capture picks them, from the online CPUs and MemAvailable:
+ * kdump/threadsize.h). */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 
 #include "kdump/diskdump.h"
 #include "kdump/elfdump.h"
+#include "kdump/threadsize.h"
 
 static int save_kdump(struct elfcore *core, struct vmcoreinfo *vi, int out, unsigned level, int flat,
 		      enum kdump_compress comp, unsigned threads)
@@ -31,9 +33,24 @@ static int save_kdump(struct elfcore *core, struct vmcoreinfo *vi, int out, unsi
 	       (unsigned long long)st.pages_total, (unsigned long long)st.pages_written,
 	       (unsigned long long)st.pages_compressed, (unsigned long long)st.pages_zero,
 	       (unsigned long long)st.pages_filtered,
-	       st.compress_flag == DUMP_DH_COMPRESSED_LZO ? "lzo" : "zlib", st.threads,
+	       pagecomp_flag_name(st.compress_flag), st.threads,
 	       st.fallback_why[0] ? "; fell back: " : "", st.fallback_why);
 	return r;
+}
+
+/* The capture's own choice (kdump/capture.c). */
+static unsigned default_threads(enum kdump_compress comp)
+{
+	char meminfo[8192] = "";
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	if (f) {
+		meminfo[fread(meminfo, 1, sizeof(meminfo) - 1, f)] = 0;
+		fclose(f);
+	}
+	return threadsize_pick(threadsize_mem_available(meminfo), cpus > 0 ? (unsigned)cpus : 1,
+			       threadsize_per_thread(pagecomp_get(comp), 4096));
 }
 
 static int save_elf(struct elfcore *core, struct vmcoreinfo *vi, int out, unsigned level, uint64_t min_gap)
@@ -54,13 +71,12 @@ int main(int argc, char **argv)
 	struct vmcoreinfo vi;
 	struct elfcore core;
 	const char *mode = argc > 4 ? argv[4] : "";
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	unsigned threads = argc > 5 ? (unsigned)atoi(argv[5]) : cpus > 1 ? (unsigned)cpus - 1 : 0;
 	enum kdump_compress comp = COMPRESS_ZLIB;
+	unsigned threads;
 	int in, out, r;
 
 	if (argc < 4) {
-		fprintf(stderr, "usage: kdump-save CORE OUT LEVEL [flat | elf [MIN_GAP] | zlib|lzo [THREADS]]\n");
+		fprintf(stderr, "usage: kdump-save CORE OUT LEVEL [flat | elf [MIN_GAP] | zlib|lzo|zstd [THREADS]]\n");
 		return 2;
 	}
 	in = open(argv[1], O_RDONLY);
@@ -70,6 +86,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "kdump-save: %s is not a readable vmcore with VMCOREINFO\n", argv[1]);
 		return 1;
 	}
+	kdump_conf_compress_parse(mode, &comp);
+	threads = argc > 5 ? (unsigned)atoi(argv[5]) : default_threads(comp);
 	if (strcmp(mode, "elf") == 0)
 		r = save_elf(&core, &vi, out, (unsigned)atoi(argv[3]), argc > 5 ? strtoull(argv[5], NULL, 0) : 0);
 	else if (kdump_conf_compress_parse(mode, &comp) == 0)

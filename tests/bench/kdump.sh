@@ -36,8 +36,8 @@ mkdir -p "$work"
 build_save() {
 	(cd "$1" && cc -std=gnu11 -O2 -D_GNU_SOURCE -I. -o "$2" tests/bench/kdump-save.c \
 		kdump/elfcore.c kdump/vmcoreinfo.c kdump/kvmem.c kdump/pagefilter.c kdump/dumpsink.c \
-		kdump/diskdump.c kdump/elfdump.c kdump/pagecomp.c kdump/pagecomp_lzo.c kdump/pagepool.c \
-		kdump/vmcoreinfo_check.c common/kdumpconf.c common/kdumptarget.c -lz -pthread)
+		kdump/diskdump.c kdump/elfdump.c kdump/pagecomp.c kdump/pagecomp_lzo.c kdump/pagepool.c $(ls kdump/threadsize.c kdump/pagecomp_zstd.c 2>/dev/null) \
+		kdump/vmcoreinfo_check.c common/kdumpconf.c common/kdumptarget.c $(ls common/fileread.c common/filewrite.c 2>/dev/null) -lz -pthread)
 }
 build_save "$TOP" "$work/kdump-save"
 binaries=/usr/bin/makedumpfile,/usr/bin/time,$work/kdump-save

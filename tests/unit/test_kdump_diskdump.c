@@ -14,6 +14,7 @@
 
 #include <cmocka.h>
 #include <lzo/lzo1x.h>
+#include <zstd.h>
 
 #include "kdump/diskdump.h"
 #include "kdump/pagefilter.h"
@@ -91,7 +92,8 @@ static uint64_t dump_verify(const uint8_t *f, size_t size, const struct elfcore 
 	assert_int_equal(le32(f + 8), 6);
 	assert_string_equal((const char *)f + 12 + 65 * 2, "6.1.0-test");
 	assert_string_equal((const char *)f + 12 + 65, "testhost");
-	assert_true(le32(f + 424) == DUMP_DH_COMPRESSED_ZLIB || le32(f + 424) == DUMP_DH_COMPRESSED_LZO);
+	assert_true(le32(f + 424) == DUMP_DH_COMPRESSED_ZLIB || le32(f + 424) == DUMP_DH_COMPRESSED_LZO ||
+		    le32(f + 424) == DUMP_DH_COMPRESSED_ZSTD);
 	assert_int_equal(block, 4096);
 	assert_true(max_mapnr == 0x405);
 	/* The notes and VMCOREINFO the sub header points at. */
@@ -119,6 +121,10 @@ static uint64_t dump_verify(const uint8_t *f, size_t size, const struct elfcore 
 			assert_int_equal(lzo1x_decompress_safe(f + le64(pd), le32(pd + 8), got, &lzo_len, NULL),
 					 LZO_E_OK);
 			assert_int_equal(lzo_len, 4096);
+		} else if (le32(pd + 12) & DUMP_DH_COMPRESSED_ZSTD) {
+			/* One frame per page, as makedumpfile -z and crash read it. */
+			assert_int_equal(le32(f + 424), DUMP_DH_COMPRESSED_ZSTD);
+			assert_int_equal(ZSTD_decompress(got, sizeof(got), f + le64(pd), le32(pd + 8)), 4096);
 		} else {
 			assert_int_equal(le32(pd + 8), 4096);
 			memcpy(got, f + le64(pd), 4096);
@@ -161,16 +167,32 @@ static void lzo_pages_read_back(void **state)
 	dump_free(&d);
 }
 
+/* zstd pages (makedumpfile -z's), the same way through libzstd. */
+static void zstd_pages_read_back(void **state)
+{
+	struct dumped d;
+	uint64_t present = 0x9f + 0x40 + 5;
+
+	(void)state;
+	dump_make_with(&d, 0, false, COMPRESS_ZSTD, 0);
+	assert_int_equal(le32(d.buf + 424), DUMP_DH_COMPRESSED_ZSTD);
+	assert_int_equal(d.stats.compress_flag, DUMP_DH_COMPRESSED_ZSTD);
+	assert_string_equal(d.stats.fallback_why, "");
+	assert_true(dump_verify(d.buf, d.size, &d.core) == present);
+	assert_true(d.stats.pages_compressed > present / 2);
+	dump_free(&d);
+}
+
 /* Compressing threads change nothing in the file but the header's time:
  * the same bytes from the sub header on as the writer alone, for both
  * compressors, at both levels, with more threads than batches too. */
 static void threads_keep_the_order(void **state)
 {
-	const enum kdump_compress comps[] = { COMPRESS_ZLIB, COMPRESS_LZO };
+	const enum kdump_compress comps[] = { COMPRESS_ZLIB, COMPRESS_LZO, COMPRESS_ZSTD };
 	const unsigned levels[] = { 0, 31 }, threads[] = { 1, 2, 3, 8 };
 
 	(void)state;
-	for (size_t c = 0; c < 2; c++)
+	for (size_t c = 0; c < sizeof(comps) / sizeof(comps[0]); c++)
 		for (size_t l = 0; l < 2; l++) {
 			struct dumped alone;
 
@@ -403,6 +425,7 @@ int main(void)
 		cmocka_unit_test(writes_every_page),
 		cmocka_unit_test(zero_pages_shared),
 		cmocka_unit_test(lzo_pages_read_back),
+		cmocka_unit_test(zstd_pages_read_back),
 		cmocka_unit_test(threads_keep_the_order),
 		cmocka_unit_test(flattened_reassembles),
 		cmocka_unit_test(page_kinds),

@@ -149,6 +149,66 @@ static void core_poke64(const struct synth *s, const struct elfcore *core, uint6
 
 /* The last KVMEM_CACHED mappings are kept, and the oldest goes first: a
  * translation cleared from the page table still resolves while cached. */
+/* An anonymous THP of order 3 at pfns 40-47 (its head's flag bit 16, its
+ * order in the first tail page at byte 32) and a slab compound of order
+ * 2 at 52-55; the note's compound keys set by hand, as the synthetic
+ * note has none. */
+#define PFN_THP 40
+#define PFN_SLAB_HEAD 52
+#define HEAD_BIT (1ULL << 16)
+
+static void thp_open(struct synth *s, struct elfcore *core, struct vmcoreinfo *vi, uint8_t order)
+{
+	int fd;
+
+	synth_build(s);
+	page_set(s, PFN_THP, 1 << 4 | HEAD_BIT, 0xffff888012345001ULL, 0, 0);
+	s->buf[s->mem_at + 0xa000 + (PFN_THP + 1) * 64 + 32] = order;
+	page_set(s, PFN_SLAB_HEAD, 1 << 9 | HEAD_BIT, 0, -129, 0);
+	s->buf[s->mem_at + 0xa000 + (PFN_SLAB_HEAD + 1) * 64 + 32] = 2;
+	fd = fixture_memfd(s->buf, s->size);
+	assert_true(fd >= 0);
+	assert_int_equal(elfcore_open(core, fd), 0);
+	assert_int_equal(vmcoreinfo_parse(core->vmcoreinfo, core->vmcoreinfo_size, vi), 0);
+	vi->pg_head_mask = (int64_t)HEAD_BIT;
+	vi->off_compound_order = 32;
+}
+
+/* A huge page left out by its head goes whole, as makedumpfile leaves it
+ * out: its tail pages carry no kind of their own. A kept compound (slab)
+ * stays whole; a note without the keys, or an order past any real one,
+ * leaves the tails kept (a larger dump, never a lossy one). */
+static void compound_pages_whole(void **state)
+{
+	struct synth s;
+	struct elfcore core;
+	struct vmcoreinfo vi;
+	uint8_t bits[PAGES / 8];
+
+	(void)state;
+	thp_open(&s, &core, &vi, 3);
+	/* Poisoned, offline, the small anonymous page and the THP. */
+	assert_int_equal(apply(&core, &vi, 8, bits), 3 + 8);
+	for (uint64_t pfn = PFN_THP; pfn < PFN_THP + 8; pfn++)
+		assert_false(kept(bits, pfn));
+	assert_true(kept(bits, PFN_THP + 8));
+	assert_int_equal(apply(&core, &vi, 31, bits), 10 + 8);
+	for (uint64_t pfn = PFN_SLAB_HEAD; pfn < PFN_SLAB_HEAD + 4; pfn++)
+		assert_true(kept(bits, pfn));
+	vi.pg_head_mask = VI_UNSET;
+	assert_int_equal(apply(&core, &vi, 8, bits), 3 + 1);
+	assert_true(kept(bits, PFN_THP + 1));
+	vi.pg_head_mask = (int64_t)HEAD_BIT;
+	vi.off_compound_order = 64;      /* past the struct page: not read */
+	assert_int_equal(apply(&core, &vi, 8, bits), 3 + 1);
+	synth_close(&s, &core);
+
+	thp_open(&s, &core, &vi, 200);
+	assert_int_equal(apply(&core, &vi, 8, bits), 3 + 1);
+	assert_true(kept(bits, PFN_THP + 1));
+	synth_close(&s, &core);
+}
+
 static void translations_cached(void **state)
 {
 	struct synth s;
@@ -304,6 +364,7 @@ int main(void)
 		cmocka_unit_test(page_walk),
 		cmocka_unit_test(page_walk_5level),
 		cmocka_unit_test(levels),
+		cmocka_unit_test(compound_pages_whole),
 		cmocka_unit_test(translations_cached),
 		cmocka_unit_test(sections_looked_up),
 		cmocka_unit_test(writer_uses_filter),
