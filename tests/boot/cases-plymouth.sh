@@ -14,29 +14,9 @@
 # the VGA keyboard (sendkey) changes it (plymouth's bullets), which a text
 # console with echo off would not.
 
-PLYMOUTH_APPEND="console=tty0 console=ttyS0 panic=-1 no_timer_check splash plymouth.ignore-serial-consoles"
-
-# plymouth_start INITRD APPEND QEMU_ARGS...: boot in the background with a
-# VGA card (no window), the serial console and the monitor on pipes
-# (rescue_start's, whose expect/type_line/monitor this uses).
-plymouth_start() {
-	local initrd=$1 append=$2 ser=$CASE_DIR/serial mon=$CASE_DIR/monitor
-	shift 2
-	mkfifo "$ser.in" "$ser.out" "$mon.in" "$mon.out"
-	timeout -k 5 "$QEMU_TIMEOUT" qemu-system-x86_64 -accel tcg -cpu max -m 512 \
-		-display none -vga std -no-reboot -nic none \
-		-chardev "pipe,id=ser,path=$ser" -serial chardev:ser \
-		-chardev "pipe,id=mon,path=$mon" -mon chardev=mon,mode=readline \
-		-kernel "$KERNEL" -initrd "$initrd" -append "$append" \
-		"$@" </dev/null >"$CASE_DIR/qemu.out" 2>&1 &
-	QEMU_PID=$!
-	exec 7<>"$ser.in" 8<>"$mon.in"
-	cat 0<>"$ser.out" >"$CASE_DIR/console.log" &
-	SER_CAT=$!
-	cat 0<>"$mon.out" >"$CASE_DIR/monitor.log" &
-	MON_CAT=$!
-	MARK=0
-}
+# After GUEST_APPEND's console=ttyS0: the VGA console too, the serial one
+# still /dev/console (the last named).
+PLYMOUTH_APPEND="console=tty0 console=ttyS0 splash plymouth.ignore-serial-consoles"
 
 # screenshot NAME: the VGA card's frame now, as CASE_DIR/NAME.ppm.
 screenshot() {
@@ -132,7 +112,7 @@ plymouth_boot() {
 	itools_assert_image plymouth usr/sbin/plymouthd &&
 	itools_assert_image plymouth usr/share/plymouth/themes/spinner/spinner.plymouth &&
 	itools_luks_copy "$disk" "$ITOOLS_UUID_PLAIN" || return 1
-	KERNEL=$ITOOLS_OUT/vmlinuz plymouth_start "$ITOOLS_OUT/initrd.img" \
+	KERNEL=$ITOOLS_OUT/vmlinuz RESCUE_VGA=std rescue_start "$ITOOLS_OUT/initrd.img" \
 		"$PLYMOUTH_APPEND root=/dev/mapper/lbplain rd.timeout=120" $(virtio_disk "$disk")
 }
 

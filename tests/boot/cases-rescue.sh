@@ -8,13 +8,14 @@
 RESCUE_PASSWORD=lifeboat-rescue-pw
 
 # rescue_start INITRD APPEND QEMU_ARGS...: boot in the background; inside
-# the network namespace RESCUE_NETNS when it is set (its tap devices).
+# the network namespace RESCUE_NETNS when it is set (its tap devices); with
+# the VGA card RESCUE_VGA (qemu's -vga: none by default; no window).
 rescue_start() {
 	local initrd=$1 append=$2 ser=$CASE_DIR/serial mon=$CASE_DIR/monitor
 	shift 2
 	mkfifo "$ser.in" "$ser.out" "$mon.in" "$mon.out"
 	timeout -k 5 "$QEMU_TIMEOUT" ${RESCUE_NETNS:+ip netns exec "$RESCUE_NETNS"} qemu-system-x86_64 -accel tcg -cpu max -m 512 \
-		-display none -vga none -no-reboot -nic none \
+		-display none -vga "${RESCUE_VGA:-none}" -no-reboot -nic none \
 		-chardev "pipe,id=ser,path=$ser" -serial chardev:ser \
 		-chardev "pipe,id=mon,path=$mon" -mon chardev=mon,mode=readline \
 		-kernel "$KERNEL" -initrd "$initrd" -append "$GUEST_APPEND $append" \
