@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "blockstack/blockstack.h"
+#include "blockstack/luksname.h"
 #include "blockstack/udevdb.h"
 #include "bootlib/clock.h"
 #include "bootlib/cmdline.h"
@@ -325,6 +326,8 @@ static int boot_root(struct boot_args *args, const struct boot_plan *plan,
 	if (switch_root_check_init(SYSROOT, init) < 0)
 		return failed(why, -ENOENT, "init=%s is missing or not executable on the root "
 			      "filesystem; give init= the path of the real init", init);
+	/* Before the udev database: its entries carry the names. */
+	luksname_follow_root(SYSROOT);
 	leave_udev_db();
 	/* Not a failure of the boot: the root runs, only its way out is lost. */
 	if (shutdown_leave_env(SYSROOT, args->rescue.break_stages & STAGE_BIT(STAGE_SHUTDOWN),

@@ -1,4 +1,4 @@
-/* pagecomp_lzo: LZO pages (lzo1x-1 with a 4096-entry dictionary), with
+/* pagecomp_lzo: LZO pages (lzo1x-1, makedumpfile -l's compressor), with
  * liblzo2 opened at run time (dlopen): only capture images built with
  * compress=lzo carry it, and the init links no compression library for
  * it. */
@@ -12,15 +12,15 @@
 
 #include <lzo/lzo1x.h>
 
-/* makedumpfile -l writes lzo1x_1_compress's pages, whose 16384-entry
- * dictionary is cleared for every page: half the instructions of a page
- * (callgrind), and costlier still under emulation. A page is 4096 bytes,
- * so the 4096-entry variant finds nearly the same matches (0.4% more
- * bytes on a 512 MB guest's core) in 57% fewer instructions. Any lzo1x
- * compressor's output is what lzo1x_decompress_safe, makedumpfile's and
- * crash's reader, reads. */
-#define LZO_COMPRESS_FN "lzo1x_1_12_compress"
-#define LZO_WORK_MEM LZO1X_1_12_MEM_COMPRESS
+/* lzo1x_1_compress, as makedumpfile -l: the same bytes for every page,
+ * so a dump is never larger than -l's. Its 16384-entry dictionary, cleared
+ * for every page, costs half of a page's instructions; the 4096-entry
+ * lzo1x_1_12 takes 57% fewer but made the 8 GB guest's dump 0.04% larger
+ * and the 512 MB one's 0.3% (docs/benchmarks-history.md, "kdump on large
+ * memory: the LZO dictionary"). Either is what lzo1x_decompress_safe,
+ * makedumpfile's and crash's reader, reads. */
+#define LZO_COMPRESS_FN "lzo1x_1_compress"
+#define LZO_WORK_MEM LZO1X_1_MEM_COMPRESS
 
 typedef int (*lzo_init_fn)(unsigned, int, int, int, int, int, int, int, int, int);
 typedef int (*lzo_compress_fn)(const lzo_bytep src, lzo_uint src_len, lzo_bytep dst,

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "common/layout.h"
+#include "gen/addfile.h"
 #include "gen/opts/build_ctx.h"
 #include "gen/cmd/build_all.h"
 #include "gen/elf/program.h"
@@ -107,21 +108,18 @@ static int add_files(const struct build_opts *o, struct image *img)
 	int r = 0;
 
 	for (size_t i = 0; r == 0 && i < o->add_files.len; i++) {
-		char *src = strdup(o->add_files.items[i]);
-		char *colon = src ? strchr(src, ':') : NULL;
+		const char *item = o->add_files.items[i], *dst = addfile_dst(item);
+		char src[PATH_MAX];
 
-		if (!src)
-			return -ENOMEM;
-		if (colon)
-			*colon = '\0';
-		if (access(src, R_OK) < 0) {
-			gen_error("--add-files %s: cannot read %s: %s", o->add_files.items[i], src,
-				  strerror(errno));
-			r = -errno;
-		} else {
-			r = colon ? image_add_file(img, src, colon + 1, 0) : image_add_host_path(img, src);
+		if (addfile_src(item, src, sizeof(src)) < 0) {
+			gen_error("--add-files %s: the path is too long", item);
+			return -ENAMETOOLONG;
 		}
-		free(src);
+		if (access(src, R_OK) < 0) {
+			gen_error("--add-files %s: cannot read %s: %s", item, src, strerror(errno));
+			return -errno;
+		}
+		r = dst != item ? image_add_file(img, src, dst, 0) : image_add_host_path(img, src);
 	}
 	return r;
 }

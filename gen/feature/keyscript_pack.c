@@ -13,6 +13,7 @@
 #include "common/keyscripts.h"
 #include "common/layout.h"
 #include "common/luksopts.h"
+#include "gen/addfile.h"
 #include "gen/elf/program.h"
 #include "gen/feature/rescue_pack.h"
 #include "gen/gen_report.h"
@@ -36,14 +37,7 @@ static bool host_program(const char *name, char *out, size_t size)
 
 bool keyscript_pack_crypttab_src(const char *item, char *src, size_t size)
 {
-	const char *colon = strchr(item, ':');
-
-	if (!colon && strcmp(item, LAYOUT_CRYPTTAB) == 0)
-		colon = item + strlen(item);
-	else if (!colon || strcmp(colon + 1, LAYOUT_CRYPTTAB) != 0)
-		return false;
-	snprintf(src, size, "%.*s", (int)(colon - item), item);
-	return true;
+	return strcmp(addfile_dst(item), LAYOUT_CRYPTTAB) == 0 && addfile_src(item, src, size) == 0;
 }
 
 /* The crypttab text the image carries (NULL: none): a host-only image's

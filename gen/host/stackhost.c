@@ -12,6 +12,7 @@
 
 #include "common/fileread.h"
 #include "common/layout.h"
+#include "gen/addfile.h"
 #include "gen/gen_report.h"
 #include "gen/host/lvmfilter.h"
 #include "gen/host/stackconf.h"
@@ -46,11 +47,8 @@ static int added_paths(const struct strv *add_files, struct strv *out)
 {
 	int r = 0;
 
-	for (size_t i = 0; r == 0 && i < add_files->len; i++) {
-		const char *colon = strchr(add_files->items[i], ':');
-
-		r = strv_push(out, colon ? colon + 1 : add_files->items[i]);
-	}
+	for (size_t i = 0; r == 0 && i < add_files->len; i++)
+		r = strv_push(out, addfile_dst(add_files->items[i]));
 	return r;
 }
 

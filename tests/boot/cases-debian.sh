@@ -2,7 +2,7 @@
 # images (sourced by run.sh): systemd's handshakes with an initramfs that
 # is not systemd (docs/distributions.md). The root is made once per run
 # by tests/boot/debian-root.sh; its report unit prints LIFEBOAT-DEB: lines.
-# The LVM and LUKS-on-md layouts are built once per input in a guest
+# The installer's layouts are built once per input in a guest
 # (debian-build.sh: 65 s here). Each case boots the root in about 40 s
 # (multi-user 18 to 31 s after the kernel starts, under TCG). Debian 13's
 # root (tests/boot/itools-root.sh's) in the LUKS-on-md layout has a
@@ -68,17 +68,21 @@ DEB_CVG=lbdebc
 DEB_MVG=lbdebm
 DEB_MDL_UUID=1b2c3d4e-00d6-4a5b-8c6d-7e8f9a0b1c2d
 DEB_MD_UUID=1b2c3d4e-00d4-4a5b-8c6d-7e8f9a0b1c2d
+DEB_MDR_UUID=1b2c3d4e-00d8-4a5b-8c6d-7e8f9a0b1c2d
 DEB_LUKS_UUID=1b2c3d4e-00d5-4a5b-8c6d-7e8f9a0b1c2d
+DEB_LUKS2_UUID=1b2c3d4e-00d7-4a5b-8c6d-7e8f9a0b1c2d
 DEB_SWAP_UUID=1b2c3d4e-00d2-4a5b-8c6d-7e8f9a0b1c2d
 DEB_DATA_UUID=1b2c3d4e-00d3-4a5b-8c6d-7e8f9a0b1c2d
 # The mapping's name is the installer's (its crypttab).
 DEB_CRYPT=md0_crypt
+DEB_CRYPT2=sda5_crypt
 
 # debian_env LAYOUTS ROOT_MB: the builder's /debian.env: the layouts it
 # makes (debian-build.sh) and the size of their root volumes.
 debian_env() {
 	local v
-	for v in DEB_VG DEB_CVG DEB_MVG DEB_MD_UUID DEB_MDL_UUID DEB_LUKS_UUID DEB_SWAP_UUID DEB_DATA_UUID; do
+	for v in DEB_VG DEB_CVG DEB_MVG DEB_MD_UUID DEB_MDL_UUID DEB_MDR_UUID DEB_LUKS_UUID DEB_LUKS2_UUID \
+		DEB_CRYPT DEB_CRYPT2 DEB_SWAP_UUID DEB_DATA_UUID; do
 		echo "$v=${!v}"
 	done
 	echo "DEB_LAYOUTS='$1'"
@@ -147,11 +151,12 @@ debian_builder_run() {
 	touch "$dir/done"
 }
 
-# DEBDISKS: the Debian 12 layouts' disks (deblvm.img, debmd-a.img,
-# debmd-b.img, debmdl-a.img, debmdl-b.img), made in a guest once per
-# input (the builder, the Debian root's image, the layouts, the kernel).
+# DEBDISKS: the Debian 12 layouts' disks (debluks.img, debmd-a.img,
+# debmd-b.img, debmdl-a.img, debmdl-b.img, debmdr-a.img, debmdr-b.img),
+# made in a guest once per input (the builder, the Debian root's image,
+# the layouts, the kernel).
 debian_disks() {
-	local key dir size=$((DEBROOT_SIZE_MB + 64 + 32 + 32))M layouts="lvm luksmd mdlvm"
+	local key dir size=$((DEBROOT_SIZE_MB + 64 + 32 + 32))M layouts="lukslvm luksmd mdlvm md"
 	debroot_image || return 1
 	key=$( (cat "$TOP/tests/boot/debian-build.sh" "$TOP/tests/boot/builder-lib.sh";
 		basename "$DEBROOT_IMG"; debian_env "$layouts" "$DEBROOT_SIZE_MB";
@@ -163,12 +168,14 @@ debian_disks() {
 		flock 9
 		[ -e "$dir/done" ] && exit 0
 		debian_builder "$dir" "$layouts" "$DEBROOT_SIZE_MB" &&
-		debian_layout_root "$dir/debroot.img" "$DEB_VG" &&
+		debian_layout_root "$dir/debroot.img" "$DEB_VG" "$DEB_CRYPT2 UUID=$DEB_LUKS2_UUID none luks,discard" &&
 		debian_layout_root "$dir/debroot2.img" "$DEB_CVG" "$DEB_CRYPT UUID=$DEB_LUKS_UUID none luks,discard" &&
-		debian_layout_root "$dir/debroot3.img" "$DEB_MVG" ||
+		debian_layout_root "$dir/debroot3.img" "$DEB_MVG" &&
+		debroot_copy "$dir/debroot4.img" &&
+		debroot_fstab "$dir/debroot4.img" "UUID=$DEBROOT_UUID / ext4 errors=remount-ro 0 1" ||
 			{ echo "making the Debian disk builder failed"; exit 1; }
-		debian_builder_run "$dir" "$size" "debroot debroot2 debroot3" \
-			"deblvm debmd-a debmd-b debmdl-a debmdl-b"
+		debian_builder_run "$dir" "$size" "debroot debroot2 debroot3 debroot4" \
+			"debluks debmd-a debmd-b debmdl-a debmdl-b debmdr-a debmdr-b"
 	) 9>"$dir.lock"
 }
 
@@ -202,32 +209,56 @@ debian_assert_volumes() {
 	assert_not_log "$log" 'A start job is running for /dev/'
 }
 
-# Debian 12 on LVM as the installer lays it out, booted by the generic
-# --block-stacks image: the real root's udev, replaying "add" for the
-# volumes lifeboat activated, finds device-mapper's flags in the database
-# lifeboat left (blockstack/udevdb.c), so systemd gets the volumes.
-case_debian_systemd_lvm() {
+# The installer's layouts booted with the command line it writes for
+# initramfs-tools (issue 31: no rd.luks.*, rd.lvm.*, rd.md.* hint) by the
+# generic --block-stacks image, which has no crypttab: a container opens
+# as luks-UUID and, once the root is mounted, takes the name the root's
+# crypttab gives it (blockstack/luksname.c), so the root's
+# systemd-cryptsetup finds it open and asks nothing. The passphrase is
+# typed on the console.
+# debian_luks_layout LOG INITRD VG UUID NAME DISKS...: boot it, and check
+# what the real root's systemd made of the group, the mapping and its name.
+debian_luks_layout() {
+	local log=$1 initrd=$2 vg=$3 uuid=$4 name=$5
+	shift 5
+	LUKS_BOOT_TIMEOUT=480 luks_boot "$log" "$initrd" "root=/dev/mapper/$vg-root ro rd.timeout=120" \
+		"UUID=$uuid; opens as /dev/mapper/luks-$uuid" "$DEBROOT_MARK: end" -m 1024 "$@" ||
+		return 1
+	assert_log "$log" "lifeboat: /dev/mapper/luks-$uuid is now /dev/mapper/$name, as the root's /etc/crypttab names it" &&
+	debian_assert_volumes "$log" "$vg" &&
+	assert_log "$log" "$DEBROOT_MARK: udev dm-.*DM_NAME=$name "
+}
+
+# LVM inside LUKS on a disk: the volumes, the mapping under its crypttab
+# name (the root's udev, replaying "add", finds device-mapper's flags in
+# the database lifeboat left, blockstack/udevdb.c), all ready for systemd.
+case_debian_systemd_luks_lvm() {
 	local disks
-	debian_disks && stacks_image && disks=$(debian_copies deblvm) || return 1
-	debroot_boot "$CASE_DIR/console.log" "$IMG_STACKS" "root=/dev/mapper/$DEB_VG-root ro rd.timeout=90" \
-		$disks
-	debian_assert_volumes "$CASE_DIR/console.log" "$DEB_VG"
+	debian_disks && stacks_image && disks=$(debian_copies debluks) || return 1
+	debian_luks_layout "$CASE_DIR/console.log" "$IMG_STACKS" "$DEB_VG" "$DEB_LUKS2_UUID" "$DEB_CRYPT2" $disks
 }
 
 # The installer's encrypted layout: LVM inside LUKS on md RAID1, the
-# container named by its crypttab (md0_crypt), the passphrase typed on the
-# console. The real root's systemd-cryptsetup finds the mapping open, and
-# the volumes, the mapping and the array are all ready for systemd.
+# container named md0_crypt by the root's crypttab. The volumes, the
+# mapping and the array are all ready for systemd.
 case_debian_systemd_luks_md_lvm() {
 	local disks log=$CASE_DIR/console.log
 	debian_disks && stacks_image && disks=$(debian_copies debmd-a debmd-b) || return 1
-	LUKS_BOOT_TIMEOUT=480 luks_boot "$log" "$IMG_STACKS" \
-		"root=/dev/mapper/$DEB_CVG-root ro rd.luks.name=$DEB_LUKS_UUID=$DEB_CRYPT rd.timeout=120" \
-		"UUID=$DEB_LUKS_UUID; opens as /dev/mapper/$DEB_CRYPT" "$DEBROOT_MARK: end" -m 1024 $disks ||
-		return 1
-	debian_assert_volumes "$log" "$DEB_CVG" &&
-	assert_log "$log" "$DEBROOT_MARK: udev dm-.*DM_NAME=$DEB_CRYPT" &&
+	debian_luks_layout "$log" "$IMG_STACKS" "$DEB_CVG" "$DEB_LUKS_UUID" "$DEB_CRYPT" $disks &&
 	assert_log "$log" "$DEBROOT_MARK: udev md[0-9]"
+}
+
+# The root's filesystem right on md RAID1, by UUID, no rd.md.uuid=: the
+# generic image assembles the array and mounts the root on it; the array
+# is ready for systemd.
+case_debian_systemd_md_root() {
+	local disks log=$CASE_DIR/console.log
+	debian_disks && stacks_image && disks=$(debian_copies debmdr-a debmdr-b) || return 1
+	debroot_boot "$log" "$IMG_STACKS" "root=UUID=$DEBROOT_UUID ro rd.timeout=90" $disks &&
+	debroot_assert_clean "$log" || return 1
+	assert_log "$log" "$DEBROOT_MARK: mount / /dev/md[0-9]* ext4" &&
+	assert_log "$log" "$DEBROOT_MARK: udev md[0-9]* .*ID_FS_UUID=$DEBROOT_UUID" &&
+	assert_not_log "$log" "$DEBROOT_MARK: udev .*SYSTEMD_READY=0"
 }
 
 # LVM on md RAID1: the array holds the physical volume, so 69-lvm.rules
@@ -296,8 +327,8 @@ debian_trixie_disks() {
 # The installer's encrypted layout on Debian 13 (trixie: systemd 257, its
 # own 6.12 kernel): as debian_systemd_luks_md_lvm, booted by the image the
 # root's kernel postinst made with lifeboat (generic, block-stacks = yes:
-# trixie's own cryptsetup, lvm and mdadm), the passphrase typed on the
-# console. The swap and /data come up with no device wait, the volumes,
+# trixie's own cryptsetup, lvm and mdadm), the installer's command line,
+# the passphrase typed on the console. The swap and /data come up with no device wait, the volumes,
 # the mapping and the array are ready for systemd.
 case_debian_trixie_luks_md_lvm() {
 	local disks log=$CASE_DIR/console.log versions t
@@ -306,12 +337,8 @@ case_debian_trixie_luks_md_lvm() {
 		grep -q " usr/sbin/$t\$" "$ITOOLS_OUT/initrd.ls" ||
 			{ echo "the Debian 13 root's image has no usr/sbin/$t (list: $ITOOLS_OUT/initrd.ls)"; return 1; }
 	done
-	KERNEL=$ITOOLS_OUT/vmlinuz LUKS_BOOT_TIMEOUT=480 luks_boot "$log" "$ITOOLS_OUT/initrd.img" \
-		"root=/dev/mapper/$DEB_CVG-root ro rd.luks.name=$DEB_LUKS_UUID=$DEB_CRYPT rd.timeout=120" \
-		"UUID=$DEB_LUKS_UUID; opens as /dev/mapper/$DEB_CRYPT" "$DEBROOT_MARK: end" -m 1024 $disks ||
-		return 1
-	debian_assert_volumes "$log" "$DEB_CVG" &&
-	assert_log "$log" "$DEBROOT_MARK: udev dm-.*DM_NAME=$DEB_CRYPT" &&
+	KERNEL=$ITOOLS_OUT/vmlinuz debian_luks_layout "$log" "$ITOOLS_OUT/initrd.img" "$DEB_CVG" \
+		"$DEB_LUKS_UUID" "$DEB_CRYPT" $disks &&
 	assert_log "$log" "$DEBROOT_MARK: udev md[0-9]" || return 1
 	versions=$(debroot_value "$log" versions)
 	case $versions in

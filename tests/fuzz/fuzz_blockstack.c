@@ -1,10 +1,12 @@
 /* Fuzz target: the block-stack parameters (rd.luks.key= and rd.luks.options=
- * among them), the LUKS options parser, and the dm names of root= paths. */
+ * among them), the LUKS options parser, the dm names of root= paths, and
+ * the names a root's crypttab gives containers. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "blockstack/keyspec.h"
+#include "blockstack/luksname.h"
 #include "blockstack/stack_params.h"
 #include "init/bootargs.h"
 #include "common/dmname.h"
@@ -48,6 +50,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	dmname_from_path(line, name, sizeof(name));
 	dmname_from_path(line, name, 3);
 	dmname_lvm_vg(line, name, sizeof(name));
+	/* A root's crypttab, and a device-mapper uuid. */
+	luksname_from_crypttab(line, "1b2c3d4e00d54a5b8c6d7e8f9a0b1c2d", name, sizeof(name));
+	luksname_dm_uuid_hex(line, text);
 	bootargs_free(&args);
 	free(line);
 	return 0;

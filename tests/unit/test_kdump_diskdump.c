@@ -17,6 +17,7 @@
 #include <zstd.h>
 
 #include "kdump/diskdump.h"
+#include "kdump/pagecomp.h"
 #include "kdump/pagefilter.h"
 #include "tests/unit/kdump_fixture.h"
 
@@ -171,6 +172,49 @@ static void lzo_pages_read_back(void **state)
 {
 	(void)state;
 	pages_read_back(COMPRESS_LZO, DUMP_DH_COMPRESSED_LZO);
+}
+
+/* A page of text, words drawn from a few hundred by a fixed sequence: the
+ * kind of page (page cache) where LZO dictionaries of other sizes find
+ * other matches. */
+static void text_page(uint8_t *page, uint32_t seed)
+{
+	size_t at = 0;
+
+	while (at < 4096) {
+		seed = seed * 1103515245 + 12345;
+		at += (size_t)snprintf((char *)page + at, 4096 - at, "w%u ", (seed >> 16) % 300);
+		if (at >= 4095)
+			break;
+	}
+}
+
+/* An LZO page holds makedumpfile -l's bytes, lzo1x_1_compress's output
+ * to the byte, so a dump is never larger than -l's (the 4096-entry
+ * lzo1x_1_12 gives other bytes for these pages). */
+static void lzo_pages_are_makedumpfiles(void **state)
+{
+	static uint8_t work[LZO1X_1_MEM_COMPRESS];
+	uint8_t in[4096], ours[4096 + 4096 / 16 + 64 + 3], theirs[sizeof(ours)];
+	char why[200];
+	void *comp;
+
+	(void)state;
+	assert_int_equal(lzo_init(), LZO_E_OK);
+	assert_int_equal(pagecomp_lzo.state_new(&comp, why, sizeof(why)), 0);
+	assert_true(pagecomp_lzo.bound(sizeof(in)) <= sizeof(ours));
+	for (uint32_t seed = 1; seed <= 16; seed++) {
+		lzo_uint len = sizeof(theirs);
+		size_t got;
+
+		text_page(in, seed);
+		got = pagecomp_lzo.compress(comp, in, sizeof(in), ours);
+		assert_int_equal(lzo1x_1_compress(in, sizeof(in), theirs, &len, work), LZO_E_OK);
+		assert_true(len < sizeof(in));
+		assert_int_equal(got, len);
+		assert_memory_equal(ours, theirs, len);
+	}
+	pagecomp_lzo.state_free(comp);
 }
 
 /* zstd pages (makedumpfile -z's), through libzstd. */
@@ -422,6 +466,7 @@ int main(void)
 		cmocka_unit_test(writes_every_page),
 		cmocka_unit_test(zero_pages_shared),
 		cmocka_unit_test(lzo_pages_read_back),
+		cmocka_unit_test(lzo_pages_are_makedumpfiles),
 		cmocka_unit_test(zstd_pages_read_back),
 		cmocka_unit_test(threads_keep_the_order),
 		cmocka_unit_test(flattened_reassembles),
