@@ -16,7 +16,6 @@
 #include "bootlib/clock.h"
 #include "bootlib/log.h"
 #include "bootlib/run.h"
-#include "common/fileread.h"
 #include "common/filewrite.h"
 
 /* A ping or a quit that plymouthd does not answer in this time is given up:
@@ -25,6 +24,8 @@
 
 /* Whether the image has plymouthd (splash_prepare found it). */
 static bool daemon_here;
+/* plymouth.ignore-serial-consoles, as splash_prepare was told. */
+static bool serial_ignored;
 
 /* path made (or emptied) with text in it, mode 0644. Returns 0 or -errno. */
 static int write_file(const char *path, const char *text)
@@ -40,21 +41,16 @@ static int write_file(const char *path, const char *text)
 	return r;
 }
 
+/* "12": one or more decimal digits and nothing else. */
+static bool all_digits(const char *s)
+{
+	return *s && s[strspn(s, "0123456789")] == '\0';
+}
+
 bool splash_is_card(const char *subsystem, const char *devname)
 {
-	const char *n;
-
-	if (!subsystem || !devname || strcmp(subsystem, "drm") != 0)
-		return false;
-	if (strncmp(devname, "dri/card", 8) != 0)
-		return false;
-	n = devname + 8;
-	if (!*n)
-		return false;
-	for (; *n; n++)
-		if (*n < '0' || *n > '9')
-			return false;
-	return true;
+	return subsystem && devname && strcmp(subsystem, "drm") == 0 &&
+	       strncmp(devname, "dri/card", 8) == 0 && all_digits(devname + 8);
 }
 
 int splash_db_text(uint64_t usec, char *buf, size_t size)
@@ -64,39 +60,17 @@ int splash_db_text(uint64_t usec, char *buf, size_t size)
 	return n < 0 || (size_t)n >= size ? -ENOSPC : n;
 }
 
-bool splash_cmdline_has(const char *cmdline, const char *word)
-{
-	size_t len = strlen(word);
-	const char *p = cmdline;
-
-	if (!len)
-		return false;
-	while ((p = strstr(p, word))) {
-		bool starts = p == cmdline || p[-1] == ' ' || p[-1] == '\t' || p[-1] == '\n';
-		char end = p[len];
-
-		if (starts && (end == '\0' || end == ' ' || end == '\t' || end == '\n'))
-			return true;
-		p += len;
-	}
-	return false;
-}
-
 bool splash_owns_console(const char *name, bool ignore_serial)
 {
-	if (strncmp(name, "tty", 3) == 0 && name[3]) {
-		const char *n;
-
-		for (n = name + 3; *n >= '0' && *n <= '9'; n++)
-			;
-		if (!*n)
-			return true;   /* tty0, tty1, ...: the virtual terminals */
-	}
+	/* tty0, tty1, ...: the virtual terminals */
+	if (strncmp(name, "tty", 3) == 0 && all_digits(name + 3))
+		return true;
 	return !ignore_serial;
 }
 
-void splash_prepare(void)
+void splash_prepare(bool ignore_serial)
 {
+	serial_ignored = ignore_serial;
 	if (access(SPLASH_DAEMON, X_OK) < 0)
 		return;
 	/* plymouthd --attach-to-session takes a pseudo-terminal for the
@@ -158,10 +132,7 @@ bool splash_running(void)
 
 bool splash_ignores_serial(void)
 {
-	char line[4096];
-
-	return file_read_line("/proc/cmdline", line, sizeof(line)) == 0 &&
-	       splash_cmdline_has(line, SPLASH_IGNORE_SERIAL);
+	return serial_ignored;
 }
 
 void splash_quit(void)

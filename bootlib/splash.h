@@ -34,17 +34,15 @@ bool splash_is_card(const char *subsystem, const char *devname);
  * systemd-udevd writes it ("I:usec", the tag as "G:" and "Q:", "V:1").
  * Returns its length or -ENOSPC. */
 int splash_db_text(uint64_t usec, char *buf, size_t size);
-/* Whether the kernel command line cmdline has the word word (alone, not
- * as a prefix of another word), as plymouth looks for its words. */
-bool splash_cmdline_has(const char *cmdline, const char *word);
 /* Whether plymouth takes the console name (a /sys/class/tty/console/active
  * word: "tty0", "ttyS0") for itself, reading its keys there: the virtual
  * terminals always; the others unless ignore_serial. */
 bool splash_owns_console(const char *name, bool ignore_serial);
 
 /* At the start of the boot, when the image has plymouthd: /dev/pts and
- * /run/udev/data. */
-void splash_prepare(void);
+ * /run/udev/data. ignore_serial: the command line has SPLASH_IGNORE_SERIAL
+ * (bootlib/vconsole_args.c declares the word). */
+void splash_prepare(bool ignore_serial);
 /* A uevent: a DRM card that appeared gets its database entry (when the
  * image has plymouthd). */
 void splash_uevent(const char *action, const char *subsystem, const char *devname);
@@ -52,7 +50,7 @@ void splash_uevent(const char *action, const char *subsystem, const char *devnam
 /* Whether plymouthd runs and answers (`plymouth --ping`). */
 bool splash_running(void);
 /* Whether plymouth leaves the serial consoles alone this boot
- * (SPLASH_IGNORE_SERIAL on /proc/cmdline). */
+ * (SPLASH_IGNORE_SERIAL, as splash_prepare was told). */
 bool splash_ignores_serial(void);
 /* Tell plymouthd to quit (`plymouth quit`), when it runs: before the
  * rescue, whose messages and shell must reach the console. */

@@ -392,7 +392,7 @@ int main(int argc, char **argv)
 	log_info("starting; the root is on %s", boot_plan_root_kind_name(plan.root_kind));
 	setup_vconsole(&args.vconsole);
 	/* Before any boot script: what plymouthd needs (bootlib/splash.h). */
-	splash_prepare();
+	splash_prepare(args.vconsole.splash_ignore_serial);
 	reach_stage(&args, STAGE_CMDLINE);
 	setup_drivers(&args.drivers);
 	/* After rd.driver.pre=, which is how ramoops is loaded. */
