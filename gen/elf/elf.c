@@ -1,4 +1,5 @@
-/* elf: read PT_INTERP and the dynamic section of an ELF file, bounds-checked. */
+/* elf: read PT_INTERP, the dynamic section and the dynamic symbols' imports
+ * of an ELF file, bounds-checked. */
 #include "gen/elf/elf.h"
 
 #include <elf.h>
@@ -20,6 +21,10 @@ struct elf_layout {
 	size_t p_offset, p_vaddr, p_filesz;
 	size_t dyn_size;
 	size_t word;       /* size of an address/offset/d_tag/d_val */
+	size_t e_shoff, e_shentsize, e_shnum;
+	size_t shdr_size;
+	size_t sh_type, sh_offset, sh_size, sh_link, sh_entsize;
+	size_t sym_size, st_shndx;
 };
 
 static const struct elf_layout layout32 = {
@@ -28,6 +33,11 @@ static const struct elf_layout layout32 = {
 	sizeof(Elf32_Phdr),
 	offsetof(Elf32_Phdr, p_offset), offsetof(Elf32_Phdr, p_vaddr), offsetof(Elf32_Phdr, p_filesz),
 	sizeof(Elf32_Dyn), 4,
+	offsetof(Elf32_Ehdr, e_shoff), offsetof(Elf32_Ehdr, e_shentsize), offsetof(Elf32_Ehdr, e_shnum),
+	sizeof(Elf32_Shdr),
+	offsetof(Elf32_Shdr, sh_type), offsetof(Elf32_Shdr, sh_offset), offsetof(Elf32_Shdr, sh_size),
+	offsetof(Elf32_Shdr, sh_link), offsetof(Elf32_Shdr, sh_entsize),
+	sizeof(Elf32_Sym), offsetof(Elf32_Sym, st_shndx),
 };
 
 static const struct elf_layout layout64 = {
@@ -36,6 +46,11 @@ static const struct elf_layout layout64 = {
 	sizeof(Elf64_Phdr),
 	offsetof(Elf64_Phdr, p_offset), offsetof(Elf64_Phdr, p_vaddr), offsetof(Elf64_Phdr, p_filesz),
 	sizeof(Elf64_Dyn), 8,
+	offsetof(Elf64_Ehdr, e_shoff), offsetof(Elf64_Ehdr, e_shentsize), offsetof(Elf64_Ehdr, e_shnum),
+	sizeof(Elf64_Shdr),
+	offsetof(Elf64_Shdr, sh_type), offsetof(Elf64_Shdr, sh_offset), offsetof(Elf64_Shdr, sh_size),
+	offsetof(Elf64_Shdr, sh_link), offsetof(Elf64_Shdr, sh_entsize),
+	sizeof(Elf64_Sym), offsetof(Elf64_Sym, st_shndx),
 };
 
 struct elf_image {
@@ -276,6 +291,63 @@ static int parse_dynamic(const struct elf_image *im, struct elf_deps *out)
 	return 0;
 }
 
+/* Section i's file bytes (its sh_offset and sh_size), when they lie in the
+ * file; *entsize gets its sh_entsize. */
+static bool section_span(const struct elf_image *im, uint64_t shdr, struct elf_span *out,
+			 uint64_t *entsize)
+{
+	out->off = image_word(im, shdr + im->lay->sh_offset);
+	out->size = image_word(im, shdr + im->lay->sh_size);
+	*entsize = image_word(im, shdr + im->lay->sh_entsize);
+	return image_contains(im, out->off, out->size);
+}
+
+static bool symbol_unwinds(const char *name)
+{
+	return strcmp(name, "pthread_cancel") == 0 || strcmp(name, "pthread_exit") == 0;
+}
+
+/* Whether the symbol table at shdr (its strings in section link) imports a
+ * symbol that unwinds. */
+static bool dynsym_unwinds(const struct elf_image *im, uint64_t shoff, uint16_t shentsize,
+			   uint16_t shnum, uint64_t shdr)
+{
+	uint64_t link = image_uint(im, shdr + im->lay->sh_link, 4), entsize, strentsize;
+	struct elf_span syms, strs;
+
+	if (link >= shnum || !section_span(im, shdr, &syms, &entsize) || entsize < im->lay->sym_size ||
+	    !section_span(im, shoff + link * shentsize, &strs, &strentsize))
+		return false;
+	for (uint64_t k = 0; k < syms.size / entsize; k++) {
+		uint64_t sym = syms.off + k * entsize, name = image_uint(im, sym, 4);
+		const char *s = (const char *)im->buf + strs.off + name;
+
+		if (image_uint(im, sym + im->lay->st_shndx, 2) == SHN_UNDEF && name < strs.size &&
+		    memchr(s, '\0', strs.size - name) && symbol_unwinds(s))
+			return true;
+	}
+	return false;
+}
+
+/* The loader does not read section headers, so a file without them (or
+ * with broken ones) still runs: its imports are then simply not known. */
+static void parse_imports(const struct elf_image *im, struct elf_deps *out)
+{
+	uint64_t shoff = image_word(im, im->lay->e_shoff);
+	uint16_t shentsize = (uint16_t)image_uint(im, im->lay->e_shentsize, 2);
+	uint16_t shnum = (uint16_t)image_uint(im, im->lay->e_shnum, 2);
+
+	if (shnum == 0 || shentsize < im->lay->shdr_size ||
+	    !image_contains(im, shoff, (uint64_t)shnum * shentsize))
+		return;
+	for (uint16_t i = 0; i < shnum && !out->unwinds; i++) {
+		uint64_t shdr = shoff + (uint64_t)i * shentsize;
+
+		if (image_uint(im, shdr + im->lay->sh_type, 4) == SHT_DYNSYM)
+			out->unwinds = dynsym_unwinds(im, shoff, shentsize, shnum, shdr);
+	}
+}
+
 int elf_parse(const void *buf, size_t len, struct elf_deps *out)
 {
 	struct elf_image im;
@@ -287,6 +359,8 @@ int elf_parse(const void *buf, size_t len, struct elf_deps *out)
 		r = parse_interp(&im, out);
 	if (r == 0)
 		r = parse_dynamic(&im, out);
+	if (r == 0)
+		parse_imports(&im, out);
 	if (r < 0)
 		elf_deps_free(out);
 	return r;

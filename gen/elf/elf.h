@@ -2,6 +2,7 @@
 #ifndef LIFEBOAT_ELF_H
 #define LIFEBOAT_ELF_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -16,7 +17,14 @@ struct elf_deps {
 	struct strv rpath;     /* DT_RPATH entries, split on ':' */
 	struct strv runpath;   /* DT_RUNPATH entries, split on ':' */
 	char *soname;          /* DT_SONAME, or NULL */
+	/* It imports pthread_cancel or pthread_exit (its dynamic symbols, read
+	 * through the section headers; false without them), for which glibc
+	 * dlopen()s ELF_UNWIND_LIB: no DT_NEEDED names it. */
+	bool unwinds;
 };
+
+/* The library glibc loads to unwind a cancelled or exiting thread. */
+#define ELF_UNWIND_LIB "libgcc_s.so.1"
 
 /* Parse an in-memory ELF image of len bytes (either class, either byte
  * order). Never reads outside buf. Returns 0, -ENOEXEC for what is not ELF

@@ -12,7 +12,10 @@
  * A name already loaded (by DT_NEEDED name or DT_SONAME, the interpreter
  * included) is not searched again. A candidate counts only if it is ELF of
  * the binary's class, byte order and machine, so 32-bit libraries in
- * /usr/lib32 are skipped for a 64-bit binary.
+ * /usr/lib32 are skipped for a 64-bit binary. An object that imports
+ * pthread_cancel or pthread_exit also needs libgcc_s.so.1, which glibc
+ * dlopen()s to unwind the thread (without it the program aborts:
+ * "libgcc_s.so.1 must be installed for pthread_exit to work").
  */
 #include "gen/elf/libdeps.h"
 
@@ -271,8 +274,11 @@ static int walk_run(struct dep_walk *w)
 	int missing = 0;
 
 	for (size_t i = 0; i < w->n; i++) {
-		for (size_t k = 0; k < w->objs[i].elf.needed.len; k++) {
-			int r = walk_need(w, i, w->objs[i].elf.needed.items[k]);
+		for (size_t k = 0; k <= w->objs[i].elf.needed.len; k++) {
+			/* After its DT_NEEDED, what glibc dlopen()s for it. */
+			const char *name = k < w->objs[i].elf.needed.len ? w->objs[i].elf.needed.items[k] :
+					   w->objs[i].elf.unwinds ? ELF_UNWIND_LIB : NULL;
+			int r = name ? walk_need(w, i, name) : 0;
 
 			if (r == -ENOENT)
 				missing = r;

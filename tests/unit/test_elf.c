@@ -20,6 +20,7 @@ struct readelf_view {
 	char interp[4096];
 	struct strv needed, rpath, runpath;
 	char soname[4096];
+	bool unwinds;
 };
 
 /* The text between '[' and ']' on a readelf line. */
@@ -54,6 +55,10 @@ static void readelf_view_load(const char *path, struct readelf_view *v)
 			snprintf(v->soname, sizeof(v->soname), "%s", val);
 	}
 	assert_int_equal(pclose(p), 0);
+	/* The imports glibc needs libgcc_s.so.1 for, as nm lists them. */
+	snprintf(cmd, sizeof(cmd), "nm -D --undefined-only '%s' 2>/dev/null | "
+		 "grep -Eq ' pthread_(cancel|exit)(@|$)'", path);
+	v->unwinds = system(cmd) == 0;
 }
 
 static void readelf_view_free(struct readelf_view *v)
@@ -88,6 +93,7 @@ static void check_against_readelf(const char *path, struct elf_deps *d)
 	assert_strv_equal(&d->needed, &v.needed);
 	assert_strv_equal(&d->rpath, &v.rpath);
 	assert_strv_equal(&d->runpath, &v.runpath);
+	assert_int_equal(d->unwinds, v.unwinds);
 	readelf_view_free(&v);
 }
 
@@ -130,6 +136,22 @@ static void test_big_binaries(void **state)
 		assert_true(d.needed.len > 0);
 		elf_deps_free(&d);
 	}
+}
+
+/* makedumpfile (the tests' dump reader; it ends its threads with
+ * pthread_exit) imports what needs libgcc_s.so.1, ls does not; both as nm
+ * says (check_against_readelf). */
+static void test_unwinds(void **state)
+{
+	struct elf_deps d;
+
+	(void)state;
+	check_against_readelf("/usr/bin/makedumpfile", &d);
+	assert_true(d.unwinds);
+	elf_deps_free(&d);
+	check_against_readelf("/bin/ls", &d);
+	assert_false(d.unwinds);
+	elf_deps_free(&d);
 }
 
 static void test_libc(void **state)
@@ -393,6 +415,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ls),
 		cmocka_unit_test(test_big_binaries),
+		cmocka_unit_test(test_unwinds),
 		cmocka_unit_test(test_libc),
 		cmocka_unit_test(test_library),
 		cmocka_unit_test(test_static),

@@ -15,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include "gen/elf/elf.h"
 #include "gen/elf/ldconf.h"
 #include "gen/elf/libdeps.h"
 #include "gen/elf/rootpath.h"
@@ -48,6 +49,31 @@ static void ldd_basenames(const char *path, struct strv *out)
 	assert_int_equal(pclose(p), 0);
 }
 
+static bool object_unwinds(const char *path)
+{
+	struct elf_deps d;
+	bool unwinds = elf_read_file(path, &d) == 0 && d.unwinds;
+
+	elf_deps_free(&d);
+	return unwinds;
+}
+
+/* ldd lists what the loader loads at the start; glibc dlopen()s
+ * ELF_UNWIND_LIB later, for an object that imports pthread_cancel or
+ * pthread_exit: ours must have it then, and theirs gets it. */
+static void add_unwind_lib(const char *path, const struct strv *ours, const struct strv *bases,
+			   struct strv *theirs)
+{
+	bool unwinds = object_unwinds(path);
+
+	for (size_t i = 0; i < ours->len; i++)
+		unwinds = unwinds || object_unwinds(ours->items[i]);
+	if (!unwinds)
+		return;
+	assert_true(strv_contains(bases, ELF_UNWIND_LIB));
+	assert_int_equal(strv_push_unique(theirs, ELF_UNWIND_LIB), 0);
+}
+
 static void check_against_ldd(const char *path)
 {
 	struct strv ours = STRV_INIT, bases = STRV_INIT, theirs = STRV_INIT;
@@ -58,6 +84,7 @@ static void check_against_ldd(const char *path)
 		assert_int_equal(strv_push_unique(&bases, base_of(ours.items[i])), 0);
 	}
 	ldd_basenames(path, &theirs);
+	add_unwind_lib(path, &ours, &bases, &theirs);
 	strv_sort(&bases);
 	strv_sort(&theirs);
 	assert_int_equal(bases.len, theirs.len);
