@@ -31,6 +31,10 @@ GEN_LIBS  := -lkmod -lz -llzma -lzstd -llz4 -lblkid -pthread
 INIT_LIBS := -lblkid -lz -pthread
 # The unit tests read LZO pages back with liblzo2 itself (the init dlopens it).
 TEST_LIBS := -llzo2 -ltss2-tcti-swtpm
+# test_softfido drives the software FIDO2 key with libfido2 itself; it and
+# fuzz_softfido parse CBOR with libcbor.
+TEST_LIBS += -lfido2 -lcbor
+FUZZ_LIBS := -lcbor
 # lifeboat-clevis: the libraries cryptsetup already brings into the image.
 # The tpm2 pin's libtss2 is dlopen()ed (clevis/tss2fn.c).
 CLEVIS_LIBS := -lcrypto -ljson-c
@@ -110,6 +114,14 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(BUILD)/libgen.a $(BUILD)/libclev
 
 unit-build: $(UNIT_BINS) all
 
+# softfido (tests/softfido/): the software FIDO2 authenticator of the FIDO2
+# unlock tests, a uhid device in the guest. Its CTAP layers, without the
+# uhid main, go into the unit test and the fuzz target too.
+SOFTFIDO_OBJS := $(call obj,$(filter-out tests/softfido/softfido.c,$(wildcard tests/softfido/*.c)))
+$(BUILD)/tests/test_softfido $(BUILD)/fuzz/fuzz_softfido: $(SOFTFIDO_OBJS)
+$(BUILD)/softfido: $(BUILD)/obj/tests/softfido/softfido.o $(SOFTFIDO_OBJS)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ -lcbor -lcrypto
+
 # The fake-root harness (tests/fakeroot/, tests/README.md): the init's own
 # code on a fake /sys, /dev and uevent socket, in seconds and without qemu.
 # Each case runs itself again with the shim beside it preloaded; the shim
@@ -164,7 +176,7 @@ test: all unit-build fakeroot-build $(BUILD)/test-init $(BUILD)/hib-init $(BUILD
 # libFuzzer targets are built with clang in their own build directory.
 $(BUILD)/fuzz/%: $(BUILD)/obj/tests/fuzz/%.o $(BUILD)/libgen.a $(BUILD)/libclevis.a $(BUILD)/libinit.a $(BUILD)/libcommon.a
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_LDFLAGS) -fsanitize=fuzzer -o $@ $^ $(GEN_LIBS) $(INIT_LIBS) $(CLEVIS_LIBS)
+	$(CC) $(ALL_LDFLAGS) -fsanitize=fuzzer -o $@ $^ $(GEN_LIBS) $(INIT_LIBS) $(CLEVIS_LIBS) $(FUZZ_LIBS)
 
 fuzz-build: $(FUZZ_BINS)
 

@@ -65,6 +65,9 @@ PACKAGES="$PACKAGES libssl-dev libjson-c-dev clevis clevis-luks tang socat"
 # The clevis tpm2 pin: lifeboat-clevis links libtss2's ESAPI (libtss2-dev); its
 # tests seal with the real clevis-tpm2 (tpm2-tools) into swtpm.
 PACKAGES="$PACKAGES libtss2-dev clevis-tpm2 tpm2-tools"
+# FIDO2 unlock: tests/softfido (libcbor) checked by libfido2 itself in the
+# unit tests; fido2-token sets a test key's PIN.
+PACKAGES="$PACKAGES libfido2-dev libcbor-dev fido2-tools"
 
 missing=""
 for p in $PACKAGES; do
