@@ -133,6 +133,7 @@ $(BUILD)/tests/fakeroot/shim.so: $(wildcard tests/fakeroot/shim*.c) tests/fakero
 
 $(FAKEROOT_BINS): $(BUILD)/tests/fakeroot/%: $(BUILD)/obj/tests/fakeroot/%.o $(BUILD)/obj/tests/fakeroot/fakeroot.o \
 		$(BUILD)/libinit.a $(BUILD)/libcommon.a
+	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ -lcmocka $(INIT_LIBS)
 
 fakeroot-build: $(FAKEROOT_BINS) $(BUILD)/tests/fakeroot/shim.so

@@ -10,8 +10,10 @@
 #include "blockstack/lukscfg.h"
 #include "blockstack/luksunlock.h"
 #include "blockstack/lvmact.h"
+#include "blockstack/mpath.h"
 #include "blockstack/stack_params.h"
 #include "bootlib/blkprobe.h"
+#include "bootlib/devwait.h"
 #include "bootlib/evloop.h"
 #include "bootlib/log.h"
 #include "bootlib/modload.h"
@@ -73,6 +75,10 @@ void blockstack_setup(const struct stack_params *p)
 	stack.devlinks = keyscripts_named(&stack.params);
 	luksunlock_init(&stack.unlock, &luksunlock_boot_ops, &stack.params, forget_seen);
 	lvmact_init(&stack.lvm, NULL);
+	/* The paths of a multipath LUN show what the map shows: neither the
+	 * root's matcher nor the assemblers below may take one. */
+	mpath_setup((enum mpath_word)stack.params.multipath);
+	devwait_set_skip(mpath_skip);
 	stack.configured = true;
 	evloop_observe(&stack_observer);
 }
@@ -205,7 +211,7 @@ void blockstack_device_added(const char *devname)
 {
 	struct blk_info info;
 
-	if (!stack.configured || blkprobe_dev(devname, &info) < 0)
+	if (!stack.configured || mpath_device_added(devname) || blkprobe_dev(devname, &info) < 0)
 		return;
 	if (stack.devlinks && devlinks_add(DEVLINKS_DIR, devname, &info) < 0)
 		log_warn("making the %s links of /dev/%s failed: a keyscript that names it by one "
@@ -260,6 +266,7 @@ void blockstack_settled(void)
 	/* A key device that has not come by now is not coming. */
 	if (stack.unlock.n_pending)
 		luksunlock_retry_pending(&stack.unlock, true);
+	mpath_settled();
 	md_start_degraded(&stack);
 }
 

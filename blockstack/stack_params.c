@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "blockstack/mpath.h"
 #include "common/crypttab.h"
 
 void stack_params_init(struct stack_params *p)
@@ -190,6 +191,33 @@ static int set_md_uuid(struct stack_params *p, const char *v)
 	return add_to(p->md_uuids, &p->n_md, v);
 }
 
+/* dracut's rd.multipath=0 and =default; its older spellings turn it off:
+ * nompath, rd_NO_MULTIPATH (any value) and multipath=off. */
+static int set_multipath(struct stack_params *p, const char *v)
+{
+	if (v && strcmp(v, "default") == 0)
+		p->multipath = MPATH_WORD_DEFAULT;
+	else if (!cmdline_bool(v))
+		p->multipath = MPATH_WORD_OFF;
+	else
+		p->multipath = MPATH_WORD_NONE;
+	return 0;
+}
+
+static int set_nompath(struct stack_params *p, const char *v)
+{
+	(void)v;
+	p->multipath = MPATH_WORD_OFF;
+	return 0;
+}
+
+static int set_multipath_old(struct stack_params *p, const char *v)
+{
+	if (v && strcmp(v, "off") == 0)
+		p->multipath = MPATH_WORD_OFF;
+	return 0;
+}
+
 /* The setters above, as the command line's parser calls them. */
 #define WORD(fn) \
 	static int fn##_word(void *args, const struct cmdline_word *w, const char *value) \
@@ -206,6 +234,9 @@ WORD(set_lvm_vg)
 WORD(set_lvm_lv)
 WORD(set_md)
 WORD(set_md_uuid)
+WORD(set_multipath)
+WORD(set_nompath)
+WORD(set_multipath_old)
 #undef WORD
 
 static const struct cmdline_word words[] = {
@@ -221,6 +252,10 @@ static const struct cmdline_word words[] = {
 	{ "rd.lvm.lv",        set_lvm_lv_word,        0 },
 	{ "rd.md",            set_md_word,            0 },
 	{ "rd.md.uuid",       set_md_uuid_word,       0 },
+	{ "rd.multipath",     set_multipath_word,     0 },
+	{ "nompath",          set_nompath_word,       0 },
+	{ "rd_NO_MULTIPATH",  set_nompath_word,       0 },
+	{ "multipath",        set_multipath_old_word, 0 },
 };
 
 struct cmdline_owner stack_params_cmdline(struct stack_params *p)

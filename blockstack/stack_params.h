@@ -33,6 +33,7 @@ struct luks_entry {
 
 struct stack_params {
 	bool luks, lvm, md;                         /* rd.luks=0, rd.lvm=0, rd.md=0 turn off */
+	int multipath;                              /* rd.multipath= (enum mpath_word, blockstack/mpath.h) */
 	struct luks_name luks_names[STACK_LIST_MAX]; /* rd.luks.uuid= (name empty), rd.luks.name= */
 	size_t n_luks;
 	char lvm_vgs[STACK_LIST_MAX][STACK_NAME_MAX]; /* rd.lvm.vg= */

@@ -17,13 +17,20 @@
 #include "bootlib/clock.h"
 #include "bootlib/evloop.h"
 
+static bool (*skip_fn)(const char *devname);
+
+void devwait_set_skip(bool (*skip)(const char *devname))
+{
+	skip_fn = skip;
+}
+
 static bool check_block(const struct dev_spec *spec, const char *name, struct found_dev *found)
 {
 	struct blk_info info;
 	unsigned int major, minor;
 	bool probed = false;
 
-	if (blockattr_devnum(name, &major, &minor) < 0)
+	if ((skip_fn && skip_fn(name)) || blockattr_devnum(name, &major, &minor) < 0)
 		return false;
 	if (devspec_needs_probe(spec)) {
 		if (blkprobe_dev(name, &info) < 0)

@@ -21,5 +21,9 @@ int devwait_find(const struct dev_spec *spec, unsigned int timeout_sec, struct f
  * /sys/class/block), without waiting or loading anything. Returns 0 with
  * *found filled, or -ENODEV. */
 int devwait_lookup(const struct dev_spec *spec, struct found_dev *found);
+/* Devices skip says are not to be matched, whatever they show: the paths
+ * of a multipath LUN, which show the map's UUIDs (blockstack/mpath.h).
+ * NULL: none. */
+void devwait_set_skip(bool (*skip)(const char *devname));
 
 #endif

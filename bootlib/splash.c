@@ -27,20 +27,6 @@ static bool daemon_here;
 /* plymouth.ignore-serial-consoles, as splash_prepare was told. */
 static bool serial_ignored;
 
-/* path made (or emptied) with text in it, mode 0644. Returns 0 or -errno. */
-static int write_file(const char *path, const char *text)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
-	int r;
-
-	if (fd < 0)
-		return -errno;
-	r = file_write_fd(fd, text, strlen(text));
-	if (close(fd) < 0 && r == 0)
-		r = -errno;
-	return r;
-}
-
 /* "12": one or more decimal digits and nothing else. */
 static bool all_digits(const char *s)
 {
@@ -108,7 +94,7 @@ void splash_uevent(const char *action, const char *subsystem, const char *devnam
 		return;
 	if (card_entry_path(devname, path, sizeof(path)) == 0 &&
 	    splash_db_text(clock_now_ms() * 1000, text, sizeof(text)) > 0 &&
-	    write_file(path, text) < 0)
+	    file_write_text(path, text, O_TRUNC | O_NOFOLLOW) < 0)
 		log_warn("writing udev's entry %s failed: plymouth will not draw on /dev/%s",
 			 path, devname);
 }

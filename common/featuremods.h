@@ -42,7 +42,15 @@
 /* iSCSI: crc32c first (iscsi_tcp's digests ask for it by request_module),
  * the transport, and sd_mod so the LUN is a disk. */
 #define FEATUREMODS_ISCSI "crc32c", "iscsi_tcp", "sd_mod"
+/* Multipath (blockstack/mpath.c loads them before multipath runs: the
+ * default path selector is service-time, and a table naming one that is not
+ * loaded fails; the SCSI device handlers before the paths are grouped). */
+#define FEATUREMODS_MPATH "dm_mod", "dm_multipath", "dm_service_time", "dm_round_robin", \
+	"dm_queue_length", "scsi_dh_alua", "scsi_dh_emc", "scsi_dh_rdac"
 /* rd.iscsi.firmware: the iBFT table's reader. */
 #define FEATUREMODS_ISCSI_FIRMWARE "iscsi_ibft"
+/* NVMe over TCP: the transport, which pulls nvme-fabrics and nvme-core;
+ * the namespaces are nvme-core's block devices. */
+#define FEATUREMODS_NVMF "nvme_tcp"
 
 #endif

@@ -1,5 +1,6 @@
-/* filewrite: one value into a kernel attribute (sysfs, procfs), or all of
- * a buffer to a descriptor, at its position or at an offset. */
+/* filewrite: one value into a kernel attribute (sysfs, procfs), a small
+ * text file, or all of a buffer to a descriptor, at its position or at an
+ * offset. */
 #include "common/filewrite.h"
 
 #include <errno.h>
@@ -23,6 +24,19 @@ int file_write_value(const char *path, const char *value)
 	else if ((size_t)n != len)
 		r = -EIO;
 	close(fd);
+	return r;
+}
+
+int file_write_text(const char *path, const char *text, int oflags)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | oflags, 0644);
+	int r;
+
+	if (fd < 0)
+		return -errno;
+	r = file_write_fd(fd, text, strlen(text));
+	if (close(fd) < 0 && r == 0)
+		r = -errno;
 	return r;
 }
 

@@ -30,6 +30,9 @@
 #define LAYOUT_CMDLINE_STACKS LAYOUT_CMDLINE_DIR "/30-stacks.conf"
 /* Host-only: resume= of the host's swap. */
 #define LAYOUT_CMDLINE_RESUME LAYOUT_CMDLINE_DIR "/40-resume.conf"
+/* A host-only image's rd.nvmf.discover= words, from the host's NVMe/TCP
+ * controllers (gen/feature/nvmf_pack.c). */
+#define LAYOUT_CMDLINE_NVMF LAYOUT_CMDLINE_DIR "/35-nvmf.conf"
 /* The keyboard layout (and font) built in: rd.vconsole.keymap= of the
  * host's or --keymap's layout, under the user's and the kernel's words. */
 #define LAYOUT_CMDLINE_VCONSOLE LAYOUT_CMDLINE_DIR "/20-vconsole.conf"
@@ -91,10 +94,21 @@
 #define LAYOUT_ISCSISTART "/sbin/iscsistart"
 #define LAYOUT_ISCSI_INITIATOR "/etc/iscsi/initiatorname.iscsi"
 
+/* An NVMe host's identity (nvme-cli's files), of a host-only image. */
+#define LAYOUT_NVME_DIR "/etc/nvme"
+#define LAYOUT_NVME_HOSTNQN LAYOUT_NVME_DIR "/hostnqn"
+#define LAYOUT_NVME_HOSTID LAYOUT_NVME_DIR "/hostid"
+
 /* The block-stack tools, at their paths on Debian's host. */
 #define LAYOUT_CRYPTSETUP "/usr/sbin/cryptsetup"
 #define LAYOUT_LVM "/usr/sbin/lvm"
 #define LAYOUT_MDADM "/usr/sbin/mdadm"
+/* multipath-tools' one-shot grouping and partition mapper (blockstack/mpath.c),
+ * and the configuration they read. */
+#define LAYOUT_MULTIPATH "/usr/sbin/multipath"
+#define LAYOUT_KPARTX "/usr/sbin/kpartx"
+#define LAYOUT_MULTIPATH_CONF "/etc/multipath.conf"
+#define LAYOUT_MULTIPATH_DIR "/etc/multipath"
 /* The clevis unlock helper (clevis/clevis_main.c), when the image has it. */
 #define LAYOUT_CLEVIS "/usr/lib/lifeboat/lifeboat-clevis"
 /* Present (empty) when the image's clevis bindings may name a Tang server:

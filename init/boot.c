@@ -37,6 +37,7 @@
 #include "init/usrmount.h"
 #include "kdump/kdump.h"
 #include "net/iscsi.h"
+#include "net/nvmf.h"
 #include "net/liveroot.h"
 #include "net/net.h"
 #include "remote/remote.h"
@@ -226,6 +227,15 @@ static int attach_network_disk(struct boot_args *args, const struct boot_plan *p
 		return 0;
 	}
 	snprintf(root, size, "%s", args->root.root);
+	/* NVMe over TCP: connected, its namespaces appear as local disks. */
+	if (nvmf_args_wanted(&args->nvmf)) {
+		char text[WHY_MAX - 16];
+		int r = nvmf_root_attach(&args->nvmf, &args->net, args->root.timeout_sec, text,
+					 sizeof(text));
+
+		network_is_up(args);
+		return r < 0 ? failed(why, r, "NVMe/TCP root: %s", text) : 0;
+	}
 	if (!plan->neednet)
 		return 0;
 	if (!tried_early)
@@ -245,7 +255,7 @@ static int mount_disk_root(struct boot_args *args, const struct boot_plan *plan,
 	struct found_dev dev;
 	char root[CMDLINE_VALUE_MAX];
 	const char *type;
-	/* An iSCSI root's network and login count in its rd.timeout=. */
+	/* An iSCSI or NVMe/TCP root's network and login count in its rd.timeout=. */
 	uint64_t deadline = clock_deadline(clock_now_ms(), args->root.timeout_sec);
 	int r = attach_network_disk(args, plan, root, sizeof(root), why);
 
@@ -254,7 +264,7 @@ static int mount_disk_root(struct boot_args *args, const struct boot_plan *plan,
 	if (devspec_parse(root, &spec) < 0)
 		return failed(why, -EINVAL, "root=%s%s names no device; use root=/dev/..., LABEL=, "
 			      "UUID=, PARTUUID=, PARTLABEL= or MAJ:MIN", root, root[0] ? "" : " (empty)");
-	r = devwait_find(&spec, plan->root_kind == ROOT_KIND_ISCSI ?
+	r = devwait_find(&spec, plan->root_kind == ROOT_KIND_ISCSI || nvmf_args_wanted(&args->nvmf) ?
 			 clock_left_sec(deadline, clock_now_ms()) : args->root.timeout_sec, &dev);
 	if (r == -ETIMEDOUT)
 		return failed(why, r, "root device root=%s did not appear within rd.timeout; "

@@ -24,6 +24,7 @@ void bootargs_owners(struct boot_args *args, struct cmdline_owner owners[BOOTARG
 		rescue_args_cmdline(&args->rescue),
 		net_args_cmdline(&args->net),
 		iscsi_args_cmdline(&args->iscsi),
+		nvmf_args_cmdline(&args->nvmf),
 		live_args_cmdline(&args->live),
 		remote_args_cmdline(&args->remote),
 		vconsole_args_cmdline(&args->vconsole),

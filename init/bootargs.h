@@ -18,6 +18,7 @@
 #include "net/iscsi_args.h"
 #include "net/live_args.h"
 #include "net/net_args.h"
+#include "net/nvmf_args.h"
 #include "remote/remote_args.h"
 #include "resume/resume_args.h"
 
@@ -31,6 +32,7 @@ struct boot_args {
 	struct rescue_args rescue;
 	struct net_args net;
 	struct iscsi_args iscsi;
+	struct nvmf_args nvmf;
 	struct live_args live;
 	struct remote_args remote;
 	struct driver_args drivers;
@@ -45,7 +47,7 @@ struct boot_args {
 void bootargs_init(struct boot_args *args);
 void bootargs_free(struct boot_args *args);
 /* The components' word tables over args, into owners (BOOTARGS_OWNERS of them). */
-#define BOOTARGS_OWNERS 13
+#define BOOTARGS_OWNERS 14
 void bootargs_owners(struct boot_args *args, struct cmdline_owner owners[BOOTARGS_OWNERS]);
 /* Apply one command line (source names it in messages); see cmdline_parse. */
 int bootargs_parse(const char *line, const char *source, struct boot_args *args);

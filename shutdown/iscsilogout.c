@@ -22,6 +22,7 @@
 #include "bootlib/nlsock.h"
 #include "common/fileread.h"
 #include "shutdown/iscsinl.h"
+#include "shutdown/diskbusy.h"
 
 /* Removing the SCSI devices flushes their caches over the network; the
  * target answers a logout at once when it is there at all; the kernel
@@ -174,20 +175,6 @@ int iscsilogout_busy_disk(const char *sys, uint32_t sid, bool (*busy)(const char
 	return w.found;
 }
 
-/* A disk mounted (even detached) or held by a dm or md device cannot be
- * opened exclusively; its session must stay, or writes would be lost. */
-static bool disk_busy(const char *disk)
-{
-	char path[300];
-	int fd;
-
-	snprintf(path, sizeof(path), "/dev/%s", disk);
-	fd = open(path, O_RDONLY | O_EXCL | O_CLOEXEC | O_NONBLOCK);
-	if (fd >= 0)
-		close(fd);
-	return fd < 0 && errno == EBUSY;
-}
-
 /* Read what the kernel sends into st until done(st) or the deadline. */
 static int nl_wait(int fd, struct iscsinl_state *st, bool (*done)(const struct iscsinl_state *),
 		   unsigned int wait_ms)
@@ -331,7 +318,7 @@ static int session_end(int fd, uint64_t handle, const struct iscsilogout_session
 	char busy[256];
 	bool closed;
 
-	if (iscsilogout_busy_disk("/sys", s->sid, disk_busy, busy, sizeof(busy))) {
+	if (iscsilogout_busy_disk("/sys", s->sid, diskbusy_held, busy, sizeof(busy))) {
 		log_warn("the iSCSI session %" PRIu32 " (target %s at %s) is not logged out: its "
 			 "disk %s is still in use (mounted or held; see the messages above); it "
 			 "ends with the power-off", s->sid, s->target, s->portal, busy);

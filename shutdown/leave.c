@@ -22,6 +22,7 @@
 #include "bootlib/unxz.h"
 #include "common/filewrite.h"
 #include "common/layout.h"
+#include "shutdown/nvmfdown.h"
 
 /* The mount points systemd moves /dev, /proc and /sys onto (it unmounts
  * those it finds no place for; newer versions also bind /run), and where
@@ -35,9 +36,10 @@ bool shutdown_leave_env_needed(const char *block_path, bool nfs)
 	if (nfs)
 		return true;
 	base = base ? base + 1 : block_path;
-	/* dm-N: LUKS or LVM; mdN: md RAID; an sd disk under an iSCSI session. */
+	/* dm-N: LUKS or LVM; mdN: md RAID; an sd disk under an iSCSI session;
+	 * a namespace over NVMe/TCP. */
 	return strncmp(base, "dm-", 3) == 0 || strncmp(base, "md", 2) == 0 ||
-	       strstr(block_path, "/session") != NULL;
+	       strstr(block_path, "/session") != NULL || nvmfdown_is_tcp_disk(block_path);
 }
 
 static bool root_needs_it(const char *sysroot)

@@ -1,5 +1,5 @@
 /* leave: before switch_root, the init leaves the way out in /run/initramfs
- * when the root's stack needs it (md, device-mapper, iSCSI or NFS under
+ * when the root's stack needs it (md, device-mapper, iSCSI, NVMe/TCP or NFS under
  * the root): a root on a plain disk is remounted read-only by the real
  * init's shutdown and needs nothing more, so it costs no memory. */
 #ifndef LIFEBOAT_SHUTDOWN_LEAVE_H

@@ -16,6 +16,7 @@
 #include "shutdown/bounded.h"
 #include "shutdown/finish.h"
 #include "shutdown/iscsilogout.h"
+#include "shutdown/nvmfdown.h"
 #include "shutdown/stackdown.h"
 #include "shutdown/unmount.h"
 
@@ -98,6 +99,13 @@ static int step_iscsi(void)
 	return clamp_left(iscsilogout_run());
 }
 
+/* The same place for NVMe over TCP: deleting a controller flushes and
+ * tells the target, over the network that is still up. */
+static int step_nvmf(void)
+{
+	return clamp_left(nvmfdown_run());
+}
+
 static const struct shutdown_step steps[] = {
 	{ "ending the processes left", step_kill, 5000, "" },
 	{ "syncing the filesystems", finish_sync, 30000,
@@ -106,6 +114,8 @@ static const struct shutdown_step steps[] = {
 	  "see the mounts named above" },
 	{ "taking down LVM volumes, LUKS containers and md arrays", step_stack, 30000,
 	  "see the devices named above" },
+	{ "disconnecting the NVMe/TCP controllers", step_nvmf, 30000,
+	  "see the NVMe/TCP controllers named above" },
 	{ "logging out of the iSCSI sessions", step_iscsi, 30000,
 	  "see the iSCSI sessions named above" },
 };

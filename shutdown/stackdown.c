@@ -28,6 +28,8 @@ enum stackdown_kind stackdown_dm_kind(const char *dm_uuid)
 		return STACKDOWN_CRYPT;
 	if (strncmp(dm_uuid, "LVM-", 4) == 0)
 		return STACKDOWN_LVM;
+	if (strncmp(dm_uuid, "mpath-", 6) == 0)
+		return STACKDOWN_MPATH;
 	return STACKDOWN_DM_OTHER;
 }
 
@@ -144,6 +146,7 @@ static const char *kind_done_text(enum stackdown_kind kind)
 	case STACKDOWN_CRYPT: return "closed the LUKS container %s (its key is wiped from the kernel)";
 	case STACKDOWN_LVM:   return "deactivated the LVM volume %s";
 	case STACKDOWN_MD:       return "stopped the md array %s (its superblock is marked clean)";
+	case STACKDOWN_MPATH: return "removed the multipath map %s (its paths are free)";
 	default:             return "removed the device-mapper device %s";
 	}
 }

@@ -15,6 +15,7 @@ enum stackdown_kind {
 	STACKDOWN_LVM,    /* an LVM logical volume */
 	STACKDOWN_DM_OTHER,
 	STACKDOWN_MD,
+	STACKDOWN_MPATH,  /* a dm-multipath map (mpath-WWID); its partitions are DM_OTHER */
 };
 
 struct stackdown_dev {
@@ -30,7 +31,7 @@ struct stackdown_set {
 	struct stackdown_dev devs[STACKDOWN_DEV_MAX];
 };
 
-/* The kind of a device-mapper device from its dm/uuid (CRYPT-..., LVM-...). */
+/* The kind of a device-mapper device from its dm/uuid (CRYPT-..., LVM-..., mpath-...). */
 enum stackdown_kind stackdown_dm_kind(const char *dm_uuid);
 
 /* The next device that can go now: not done and held by nothing.

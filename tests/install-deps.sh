@@ -16,6 +16,9 @@ PACKAGES="$PACKAGES squashfs-tools erofs-utils"
 
 # iSCSI root: iscsistart goes into the images; tgtd is the test target.
 PACKAGES="$PACKAGES open-iscsi tgt"
+# Multipath root: multipath and kpartx go into the images (multipathd must
+# not start here: policy-rc.d below).
+PACKAGES="$PACKAGES multipath-tools kpartx"
 
 # kdump: libcurl's header (the init dlopens libcurl for URL targets), and
 # makedumpfile, which the tests use to read the dumps lifeboat writes;

@@ -21,6 +21,8 @@ const struct feature *const feature_table[] = {
 	&kdump_pack_feature,
 	&net_pack_feature,
 	&iscsi_pack_feature,
+	&nvmf_pack_feature,
+	&mpath_pack_feature,
 	&live_pack_feature,
 	&resume_pack_feature,
 	&ssh_pack_feature,

@@ -30,6 +30,8 @@ extern const struct feature fsckpack_feature;        /* gen/feature/fsckpack.c *
 extern const struct feature kdump_pack_feature;      /* gen/feature/kdump_pack.c */
 extern const struct feature net_pack_feature;        /* gen/feature/net_pack.c */
 extern const struct feature iscsi_pack_feature;      /* gen/feature/iscsi_pack.c */
+extern const struct feature nvmf_pack_feature;       /* gen/feature/nvmf_pack.c */
+extern const struct feature mpath_pack_feature;      /* gen/feature/mpath_pack.c */
 extern const struct feature live_pack_feature;       /* gen/feature/live_pack.c */
 extern const struct feature resume_pack_feature;     /* gen/feature/resume_pack.c */
 extern const struct feature ssh_pack_feature;        /* gen/feature/ssh_pack.c */

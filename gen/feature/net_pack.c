@@ -3,6 +3,7 @@
 #include "gen/feature/feature.h"
 
 #include "gen/feature/iscsi_pack.h"
+#include "gen/feature/nvmf_pack.h"
 #include "gen/gen_report.h"
 #include "gen/kmod/modsets_net.h"
 
@@ -11,7 +12,7 @@
 static bool net_pack_wanted(const struct build_ctx *c)
 {
 	/* A root bound to Tang needs the network to unlock. */
-	return c->opts->net || c->opts->ssh || iscsi_pack_wanted(c) ||
+	return c->opts->net || c->opts->ssh || iscsi_pack_wanted(c) || nvmf_pack_wanted(c) ||
 	       (c->host && (c->host->root_nfs || c->host->root_tang));
 }
 

@@ -16,6 +16,7 @@
 #include "common/featuremods.h"
 #include "common/fileread.h"
 #include "gen/gen_report.h"
+#include "gen/host/nvmfhost.h"
 
 int hostfacts_add_device(struct host_facts *h, const char *root, const char *spec)
 {
@@ -181,6 +182,7 @@ int hostfacts_read(struct host_facts *h, const char *root)
 		r = -ENOMEM;
 	h->root_nfs = root_is_nfs(root);
 	h->iscsi_session = has_iscsi_session(sysfs);
+	h->nvmf_tcp = nvmfhost_has_tcp(sysfs);
 	h->keyboard_status = kbdhost_read(root, &h->keyboard);
 	if (r == 0)
 		r = nic_drivers_read(h, sysfs);

@@ -22,6 +22,7 @@ struct host_facts {
 	int resume_status;          /* 0, -ENOENT (the host has none) or -errno */
 	bool root_nfs;              /* "/" is mounted over NFS */
 	bool iscsi_session;         /* an iSCSI session is logged in (the root may be on it) */
+	bool nvmf_tcp;              /* an NVMe controller is connected over TCP (gen/host/nvmfhost.h) */
 	struct strv nic_drivers;    /* the module of each network device's driver,
 	                             * and of each bond, bridge or VLAN (8021q) */
 	bool nics_listed;           /* false: /sys/class/net could not be read */

@@ -195,6 +195,8 @@ static const struct opt_def opt_defs[] = {
 	{ "live",          0,   false, set_live,      0,                "root=live:URL: a squashfs or erofs root fetched over HTTP(S) into RAM (libcurl, CA bundle, loop, overlay; implies --net; docs/network.md)" },
 	{ "live-ca",       0,   true,  set_live_ca,   F(live_ca),       "FILE: the CA certificates (PEM) a live root's https:// server must be signed by (default: the host's bundle; implies --live)" },
 	{ "iscsi",         0,   false, set_flag,      F(iscsi),         "iSCSI root: iscsistart, iSCSI and NIC modules (docs/network.md)" },
+	{ "nvmf",          0,   false, set_flag,      F(nvmf),          "NVMe over TCP root (rd.nvmf.*): nvme-tcp and NIC modules (host-only: when a controller is over TCP; docs/network.md)" },
+	{ "multipath",     0,   false, set_flag,      F(multipath),     "multipath SAN root: multipath, kpartx, dm-multipath (host-only: when the root is on a map; docs/blockstacks.md)" },
 	{ "block-stacks",  0,   false, set_flag,      F(block_stacks),  "LUKS, LVM, md RAID: cryptsetup, lvm, mdadm (host-only: those the root uses)" },
 	{ "tpm2",          0,   false, set_flag,      F(tpm2),          "TPM2 unlock of LUKS2 (systemd-cryptenroll) with --block-stacks (host-only: when a token asks)" },
 	{ "fsck",          0,   false, set_flag,      F(fsck),          "host-only: add the root filesystem's checker (e2fsck; generic images have it)" },

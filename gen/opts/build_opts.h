@@ -39,6 +39,8 @@ struct build_opts {
 	bool live;             /* --live: a root image over HTTP(S) (gen/feature/live_pack.c) */
 	char *live_ca;         /* --live-ca FILE: its https:// servers' CA; NULL: the host's bundle */
 	bool iscsi;            /* --iscsi: iscsistart and the iSCSI modules (gen/feature/iscsi_pack.c) */
+	bool nvmf;             /* --nvmf: the NVMe over TCP modules (gen/feature/nvmf_pack.c) */
+	bool multipath;        /* --multipath: multipath, kpartx, dm-multipath (gen/feature/mpath_pack.c) */
 	bool block_stacks;     /* --block-stacks: lvm, mdadm, cryptsetup (gen/feature/blockstacks.c) */
 	bool tpm2;             /* --tpm2: unlock LUKS2 systemd-tpm2 tokens (gen/feature/tpm2_pack.c) */
 	bool fsck;             /* --fsck: host-only images get the root's checker (gen/feature/fsckpack.c) */

@@ -5,6 +5,8 @@
  * initramfs's way out as systemd does, with =script:VERB as a sysvinit's
  * last script does (tests/boot/guest-handback.h).
  * Static, so the test roots need no libraries. */
+#include <dirent.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -148,6 +150,51 @@ static void print_usr_mount(void)
 		fclose(f);
 }
 
+/* lifeboat.test.pathloss=1 (tests/boot/cases-mpath.sh): wait until one
+ * SCSI path of the multipath root is left (the case pulls the other out),
+ * then write a block to the root, sync it, and read it back past the page
+ * cache: the map must have failed over to the path left. */
+static int sd_paths(void)
+{
+	DIR *d = opendir("/sys/block");
+	struct dirent *e;
+	int n = 0;
+
+	while (d && (e = readdir(d)))
+		n += strncmp(e->d_name, "sd", 2) == 0;
+	if (d)
+		closedir(d);
+	return n;
+}
+
+static void pathloss_check(void)
+{
+	static const char path[] = "/pathloss-check";
+	char *buf = NULL, *back = NULL;
+	int waited = 0, fd, ok = 0;
+
+	while (sd_paths() > 1 && waited < 600) {
+		usleep(100000);
+		waited++;
+	}
+	printf("LIFEBOAT-TEST: pathloss %d paths left after %d ms\n", sd_paths(), waited * 100);
+	if (posix_memalign((void **)&buf, 4096, 4096) || posix_memalign((void **)&back, 4096, 4096))
+		return;
+	memset(buf, 0x5a, 4096);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd >= 0 && write(fd, buf, 4096) == 4096 && fsync(fd) == 0)
+		ok = 1;
+	if (fd >= 0)
+		close(fd);
+	fd = ok ? open(path, O_RDONLY | O_DIRECT) : -1;
+	ok = fd >= 0 && read(fd, back, 4096) == 4096 && memcmp(buf, back, 4096) == 0;
+	if (fd >= 0)
+		close(fd);
+	printf("LIFEBOAT-TEST: pathloss io %s\n", ok ? "ok" : "failed");
+	free(buf);
+	free(back);
+}
+
 int main(int argc, char **argv)
 {
 	char verb[32], show_path[256];
@@ -173,6 +220,8 @@ int main(int argc, char **argv)
 	 * (a module's parameter under /sys/module). */
 	if (param("lifeboat.test.show", show_path, sizeof(show_path))[0])
 		print_file("show", show_path);
+	if (param("lifeboat.test.pathloss", show_path, sizeof(show_path))[0])
+		pathloss_check();
 	print_listening();
 	secret_scan();
 	printf("LIFEBOAT-TEST: end\n");

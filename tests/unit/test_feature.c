@@ -38,8 +38,8 @@ static void every_entry_is_complete(void **state)
 			assert_string_not_equal((*g)->name, (*f)->name);
 	}
 	/* way out, block stacks, TPM2, fsck, iSCSI, kdump, rescue, net, microcode, unxz,
-	 * resume, ssh, clevis, keymap, font, hooks, live */
-	assert_int_equal(n, 17);
+	 * resume, ssh, clevis, keymap, font, hooks, live, multipath, NVMe/TCP */
+	assert_int_equal(n, 19);
 }
 
 /* iSCSI needs the network: the net entry comes first, so its modules do. */
@@ -83,6 +83,13 @@ static void generic_image_wants_what_is_asked(void **state)
 	o.iscsi = true;
 	assert_true(wants(&c, "iSCSI"));
 	assert_true(wants(&c, "net"));
+	/* NVMe/TCP runs over the network too. */
+	o.iscsi = false;
+	assert_false(wants(&c, "NVMe/TCP"));
+	o.nvmf = true;
+	assert_true(wants(&c, "NVMe/TCP"));
+	assert_true(wants(&c, "net"));
+	o.iscsi = true;
 	o.no_fsck = true;
 	o.kdump = true;
 	o.block_stacks = true;

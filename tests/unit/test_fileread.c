@@ -147,6 +147,31 @@ static void small_file_text(void **state)
 	unlink(path);
 }
 
+/* file_write_text: O_EXCL keeps an existing file, O_TRUNC replaces it,
+ * O_NOFOLLOW refuses a link. */
+static void text_written(void **state)
+{
+	char path[] = "/tmp/lifeboat-wtext-XXXXXX", link[64], buf[16];
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	unlink(path);
+	assert_int_equal(file_write_text(path, "first\n", O_EXCL), 0);
+	assert_int_equal(file_write_text(path, "second\n", O_EXCL), -EEXIST);
+	assert_int_equal(file_read_text(path, 0, buf, sizeof(buf)), 6);
+	assert_string_equal(buf, "first\n");
+	assert_int_equal(file_write_text(path, "new\n", O_TRUNC), 0);
+	assert_int_equal(file_read_text(path, 0, buf, sizeof(buf)), 4);
+	assert_string_equal(buf, "new\n");
+	snprintf(link, sizeof(link), "%s.link", path);
+	assert_int_equal(symlink(path, link), 0);
+	assert_int_equal(file_write_text(link, "x\n", O_TRUNC | O_NOFOLLOW), -ELOOP);
+	unlink(link);
+	unlink(path);
+}
+
 /* A file quoted into a stream as it is, a large one whole; a missing one
  * writes nothing and says why. */
 static void copied_to_a_stream(void **state)
@@ -180,6 +205,7 @@ int main(void)
 		cmocka_unit_test(read_full_through_short_reads),
 		cmocka_unit_test(pread_and_pwrite_at_offsets),
 		cmocka_unit_test(small_file_text),
+		cmocka_unit_test(text_written),
 		cmocka_unit_test(copied_to_a_stream),
 	};
 

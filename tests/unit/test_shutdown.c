@@ -274,6 +274,8 @@ static void stack_order(void **state)
 	assert_int_equal(system(cmd), 0);
 	assert_int_equal(stackdown_dm_kind("CRYPT-PLAIN-x"), STACKDOWN_CRYPT);
 	assert_int_equal(stackdown_dm_kind(""), STACKDOWN_DM_OTHER);
+	assert_int_equal(stackdown_dm_kind("mpath-35000c500a1b2c3d4"), STACKDOWN_MPATH);
+	assert_int_equal(stackdown_dm_kind("part1-mpath-35000c500a1b2c3d4"), STACKDOWN_DM_OTHER);
 }
 
 /* The iSCSI sessions as the kernel shows one of iscsistart's with its LUN,

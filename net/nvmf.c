@@ -1,0 +1,255 @@
+/* nvmf: the NVMe over TCP root step of the init: network, discovery, connects. */
+#include "net/nvmf.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bootlib/clock.h"
+#include "bootlib/log.h"
+#include "bootlib/modload.h"
+#include "bootlib/patience.h"
+#include "bootlib/timeline.h"
+#include "common/featuremods.h"
+#include "common/layout.h"
+#include "net/config/net_state.h"
+#include "net/net.h"
+#include "net/nvmf/disclog.h"
+#include "net/nvmf/fabrics.h"
+
+/* One discovery controller's try: how many subsystems it gave, and the
+ * first thing that failed. */
+struct try {
+	unsigned int connected;
+	int err;
+	char reason[1024];
+};
+
+/* nvme-tcp pulls nvme-fabrics and nvme-core; a module built into the
+ * kernel is not in the table, but then /dev/nvme-fabrics is there. */
+static int modules_load(char *why, size_t n)
+{
+	static const char *const mods[] = { FEATUREMODS_NVMF };
+
+	for (size_t i = 0; i < sizeof(mods) / sizeof(mods[0]); i++) {
+		char sys[64];
+
+		snprintf(sys, sizeof(sys), "/sys/module/%s", mods[i]);
+		if (modload_name(mods[i]) < 0 && access(sys, F_OK) < 0) {
+			snprintf(why, n, "the kernel module %s could not be loaded; build the image "
+				 "with --nvmf (lifeboat ls shows its modules)", mods[i]);
+			return -ENOENT;
+		}
+	}
+	return 0;
+}
+
+static const char *errno_text(int err)
+{
+	switch (-err) {
+	case ECONNREFUSED:
+		return "the connection was refused (nothing listens there yet)";
+	case ETIMEDOUT:
+	case EHOSTUNREACH:
+	case ENETUNREACH:
+		return "no answer (the target or the route is not up yet)";
+	case EIO:
+		return "the target refused the connection (the kernel's message above says why: "
+		       "a host NQN it does not allow, or no such subsystem)";
+	case EINVAL:
+		return "the kernel refused the connect's options (an address that is neither "
+		       "IPv4 nor IPv6? a name is not resolved in the initramfs)";
+	case EPROTO:
+		return "the kernel's answer was not instance=N,cntlid=M";
+	default:
+		return strerror(-err);
+	}
+}
+
+static void try_fail(struct try *t, int err, const char *fmt, const char *addr, const char *port)
+{
+	if (t->err)
+		return;
+	t->err = err;
+	snprintf(t->reason, sizeof(t->reason), fmt, addr, port, errno_text(err));
+}
+
+static int connect_one(const struct nvmf_fabrics_host *h, const struct nvmf_fabrics_target *t,
+		       int *instance)
+{
+	char options[NVMF_FABRICS_OPTIONS_MAX];
+	const char *what = "";
+	int r = nvmf_fabrics_options(h, t, options, sizeof(options), &what);
+
+	if (r < 0) {
+		log_warn("NVMe/TCP: not connecting to %s at %s: its %s is not fit for the kernel's "
+			 "option string", t->nqn, t->traddr, what);
+		return r;
+	}
+	return nvmf_fabrics_connect(NVMF_FABRICS_DEV, options, instance);
+}
+
+/* Connect every NVM subsystem over TCP the page lists; the discovery
+ * word's host address goes with each. */
+static void entries_connect(const struct nvmf_fabrics_host *h, const struct nvmf_fabrics_target *disc,
+			    const uint8_t *page, size_t len, struct try *t)
+{
+	struct nvmf_disclog_entry e;
+	struct nvmf_fabrics_target sub;
+	int instance, r;
+
+	for (uint64_t i = 0; nvmf_disclog_entry(page, len, i, &e) == 0; i++) {
+		if (!nvmf_disclog_usable(&e)) {
+			log_debug("NVMe/TCP: discovery entry %llu skipped (trtype %u subtype %u adrfam %u)",
+				  (unsigned long long)i, e.trtype, e.subtype, e.adrfam);
+			continue;
+		}
+		sub = *disc;
+		snprintf(sub.nqn, sizeof(sub.nqn), "%s", e.subnqn);
+		snprintf(sub.traddr, sizeof(sub.traddr), "%s", e.traddr);
+		snprintf(sub.trsvcid, sizeof(sub.trsvcid), "%s", e.trsvcid);
+		r = connect_one(h, &sub, &instance);
+		if (r == 0 || r == -EALREADY) {
+			t->connected++;
+			log_info("NVMe/TCP: %s at %s:%s %s", sub.nqn, sub.traddr, sub.trsvcid,
+				 r == 0 ? "connected" : "was connected already");
+			if (r == 0)
+				timeline_mark("nvmf", "nvme%d %s %s:%s", instance, sub.nqn, sub.traddr,
+					      sub.trsvcid);
+		} else
+			try_fail(t, r, "connecting to the subsystem at %s:%s failed: %s", sub.traddr,
+				 sub.trsvcid);
+	}
+}
+
+/* The discovery controller nvmeN's page, then the controller is left:
+ * nothing needs it once its subsystems are connected. */
+static void discovery_read(const struct nvmf_fabrics_host *h, const struct nvmf_fabrics_target *disc,
+			   int instance, struct try *t)
+{
+	char dev[32];
+	uint8_t *page = NULL;
+	size_t len = 0;
+	int fd, r;
+
+	snprintf(dev, sizeof(dev), "/dev/nvme%d", instance);
+	fd = open(dev, O_RDWR | O_CLOEXEC);
+	r = fd < 0 ? -errno : nvmf_disclog_read(fd, &page, &len);
+	if (fd >= 0)
+		close(fd);
+	if (r == 0)
+		entries_connect(h, disc, page, len, t);
+	else
+		try_fail(t, r, "reading the discovery log page at %s:%s failed: %s", disc->traddr,
+			 disc->trsvcid);
+	free(page);
+	r = nvmf_fabrics_delete(NVMF_FABRICS_CLASS, instance);
+	if (r < 0)
+		log_warn("NVMe/TCP: leaving the discovery controller nvme%d failed: %s", instance,
+			 strerror(-r));
+}
+
+static void discover_once(const struct nvmf_fabrics_host *h, const struct nvmf_fabrics_target *disc,
+			  struct try *t)
+{
+	int instance, r;
+
+	memset(t, 0, sizeof(*t));
+	r = connect_one(h, disc, &instance);
+	if (r < 0) {
+		try_fail(t, r, "connecting to the discovery controller at %s:%s failed: %s",
+			 disc->traddr, disc->trsvcid);
+		return;
+	}
+	discovery_read(h, disc, instance, t);
+	if (!t->connected && !t->err) {
+		t->err = -ENOENT;
+		snprintf(t->reason, sizeof(t->reason), "the discovery controller at %s:%s lists no "
+			 "NVM subsystem over TCP for host NQN %s (the target's allowed hosts?)",
+			 disc->traddr, disc->trsvcid, h->nqn);
+	}
+}
+
+/* Until the discovery controller gives at least one subsystem, or the
+ * deadline; each distinct failure is said once. */
+static int discover_patiently(const struct nvmf_fabrics_host *h,
+			      const struct nvmf_fabrics_target *disc, uint64_t deadline,
+			      unsigned int timeout_sec, char *why, size_t n)
+{
+	char what[384], said[sizeof(((struct try *)0)->reason)] = "";
+	struct patience wait;
+	struct try t;
+	unsigned int tries = 0;
+
+	snprintf(what, sizeof(what), "the NVMe/TCP discovery controller at %s:%s", disc->traddr,
+		 disc->trsvcid);
+	patience_start(&wait, what, deadline);
+	log_info("NVMe/TCP: discovering at %s:%s as %s", disc->traddr, disc->trsvcid, h->nqn);
+	do {
+		discover_once(h, disc, &t);
+		tries++;
+		if (t.connected)
+			return 0;
+		/* A bad option string will not get better. */
+		if (t.err == -EINVAL)
+			break;
+		if (strcmp(said, t.reason) != 0)
+			log_warn("NVMe/TCP: %s; trying again until rd.timeout", t.reason);
+		snprintf(said, sizeof(said), "%s", t.reason);
+	} while (patience_wait(&wait, t.reason));
+	snprintf(why, n, "%s (%u tries within rd.timeout=%u); check that the target runs, is "
+		 "reachable and allows host NQN %s", t.reason, tries, timeout_sec, h->nqn);
+	return t.err < 0 ? t.err : -ETIMEDOUT;
+}
+
+/* Each discovery controller in turn; the root needs one of them. */
+static int discover_all(const struct nvmf_args *a, const struct nvmf_fabrics_host *h,
+			uint64_t deadline, unsigned int timeout_sec, char *why, size_t n)
+{
+	struct nvmf_fabrics_target disc;
+	unsigned int good = 0;
+	int first = 0;
+
+	for (size_t i = 0; i < a->n_discover; i++) {
+		char text[1536];
+		int r = nvmf_args_discover_parse(a->discover[i], &disc, text, sizeof(text));
+
+		if (r == 0)
+			r = discover_patiently(h, &disc, deadline, timeout_sec, text, sizeof(text));
+		if (r == 0) {
+			good++;
+			continue;
+		}
+		if (!first) {
+			first = r;
+			snprintf(why, n, "%s", text);
+		} else
+			log_warn("NVMe/TCP: %s", text);
+	}
+	return good ? 0 : first;
+}
+
+int nvmf_root_attach(const struct nvmf_args *a, const struct net_args *net,
+		     unsigned int timeout_sec, char *why, size_t n)
+{
+	uint64_t deadline = clock_deadline(clock_now_ms(), timeout_sec);
+	struct nvmf_fabrics_host host;
+	struct net_state st;
+	/* The image's /etc/nvme when the command line names no host. */
+	int r = nvmf_args_host(a, LAYOUT_NVME_DIR, &host, why, n);
+
+	if (r == 0 && a->discover_dropped)
+		log_warn("NVMe/TCP: only the first %d rd.nvmf.discover= words are used",
+			 NVMF_ARGS_DISCOVER_MAX);
+	if (r == 0)
+		r = net_bring_up_state(net, deadline, &st, why, n);
+	if (r == 0)
+		r = modules_load(why, n);
+	if (r == 0)
+		r = discover_all(a, &host, deadline, timeout_sec, why, n);
+	return r;
+}
