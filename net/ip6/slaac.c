@@ -58,8 +58,12 @@ static int solicit(struct slaac_client *c)
 
 	inet_pton(AF_INET6, "ff02::2", &to.sin6_addr);
 	c->next_ms = clock_now_ms() + backoff_ms(&c->rnd, c->attempt++);
+	/* Just after the carrier the link may have no address yet
+	 * (EADDRNOTAVAIL), or no multicast route yet (ENETUNREACH, ENETDOWN:
+	 * the kernel may tell of the carrier before IPv6 has set the link
+	 * up): the next solicitation, at its backoff time, tries again. */
 	if (sendto(c->icmp_fd, buf, (size_t)len, 0, (struct sockaddr *)&to, sizeof(to)) < 0 &&
-	    errno != EADDRNOTAVAIL)
+	    errno != EADDRNOTAVAIL && errno != ENETUNREACH && errno != ENETDOWN)
 		return -errno;
 	return 0;
 }

@@ -204,7 +204,7 @@ case_shutdown_break_script() {
 	assert_before "$log" 'BREAK-1-0-42' \
 		'/oldroot (ext4 on /dev/vda) will not unmount: .*PID 1, the init whose script handed over' &&
 	assert_before "$log" 'will not unmount' \
-		'lifeboat-shutdown: the way out is done, 1 of 5 steps not clean; poweroff' &&
+		'lifeboat-shutdown: the way out is done, 1 of 6 steps not clean; poweroff' &&
 	assert_not_log "$log" 'cannot be made read-only' &&
 	assert_not_log "$log" 'LIFEBOAT-TEST: handback: the script returned'
 }
@@ -247,7 +247,7 @@ case_shutdown_break_auth() {
 	assert_before "$log" 'lifeboat-shutdown: handing over to the way out' 'Give root password' &&
 	assert_before "$log" 'Login incorrect' 'BREAK-1-42' &&
 	assert_before "$log" 'BREAK-1-42' '/oldroot (ext4 on /dev/vda) will not unmount' &&
-	assert_log "$log" 'lifeboat-shutdown: the way out is done, 1 of 5 steps not clean; poweroff' &&
+	assert_log "$log" 'lifeboat-shutdown: the way out is done, 1 of 6 steps not clean; poweroff' &&
 	assert_not_log "$log" "$RESCUE_PASSWORD"
 }
 
