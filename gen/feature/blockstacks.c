@@ -109,11 +109,9 @@ static int blockstacks_add_modules(const struct build_ctx *c, struct kmods *k)
 	};
 	int r = keyscript_pack_modules(c, k);
 
-	if (!c->opts->block_stacks)
+	if (!c->opts->block_stacks || r < 0)
 		return r;
-	for (size_t i = 0; r == 0 && i < sizeof(modules) / sizeof(modules[0]); i++)
-		r = kmods_add_optional(k, modules[i], "block stacks");
-	return r;
+	return kmods_add_list(k, modules, sizeof(modules) / sizeof(modules[0]), true, "block stacks");
 }
 
 static int blockstacks_add_files(struct build_ctx *c)

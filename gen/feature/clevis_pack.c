@@ -36,11 +36,10 @@ static bool may_use_tpm(const struct build_ctx *c)
 static int clevis_pack_modules(const struct build_ctx *c, struct kmods *k)
 {
 	static const char *const modules[] = { FEATUREMODS_TPM2 };
-	int r = 0;
 
-	for (size_t i = 0; r == 0 && may_use_tpm(c) && i < sizeof(modules) / sizeof(modules[0]); i++)
-		r = kmods_add_optional(k, modules[i], "clevis tpm2 pin");
-	return r;
+	if (!may_use_tpm(c))
+		return 0;
+	return kmods_add_list(k, modules, sizeof(modules) / sizeof(modules[0]), true, "clevis tpm2 pin");
 }
 
 /* libcurl for a Tang server, with what it links, found as lifeboat-clevis's

@@ -33,11 +33,9 @@ bool iscsi_pack_wanted(const struct build_ctx *c)
  * the kernel has it (rd.iscsi.firmware). */
 static int iscsi_pack_modules(const struct build_ctx *c, struct kmods *k)
 {
-	(void)c;
-	int r = 0;
+	int r = kmods_add_list(k, modules, sizeof(modules) / sizeof(modules[0]), false, "iSCSI root");
 
-	for (size_t i = 0; r == 0 && i < sizeof(modules) / sizeof(modules[0]); i++)
-		r = kmods_add(k, modules[i], "iSCSI root");
+	(void)c;
 	return r == 0 ? kmods_add_optional(k, FEATUREMODS_ISCSI_FIRMWARE, "rd.iscsi.firmware") : r;
 }
 

@@ -24,11 +24,9 @@ static bool live_pack_wanted(const struct build_ctx *c)
 static int live_pack_modules(const struct build_ctx *c, struct kmods *k)
 {
 	static const char *const mods[] = { FEATUREMODS_LIVE };
-	int r = 0;
+	int r = kmods_add_list(k, mods, sizeof(mods) / sizeof(mods[0]), false, "live root");
 
 	(void)c;
-	for (size_t i = 0; r == 0 && i < sizeof(mods) / sizeof(mods[0]); i++)
-		r = kmods_add(k, mods[i], "live root");
 	return r == 0 ? kmods_add_optional(k, FEATUREMODS_LIVE_OPTIONAL, "live root (erofs)") : r;
 }
 

@@ -49,12 +49,8 @@ bool mpath_pack_wanted(const struct build_ctx *c)
 
 static int mpath_pack_modules(const struct build_ctx *c, struct kmods *k)
 {
-	int r = 0;
-
 	(void)c;
-	for (size_t i = 0; r == 0 && i < sizeof(modules) / sizeof(modules[0]); i++)
-		r = kmods_add_optional(k, modules[i], "multipath");
-	return r;
+	return kmods_add_list(k, modules, sizeof(modules) / sizeof(modules[0]), true, "multipath");
 }
 
 static int add_tool(struct image *img, const struct mpath_tool *t)

@@ -23,12 +23,8 @@ bool nvmf_pack_wanted(const struct build_ctx *c)
 
 static int nvmf_pack_modules(const struct build_ctx *c, struct kmods *k)
 {
-	int r = 0;
-
 	(void)c;
-	for (size_t i = 0; r == 0 && i < sizeof(modules) / sizeof(modules[0]); i++)
-		r = kmods_add(k, modules[i], "NVMe/TCP root");
-	return r;
+	return kmods_add_list(k, modules, sizeof(modules) / sizeof(modules[0]), false, "NVMe/TCP root");
 }
 
 /* The host's file, else what the kernel says the host connected as. */

@@ -59,12 +59,8 @@ static bool tpm2_pack_wanted(const struct build_ctx *c)
 /* Optional: a kernel may build them in. */
 static int tpm2_pack_modules(const struct build_ctx *c, struct kmods *k)
 {
-	int r = 0;
-
 	(void)c;
-	for (size_t i = 0; r == 0 && i < sizeof(modules) / sizeof(modules[0]); i++)
-		r = kmods_add_optional(k, modules[i], "TPM2 unlock");
-	return r;
+	return kmods_add_list(k, modules, sizeof(modules) / sizeof(modules[0]), true, "TPM2 unlock");
 }
 
 /* The plugin sits in libcryptsetup's own directory's cryptsetup/, found

@@ -329,6 +329,16 @@ int kmods_add_optional(struct kmods *k, const char *name, const char *why)
 	return kmods_resolve(k, name, why, RESOLVE_MISSING_OK, false);
 }
 
+int kmods_add_list(struct kmods *k, const char *const *names, size_t n, bool optional,
+		   const char *why)
+{
+	int r = 0;
+
+	for (size_t i = 0; r == 0 && i < n; i++)
+		r = kmods_resolve(k, names[i], why, optional ? RESOLVE_MISSING_OK : 0, false);
+	return r;
+}
+
 int kmods_add_modalias(struct kmods *k, const char *modalias, const char *why)
 {
 	return kmods_resolve(k, modalias, why, RESOLVE_MISSING_OK | RESOLVE_NO_BLACKLISTED, false);

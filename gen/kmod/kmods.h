@@ -35,6 +35,10 @@ int kmods_add(struct kmods *k, const char *name, const char *why);
 /* The same, but a name this kernel does not have adds nothing, silently
  * (lists that cover many kernels). */
 int kmods_add_optional(struct kmods *k, const char *name, const char *why);
+/* Each of a feature's n modules, kmods_add's way or (optional)
+ * kmods_add_optional's; stops at the first error. */
+int kmods_add_list(struct kmods *k, const char *const *names, size_t n, bool optional,
+		   const char *why);
 /* Every module a modalias resolves to (none is fine). */
 int kmods_add_modalias(struct kmods *k, const char *modalias, const char *why);
 /* The generic set: every storage, filesystem and virtio driver a boot could
