@@ -10,7 +10,7 @@
 LIVE_NAME=live.lifeboat.test
 
 live_image() {
-	local img=$WORK/live.img
+	local img
 	if [ -n "${1:-}" ]; then
 		img=$CASE_DIR/live-ca.img
 		"$BUILD/lifeboat" build --config /dev/null --generic --live-ca "$1" \
@@ -19,13 +19,7 @@ live_image() {
 		echo "$img"
 		return 0
 	fi
-	(
-		flock 9
-		[ -s "$img" ] && [ "$img" -nt "$BUILD/lifeboat-init" ] && [ "$img" -nt "$BUILD/lifeboat" ] ||
-			"$BUILD/lifeboat" build --config /dev/null --generic --live \
-			--kver "$KVER" -o "$img" >"$WORK/live-image.log" 2>&1
-	) 9>"$WORK/live-image.lock" || { echo "building the --live image failed: $WORK/live-image.log"; return 1; }
-	echo "$img"
+	cached_image live --generic --live
 }
 
 # live_squashfs DIR [erofs]: DIR/root.squashfs (or DIR/root.erofs), the

@@ -17,16 +17,7 @@ NET_NFS_BIND=$NET_SERVER
 # The image with the network modules, made once per run (cases may run in
 # parallel: the lock keeps one builder).
 net_image() {
-	local img=$WORK/net.img
-	(
-		flock 9
-		# Rebuilt when the programs are newer than it (a run after a change).
-		[ -s "$img" ] && [ "$img" -nt "$BUILD/lifeboat-init" ] && [ "$img" -nt "$BUILD/lifeboat" ] &&
-			[ "$img" -nt "$BUILD/lifeboat-shutdown" ] ||
-			"$BUILD/lifeboat" build --config /dev/null --generic --net \
-			--kver "$KVER" -o "$img" >"$WORK/net-image.log" 2>&1
-	) 9>"$WORK/net-image.lock" || { echo "building the --net image failed: $WORK/net-image.log"; return 1; }
-	echo "$img"
+	cached_image net --generic --net
 }
 
 net_ns_up() {

@@ -14,16 +14,12 @@ MD_SUPER=$TOP/tests/boot/md-super.py
 # complete (a generic image, without it, starts a foreign array read-auto
 # by itself). Made once per run.
 stacks_mdconf_image() {
-	IMG_MDCONF=$WORK/stacks-mdconf.img
-	(
-		flock 9
-		[ "$IMG_MDCONF" -nt "$BUILD/lifeboat-init" ] && [ "$IMG_MDCONF" -nt "$BUILD/lifeboat" ] && exit 0
-		printf 'ARRAY /dev/md/1 metadata=1.2 UUID=%s\n' "$(md_uuid "$UUID_MD_LVM")" >"$WORK/mdadm.conf"
-		"$BUILD/lifeboat" build --config /dev/null --generic --block-stacks --kver "$KVER" \
-			--add-binaries /usr/sbin/e2fsck --add-files "$WORK/mdadm.conf:/etc/mdadm/mdadm.conf" \
-			-o "$IMG_MDCONF" >/dev/null 2>&1 ||
-			{ echo "building the --block-stacks image with mdadm.conf failed"; exit 1; }
-	) 9>"$WORK/stacks-mdconf.img.lock"
+	local conf=$WORK/mdadm.conf
+
+	printf 'ARRAY /dev/md/1 metadata=1.2 UUID=%s\n' "$(md_uuid "$UUID_MD_LVM")" >"$conf.$BASHPID" &&
+		mv "$conf.$BASHPID" "$conf" || return 1
+	IMG_MDCONF=$(cached_image stacks-mdconf --generic --block-stacks --add-binaries /usr/sbin/e2fsck \
+		--add-files "$conf:/etc/mdadm/mdadm.conf") || { echo "$IMG_MDCONF"; return 1; }
 }
 
 # md_dirty_copy NAME: the case's copy of a member of the LVM-on-md stack

@@ -181,15 +181,8 @@ stack_copy() {
 # The image under test: generic with --block-stacks and e2fsck, made once per
 # run; with ramoops, which shutdown_report_next_boot loads by rd.driver.pre=.
 stacks_image() {
-	IMG_STACKS=$WORK/stacks.img
-	(
-		flock 9
-		[ "$IMG_STACKS" -nt "$BUILD/lifeboat-init" ] && [ "$IMG_STACKS" -nt "$BUILD/lifeboat" ] &&
-			[ "$IMG_STACKS" -nt "$BUILD/lifeboat-shutdown" ] && exit 0
-		"$BUILD/lifeboat" build --config /dev/null --generic --block-stacks --kver "$KVER" \
-			--add-binaries /usr/sbin/e2fsck --add-modules ramoops -o "$IMG_STACKS" >/dev/null 2>&1 ||
-			{ echo "building the --block-stacks image failed"; exit 1; }
-	) 9>"$WORK/stacks.img.lock"
+	IMG_STACKS=$(cached_image stacks --generic --block-stacks --add-binaries /usr/sbin/e2fsck \
+		--add-modules ramoops) || { echo "$IMG_STACKS"; return 1; }
 }
 
 stacks_setup() {

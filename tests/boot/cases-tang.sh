@@ -20,15 +20,7 @@ CLEVIS_TPM_PORT=2321
 # The image under test: generic with --clevis (block stacks and network
 # implied), made once per run.
 tang_image() {
-	IMG_TANG=$WORK/tang.img
-	(
-		flock 9
-		[ "$IMG_TANG" -nt "$BUILD/lifeboat-init" ] && [ "$IMG_TANG" -nt "$BUILD/lifeboat" ] &&
-			[ "$IMG_TANG" -nt "$BUILD/lifeboat-clevis" ] && exit 0
-		"$BUILD/lifeboat" build --config /dev/null --generic --clevis --kver "$KVER" \
-			-o "$IMG_TANG" >"$WORK/tang-image.log" 2>&1 ||
-			{ echo "building the --clevis image failed: $WORK/tang-image.log"; exit 1; }
-	) 9>"$WORK/tang.img.lock"
+	IMG_TANG=$(cached_image tang --generic --clevis) || { echo "$IMG_TANG"; return 1; }
 }
 
 # tang_keys: the server's keys in $CASE_DIR/tangdb and its advertisement.

@@ -14,6 +14,26 @@ newest_kernel() {
 	ls /boot/vmlinuz-* 2>/dev/null | sed 's|^/boot/vmlinuz-||' | sort -V | tail -n 1
 }
 
+# cached_image NAME ARGS...: $WORK/NAME.img, made by `lifeboat build
+# --config /dev/null --kver $KVER ARGS...` once per run and again when a
+# program of $BUILD is newer than it (a run after a change); cases running
+# in parallel share it (the lock keeps one builder). Prints its path.
+cached_image() {
+	local name=$1 img=$WORK/$1.img prog
+	shift
+	(
+		flock 9
+		if [ -s "$img" ]; then
+			for prog in "$BUILD"/lifeboat "$BUILD"/lifeboat-{init,shutdown,login,clevis}; do
+				[ "$img" -nt "$prog" ] || break
+			done
+			[ "$img" -nt "$prog" ] && exit 0
+		fi
+		"$BUILD/lifeboat" build --config /dev/null --kver "$KVER" "$@" -o "$img" >"$img.log" 2>&1
+	) 9>"$img.lock" || { echo "building $img failed (lifeboat build $*): $img.log"; return 1; }
+	echo "$img"
+}
+
 # A root tree whose /sbin/init is the test init.
 make_root_tree() {
 	local dir=$1
