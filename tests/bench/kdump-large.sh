@@ -39,36 +39,19 @@ ICOUNT=${ICOUNT:-1}
 BOOTS=${BOOTS:-1}
 DISK_MB=${DISK_MB:-4096}
 LOCK=/tmp/lifeboat-qemu.lock
-ICOUNT_ARGS=()
-if [ "$ICOUNT" = 1 ]; then
-	[ "$CPUS" = 1 ] || { echo "kdump-large.sh: ICOUNT=1 needs CPUS=1 (qemu's icount hangs bringing up a second CPU)" >&2; exit 1; }
-	ICOUNT_ARGS=(-icount shift=0,sleep=on)
-fi
 mkdir -p "$work"
-cc -std=gnu11 -Wall -Wextra -O2 -D_GNU_SOURCE -I. -o "$work/kdump-save" tests/bench/kdump-save.c \
-	kdump/elfcore.c kdump/vmcoreinfo.c kdump/kvmem.c kdump/pagefilter.c kdump/dumpsink.c \
-	kdump/diskdump.c kdump/elfdump.c kdump/pagecomp.c kdump/pagecomp_lzo.c kdump/pagepool.c \
-	kdump/threadsize.c kdump/pagecomp_zstd.c kdump/vmcoreinfo_check.c common/kdumpconf.c common/kdumptarget.c \
-	common/fileread.c common/filewrite.c -lz -pthread
+source tests/bench/kdump-common.sh
+kdump_bench_icount kdump-large.sh
+kdump_bench_save "$TOP" "$work/kdump-save"
 cc -std=gnu11 -Wall -Wextra -O2 -static -o "$work/fill" tests/bench/kdump-large-fill.c
-
-source tests/boot/lib.sh
-source tests/boot/cases-kdump.sh
-source tests/boot/cases-rescue.sh
-KVER=${KVER:-$(newest_kernel)}
-KERNEL=/boot/vmlinuz-$KVER
 CASE_DIR=$work/run
 # lib.sh sets its own QEMU_TIMEOUT for the boot cases.
 QEMU_TIMEOUT=${BOOT_TIMEOUT:-700}
 rm -rf "$CASE_DIR"
 mkdir -p "$CASE_DIR/empty"
 
-"$BUILD/lifeboat" build --config /dev/null --generic --kver "$KVER" -o "$work/generic.img" 2>"$work/build.log"
-"$BUILD/lifeboat" build --config /dev/null --host-only --kver "$KVER" \
-	--add-modules virtio_pci,virtio_blk,ext4 --rescue busybox --kdump \
-	--kdump-target LABEL=kdbench --kdump-options action=shell,compress=lzo \
-	--add-binaries "/usr/bin/makedumpfile,/usr/bin/time,$work/kdump-save${MDF_ZSTD:+,$MDF_ZSTD}" \
-	--add-files "$TOP/tests/bench/kdump-large-capture.sh:/bench.sh" -o "$work/capture.img" 2>>"$work/build.log"
+kdump_bench_images "$work" "/usr/bin/makedumpfile,/usr/bin/time,$work/kdump-save${MDF_ZSTD:+,$MDF_ZSTD}" \
+	"$TOP/tests/bench/kdump-large-capture.sh"
 
 # The first kernel's root: the kdump cases' (arm, then crash), with the
 # filler run and its memory printed before the crash.
@@ -118,13 +101,7 @@ done
 echo "Runs (tool, run, wall s, peak RSS KiB, bytes, MemAvailable KiB before, lowest):"
 sed 's/^BENCH /    /' "$CASE_DIR/runs"
 echo
-awk '
-	function median(tool, field,   n, i, j, t, v) {
-		n = 0
-		for (i = 1; i <= NR; i++) if (name[i] == tool) v[++n] = val[i, field]
-		for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
-		return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
-	}
+awk "$KDUMP_BENCH_MEDIAN"'
 	{ name[NR] = $2; for (f = 1; f <= 5; f++) val[NR, f] = $(f + 3) }
 	END {
 		n = split("lifeboat-lzo makedumpfile-l lifeboat-zlib makedumpfile-c lifeboat-zstd makedumpfile-z makedumpfile13-l", tools, " ")

@@ -26,42 +26,21 @@ BOOTS=${BOOTS:-1}
 CPUS=${CPUS:-1}
 COPY=${COPY:-}
 REF_SRC=${REF_SRC:-}
-ICOUNT_ARGS=()
-if [ "${ICOUNT:-0}" = 1 ]; then
-	[ "$CPUS" = 1 ] || { echo "kdump.sh: ICOUNT=1 needs CPUS=1 (qemu's icount hangs bringing up a second CPU)" >&2; exit 1; }
-	ICOUNT_ARGS=(-icount shift=0,sleep=on)
-fi
 mkdir -p "$work"
-# build_save SRC OUT: the writer's driver from the kdump/ code of SRC.
-build_save() {
-	(cd "$1" && cc -std=gnu11 -O2 -D_GNU_SOURCE -I. -o "$2" tests/bench/kdump-save.c \
-		kdump/elfcore.c kdump/vmcoreinfo.c kdump/kvmem.c kdump/pagefilter.c kdump/dumpsink.c \
-		kdump/diskdump.c kdump/elfdump.c kdump/pagecomp.c kdump/pagecomp_lzo.c kdump/pagepool.c $(ls kdump/threadsize.c kdump/pagecomp_zstd.c 2>/dev/null) \
-		kdump/vmcoreinfo_check.c common/kdumpconf.c common/kdumptarget.c $(ls common/fileread.c common/filewrite.c 2>/dev/null) -lz -pthread)
-}
-build_save "$TOP" "$work/kdump-save"
+source tests/bench/kdump-common.sh
+kdump_bench_icount kdump.sh
+kdump_bench_save "$TOP" "$work/kdump-save"
 binaries=/usr/bin/makedumpfile,/usr/bin/time,$work/kdump-save
 if [ -n "$REF_SRC" ]; then
-	build_save "$REF_SRC" "$work/kdump-save-ref"
+	kdump_bench_save "$REF_SRC" "$work/kdump-save-ref"
 	binaries=$binaries,$work/kdump-save-ref
 fi
-
-source tests/boot/lib.sh
-source tests/boot/cases-kdump.sh
-source tests/boot/cases-rescue.sh
-KVER=${KVER:-$(newest_kernel)}
-KERNEL=/boot/vmlinuz-$KVER
 CASE_DIR=$work/run
 QEMU_TIMEOUT=1200
 rm -rf "$CASE_DIR"
 mkdir -p "$CASE_DIR/empty"
 
-"$BUILD/lifeboat" build --config /dev/null --generic --kver "$KVER" -o "$work/generic.img" 2>"$work/build.log"
-"$BUILD/lifeboat" build --config /dev/null --host-only --kver "$KVER" \
-	--add-modules virtio_pci,virtio_blk,ext4 --rescue busybox --kdump \
-	--kdump-target LABEL=kdbench --kdump-options action=shell,compress=lzo \
-	--add-binaries "$binaries" \
-	--add-files "$TOP/tests/bench/kdump-capture-bench.sh:/bench.sh" -o "$work/capture.img" 2>>"$work/build.log"
+kdump_bench_images "$work" "$binaries" "$TOP/tests/bench/kdump-capture-bench.sh"
 kdump_root_tree "$CASE_DIR/root" "$work/capture.img" bench "nr_cpus=$CPUS"
 mkfs_image ext4 "$CASE_DIR/root.img" 96 "$CASE_DIR/root" kdroot 7d0e4b1a-0c2f-4a5e-9b1d-6f3e2a1c0b11
 
@@ -94,13 +73,7 @@ done
 echo "Runs (tool, run, wall s, peak RSS KiB, output bytes):"
 sed 's/^BENCH /    /' "$CASE_DIR/runs"
 echo
-awk '
-	function median(tool, field,   n, i, j, t, v) {
-		n = 0
-		for (i = 1; i <= NR; i++) if (name[i] == tool) v[++n] = val[i, field]
-		for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
-		return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
-	}
+awk "$KDUMP_BENCH_MEDIAN"'
 	{ name[NR] = $2; val[NR, 1] = $4; val[NR, 2] = $5; val[NR, 3] = $6 }
 	END {
 		n = split("makedumpfile-c makedumpfile-l lifeboat-zlib lifeboat-lzo lifeboat-ref-lzo copy", tools, " ")
