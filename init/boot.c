@@ -228,7 +228,7 @@ static int attach_network_disk(struct boot_args *args, const struct boot_plan *p
 	}
 	snprintf(root, size, "%s", args->root.root);
 	/* NVMe over TCP: connected, its namespaces appear as local disks. */
-	if (nvmf_args_wanted(&args->nvmf)) {
+	if (nvmf_root_wanted(&args->nvmf)) {
 		char text[WHY_MAX - 16];
 		int r = nvmf_root_attach(&args->nvmf, &args->net, args->root.timeout_sec, text,
 					 sizeof(text));
@@ -264,7 +264,7 @@ static int mount_disk_root(struct boot_args *args, const struct boot_plan *plan,
 	if (devspec_parse(root, &spec) < 0)
 		return failed(why, -EINVAL, "root=%s%s names no device; use root=/dev/..., LABEL=, "
 			      "UUID=, PARTUUID=, PARTLABEL= or MAJ:MIN", root, root[0] ? "" : " (empty)");
-	r = devwait_find(&spec, plan->root_kind == ROOT_KIND_ISCSI || nvmf_args_wanted(&args->nvmf) ?
+	r = devwait_find(&spec, plan->root_kind == ROOT_KIND_ISCSI || nvmf_root_wanted(&args->nvmf) ?
 			 clock_left_sec(deadline, clock_now_ms()) : args->root.timeout_sec, &dev);
 	if (r == -ETIMEDOUT)
 		return failed(why, r, "root device root=%s did not appear within rd.timeout; "

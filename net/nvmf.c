@@ -20,6 +20,8 @@
 #include "net/net.h"
 #include "net/nvmf/disclog.h"
 #include "net/nvmf/fabrics.h"
+#include "net/nvmf/nbft.h"
+#include "net/nvmf_fw.h"
 
 /* One discovery controller's try: how many subsystems it gave, and the
  * first thing that failed. */
@@ -233,23 +235,210 @@ static int discover_all(const struct nvmf_args *a, const struct nvmf_fabrics_hos
 	return good ? 0 : first;
 }
 
+/* One try at each of the table's subsystems not connected yet. */
+static void ssns_once(const struct nvmf_fabrics_host *h, const struct nvmf_nbft *fw,
+		      bool *done, struct try *t)
+{
+	struct nvmf_fabrics_target sub;
+	int instance, r;
+
+	memset(t, 0, sizeof(*t));
+	for (size_t i = 0; i < fw->n_ssns; i++) {
+		const struct nvmf_nbft_ssns *s = &fw->ssns[i];
+
+		if (done[i])
+			continue;
+		memset(&sub, 0, sizeof(sub));
+		snprintf(sub.nqn, sizeof(sub.nqn), "%s", s->nqn);
+		snprintf(sub.traddr, sizeof(sub.traddr), "%s", s->traddr);
+		snprintf(sub.trsvcid, sizeof(sub.trsvcid), "%s", s->trsvcid);
+		r = connect_one(h, &sub, &instance);
+		if (r == 0 || r == -EALREADY) {
+			done[i] = true;
+			t->connected++;
+			log_info("NVMe/TCP: %s at %s:%s (the firmware's NBFT) %s", s->nqn, s->traddr,
+				 s->trsvcid, r == 0 ? "connected" : "was connected already");
+			if (r == 0)
+				timeline_mark("nvmf", "nvme%d %s %s:%s", instance, s->nqn, s->traddr,
+					      s->trsvcid);
+		} else
+			try_fail(t, r, "connecting to the firmware's subsystem at %s:%s failed: %s",
+				 s->traddr, s->trsvcid);
+	}
+}
+
+/* The table's subsystems over TCP without a security profile (the others
+ * are refused, each in one line), until one is connected or the deadline;
+ * a try connects every one still missing. */
+static int ssns_patiently(const struct nvmf_fabrics_host *h, const struct nvmf_nbft *fw,
+			  uint64_t deadline, unsigned int timeout_sec, char *why, size_t n)
+{
+	bool done[NVMF_NBFT_SSNS_MAX] = { false };
+	char said[sizeof(((struct try *)0)->reason)] = "";
+	struct patience wait;
+	struct try t;
+	unsigned int tries = 0, usable = 0;
+
+	for (size_t i = 0; i < fw->n_ssns; i++) {
+		const struct nvmf_nbft_ssns *s = &fw->ssns[i];
+
+		done[i] = s->trtype != NVMF_NBFT_TRTYPE_TCP || s->secured;
+		if (done[i])
+			log_warn("NVMe/TCP: the firmware's subsystem %s at %s is not connected: %s",
+				 s->nqn, s->traddr, s->secured ? "it needs a security profile "
+				 "(TLS or DH-HMAC-CHAP), which lifeboat does not support" :
+				 "its transport is not TCP");
+		usable += !done[i];
+	}
+	if (!usable) {
+		snprintf(why, n, "the firmware's NBFT names no subsystem over TCP without a security "
+			 "profile; give rd.nvmf.discover= instead");
+		return -EOPNOTSUPP;
+	}
+	patience_start(&wait, "the firmware's NVMe/TCP subsystems", deadline);
+	log_info("NVMe/TCP: connecting the firmware's %u subsystem%s as %s", usable,
+		 usable == 1 ? "" : "s", h->nqn);
+	do {
+		ssns_once(h, fw, done, &t);
+		tries++;
+		if (t.connected) {
+			/* The root needs one: the others are not waited for. */
+			if (t.err)
+				log_warn("NVMe/TCP: %s; not tried again", t.reason);
+			return 0;
+		}
+		if (t.err == -EINVAL)
+			break;
+		if (strcmp(said, t.reason) != 0)
+			log_warn("NVMe/TCP: %s; trying again until rd.timeout", t.reason);
+		snprintf(said, sizeof(said), "%s", t.reason);
+	} while (patience_wait(&wait, t.reason));
+	snprintf(why, n, "%s (%u tries within rd.timeout=%u); check that the target runs, is "
+		 "reachable and allows host NQN %s", t.reason, tries, timeout_sec, h->nqn);
+	return t.err < 0 ? t.err : -ETIMEDOUT;
+}
+
+/* The host's identity: the command line's, else the table's, else the
+ * image's /etc/nvme files. */
+static int host_pick(const struct nvmf_args *a, const struct nvmf_nbft *fw,
+		     struct nvmf_fabrics_host *host, char *why, size_t n)
+{
+	static struct nvmf_args with_fw;
+
+	if (!fw || (a->hostnqn[0] && a->hostid[0]))
+		return nvmf_args_host(a, LAYOUT_NVME_DIR, host, why, n);
+	with_fw = *a;
+	if (!with_fw.hostnqn[0])
+		snprintf(with_fw.hostnqn, sizeof(with_fw.hostnqn), "%s", fw->host_nqn);
+	if (!with_fw.hostid[0] && !a->hostnqn[0])
+		snprintf(with_fw.hostid, sizeof(with_fw.hostid), "%s", fw->host_id);
+	return nvmf_args_host(&with_fw, LAYOUT_NVME_DIR, host, why, n);
+}
+
+/* The firmware's table, when it is to be used; false when it is not, or
+ * it is unusable (said). */
+static bool fw_load(const struct nvmf_args *a, struct nvmf_nbft *fw)
+{
+	char path[256], why[512];
+
+	if (!nvmf_fw_present(a, NVMF_NBFT_DIR))
+		return false;
+	if (nvmf_fw_pick(NVMF_NBFT_DIR, fw, path, why, sizeof(why)) < 0)
+		return false;
+	timeline_mark("nbft", "%s %zu subsystems %zu interfaces", path, fw->n_ssns, fw->n_hfi);
+	log_info("NVMe/TCP: the firmware's NBFT %s names %zu subsystem%s and %zu interface%s%s",
+		 path, fw->n_ssns, fw->n_ssns == 1 ? "" : "s", fw->n_hfi, fw->n_hfi == 1 ? "" : "s",
+		 fw->dropped ? "; some descriptors were malformed and are left out" : "");
+	return true;
+}
+
+/* With the table, its first subsystem's interface as the network. */
+static int network_up(const struct net_args *net, const struct nvmf_nbft *fw, uint64_t deadline,
+		      struct net_state *st, char *why, size_t n)
+{
+	struct net_args fwnet;
+	char iface[32];
+	int r;
+
+	if (!fw)
+		return net_bring_up_state(net, deadline, st, why, n);
+	r = nvmf_fw_net(fw, net, &fwnet, iface, sizeof(iface), why, n);
+	if (r == 0) {
+		if (net->ip[0])
+			log_info("NVMe/TCP: the network comes from the firmware's NBFT (%s, ip=%s); "
+				 "ip=%s of the command line is not used for it", iface, fwnet.ip, net->ip);
+		r = net_bring_up_state(&fwnet, deadline, st, why, n);
+	}
+	net_args_free(&fwnet);
+	return r;
+}
+
+/* The table's subsystems, then the command line's discovery controllers
+ * (dracut's order); the root needs one of them. */
+static int fw_then_words(const struct nvmf_args *a, const struct nvmf_fabrics_host *host,
+			 const struct nvmf_nbft *fw, uint64_t deadline, unsigned int timeout_sec,
+			 char *why, size_t n)
+{
+	char text[1536];
+	int r = ssns_patiently(host, fw, deadline, timeout_sec, why, n), d;
+
+	if (!a->n_discover)
+		return r;
+	d = discover_all(a, host, deadline, timeout_sec, text, sizeof(text));
+	if (r == 0 && d < 0)
+		log_warn("NVMe/TCP: %s", text);
+	if (r < 0 && d == 0)
+		log_warn("NVMe/TCP: %s", why);
+	if (r < 0 && d < 0)
+		log_warn("NVMe/TCP: %s", text);
+	return r == 0 || d == 0 ? 0 : r;
+}
+
+/* An image without --nvmf does not know nvme_tcp: a table then is no
+ * reason to fail a root found elsewhere. */
+static bool image_can_nvmf(void)
+{
+	if (modload_name(FEATUREMODS_NVMF) >= 0 || access("/sys/module/" FEATUREMODS_NVMF, F_OK) == 0)
+		return true;
+	log_info("NVMe/TCP: the firmware left an NBFT table, but this image has no NVMe/TCP "
+		 "support (build it with --nvmf); the table is not used");
+	return false;
+}
+
+bool nvmf_root_wanted(const struct nvmf_args *a)
+{
+	static int wanted = -1;
+
+	if (wanted < 0)
+		wanted = nvmf_args_wanted(a) ||
+			 (nvmf_fw_present(a, NVMF_NBFT_DIR) && image_can_nvmf());
+	return wanted;
+}
+
 int nvmf_root_attach(const struct nvmf_args *a, const struct net_args *net,
 		     unsigned int timeout_sec, char *why, size_t n)
 {
 	uint64_t deadline = clock_deadline(clock_now_ms(), timeout_sec);
+	static struct nvmf_nbft table;
+	const struct nvmf_nbft *fw = fw_load(a, &table) ? &table : NULL;
 	struct nvmf_fabrics_host host;
 	struct net_state st;
-	/* The image's /etc/nvme when the command line names no host. */
-	int r = nvmf_args_host(a, LAYOUT_NVME_DIR, &host, why, n);
+	int r = host_pick(a, fw, &host, why, n);
 
 	if (r == 0 && a->discover_dropped)
 		log_warn("NVMe/TCP: only the first %d rd.nvmf.discover= words are used",
 			 NVMF_ARGS_DISCOVER_MAX);
+	if (r == 0 && !fw && !a->n_discover) {
+		snprintf(why, n, "the firmware's NBFT is not usable (said above) and no "
+			 "rd.nvmf.discover= is given");
+		r = -ENOENT;
+	}
 	if (r == 0)
-		r = net_bring_up_state(net, deadline, &st, why, n);
+		r = network_up(net, fw, deadline, &st, why, n);
 	if (r == 0)
 		r = modules_load(why, n);
-	if (r == 0)
-		r = discover_all(a, &host, deadline, timeout_sec, why, n);
-	return r;
+	if (r < 0)
+		return r;
+	return fw ? fw_then_words(a, &host, fw, deadline, timeout_sec, why, n)
+		  : discover_all(a, &host, deadline, timeout_sec, why, n);
 }

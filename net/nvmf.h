@@ -8,13 +8,20 @@
 #ifndef LIFEBOAT_NET_NVMF_H
 #define LIFEBOAT_NET_NVMF_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "net/net_args.h"
 #include "net/nvmf_args.h"
 
-/* Bring the network up as net says, load nvme-tcp and connect as args
- * say, trying again (1, 2, 4... s apart) while a target does not answer
+/* Whether the root is looked for over NVMe/TCP: the command line names a
+ * discovery controller, or the firmware left an NBFT table and the image
+ * has nvme_tcp (unless rd.nvmf.nonbft or rd.nonvmf). Decided once. */
+bool nvmf_root_wanted(const struct nvmf_args *args);
+
+/* Bring the network up as net says (as the firmware's NBFT says when
+ * there is one, net/nvmf_fw.h), load nvme-tcp, connect the table's
+ * subsystems and the discovery controllers args name, trying again (1, 2, 4... s apart) while a target does not answer
  * yet, all of it within timeout_sec (rd.timeout=; 0: none). Returns 0 once
  * at least one subsystem is connected, or -errno with the address, what
  * failed and what to do in why. */

@@ -19,6 +19,11 @@ static int discover_add(void *args, const struct cmdline_word *w, const char *va
 	(void)w;
 	if (!value || !value[0])
 		return -EINVAL;
+	/* dracut's word for the firmware's table (used when present anyway). */
+	if (strcmp(value, "fw") == 0) {
+		a->fw = true;
+		return 0;
+	}
 	if (strlen(value) >= CMDLINE_VALUE_MAX)
 		return -ENAMETOOLONG;
 	for (size_t i = 0; i < a->n_discover; i++)
@@ -41,6 +46,7 @@ static const struct cmdline_word words[] = {
 	{ "rd.nvmf.discover", discover_add,       0 },
 	{ "nvmf.discover",    discover_add,       0 },
 	{ "rd.nonvmf",        cmdline_set_flag,   F(off) },
+	{ "rd.nvmf.nonbft",   cmdline_set_flag,   F(nonbft) },
 };
 #undef F
 

@@ -1,7 +1,8 @@
 /* nvmf_args: the words of an NVMe over TCP root (dracut's, docs/network.md):
  * rd.nvmf.hostnqn= and rd.nvmf.hostid= (also nvmf.hostnqn=, nvmf.hostid=),
  * rd.nvmf.discover=TRANSPORT,TRADDR[,HOST_TRADDR[,TRSVCID]] (repeatable;
- * also nvmf.discover=), rd.nonvmf. */
+ * also nvmf.discover=), rd.nvmf.discover=fw (the firmware's NBFT table,
+ * net/nvmf/nbft.h), rd.nvmf.nonbft (not the NBFT), rd.nonvmf. */
 #ifndef LIFEBOAT_NVMF_ARGS_H
 #define LIFEBOAT_NVMF_ARGS_H
 
@@ -22,6 +23,8 @@ struct nvmf_args {
 	size_t n_discover;
 	bool discover_dropped;                /* more than NVMF_ARGS_DISCOVER_MAX were given */
 	bool off;                             /* rd.nonvmf */
+	bool fw;                              /* rd.nvmf.discover=fw */
+	bool nonbft;                          /* rd.nvmf.nonbft */
 };
 
 /* a starts zeroed. */
