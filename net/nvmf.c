@@ -23,12 +23,22 @@
 #include "net/nvmf/nbft.h"
 #include "net/nvmf_fw.h"
 
-/* One discovery controller's try: how many subsystems it gave, and the
- * first thing that failed. */
+/* One try: how many subsystems it connected, and the first thing that
+ * failed. */
 struct try {
 	unsigned int connected;
 	int err;
 	char reason[1024];
+};
+
+/* What a try connects: a discovery controller's subsystems, or the
+ * firmware table's not connected yet (done[]). */
+struct source {
+	void (*once)(const struct source *src, struct try *t);
+	const struct nvmf_fabrics_host *h;
+	const struct nvmf_fabrics_target *disc;
+	const struct nvmf_nbft *fw;
+	bool *done;
 };
 
 /* nvme-tcp pulls nvme-fabrics and nvme-core; a module built into the
@@ -155,9 +165,10 @@ static void discovery_read(const struct nvmf_fabrics_host *h, const struct nvmf_
 			 strerror(-r));
 }
 
-static void discover_once(const struct nvmf_fabrics_host *h, const struct nvmf_fabrics_target *disc,
-			  struct try *t)
+static void discover_once(const struct source *src, struct try *t)
 {
+	const struct nvmf_fabrics_host *h = src->h;
+	const struct nvmf_fabrics_target *disc = src->disc;
 	int instance, r;
 
 	memset(t, 0, sizeof(*t));
@@ -176,26 +187,26 @@ static void discover_once(const struct nvmf_fabrics_host *h, const struct nvmf_f
 	}
 }
 
-/* Until the discovery controller gives at least one subsystem, or the
- * deadline; each distinct failure is said once. */
-static int discover_patiently(const struct nvmf_fabrics_host *h,
-			      const struct nvmf_fabrics_target *disc, uint64_t deadline,
-			      unsigned int timeout_sec, char *why, size_t n)
+/* Tries until one connects a subsystem, or the deadline; each distinct
+ * failure is said once. */
+static int try_patiently(const struct source *src, const char *what, uint64_t deadline,
+			 unsigned int timeout_sec, char *why, size_t n)
 {
-	char what[384], said[sizeof(((struct try *)0)->reason)] = "";
+	char said[sizeof(((struct try *)0)->reason)] = "";
 	struct patience wait;
 	struct try t;
 	unsigned int tries = 0;
 
-	snprintf(what, sizeof(what), "the NVMe/TCP discovery controller at %s:%s", disc->traddr,
-		 disc->trsvcid);
 	patience_start(&wait, what, deadline);
-	log_info("NVMe/TCP: discovering at %s:%s as %s", disc->traddr, disc->trsvcid, h->nqn);
 	do {
-		discover_once(h, disc, &t);
+		src->once(src, &t);
 		tries++;
-		if (t.connected)
+		if (t.connected) {
+			/* The root needs one: the others are not waited for. */
+			if (t.err)
+				log_warn("NVMe/TCP: %s; not tried again", t.reason);
 			return 0;
+		}
 		/* A bad option string will not get better. */
 		if (t.err == -EINVAL)
 			break;
@@ -204,8 +215,21 @@ static int discover_patiently(const struct nvmf_fabrics_host *h,
 		snprintf(said, sizeof(said), "%s", t.reason);
 	} while (patience_wait(&wait, t.reason));
 	snprintf(why, n, "%s (%u tries within rd.timeout=%u); check that the target runs, is "
-		 "reachable and allows host NQN %s", t.reason, tries, timeout_sec, h->nqn);
+		 "reachable and allows host NQN %s", t.reason, tries, timeout_sec, src->h->nqn);
 	return t.err < 0 ? t.err : -ETIMEDOUT;
+}
+
+static int discover_patiently(const struct nvmf_fabrics_host *h,
+			      const struct nvmf_fabrics_target *disc, uint64_t deadline,
+			      unsigned int timeout_sec, char *why, size_t n)
+{
+	const struct source src = { .once = discover_once, .h = h, .disc = disc };
+	char what[384];
+
+	snprintf(what, sizeof(what), "the NVMe/TCP discovery controller at %s:%s", disc->traddr,
+		 disc->trsvcid);
+	log_info("NVMe/TCP: discovering at %s:%s as %s", disc->traddr, disc->trsvcid, h->nqn);
+	return try_patiently(&src, what, deadline, timeout_sec, why, n);
 }
 
 /* Each discovery controller in turn; the root needs one of them. */
@@ -236,9 +260,10 @@ static int discover_all(const struct nvmf_args *a, const struct nvmf_fabrics_hos
 }
 
 /* One try at each of the table's subsystems not connected yet. */
-static void ssns_once(const struct nvmf_fabrics_host *h, const struct nvmf_nbft *fw,
-		      bool *done, struct try *t)
+static void ssns_once(const struct source *src, struct try *t)
 {
+	const struct nvmf_nbft *fw = src->fw;
+	bool *done = src->done;
 	struct nvmf_fabrics_target sub;
 	int instance, r;
 
@@ -252,7 +277,7 @@ static void ssns_once(const struct nvmf_fabrics_host *h, const struct nvmf_nbft 
 		snprintf(sub.nqn, sizeof(sub.nqn), "%s", s->nqn);
 		snprintf(sub.traddr, sizeof(sub.traddr), "%s", s->traddr);
 		snprintf(sub.trsvcid, sizeof(sub.trsvcid), "%s", s->trsvcid);
-		r = connect_one(h, &sub, &instance);
+		r = connect_one(src->h, &sub, &instance);
 		if (r == 0 || r == -EALREADY) {
 			done[i] = true;
 			t->connected++;
@@ -274,10 +299,8 @@ static int ssns_patiently(const struct nvmf_fabrics_host *h, const struct nvmf_n
 			  uint64_t deadline, unsigned int timeout_sec, char *why, size_t n)
 {
 	bool done[NVMF_NBFT_SSNS_MAX] = { false };
-	char said[sizeof(((struct try *)0)->reason)] = "";
-	struct patience wait;
-	struct try t;
-	unsigned int tries = 0, usable = 0;
+	const struct source src = { .once = ssns_once, .h = h, .fw = fw, .done = done };
+	unsigned int usable = 0;
 
 	for (size_t i = 0; i < fw->n_ssns; i++) {
 		const struct nvmf_nbft_ssns *s = &fw->ssns[i];
@@ -295,27 +318,10 @@ static int ssns_patiently(const struct nvmf_fabrics_host *h, const struct nvmf_n
 			 "profile; give rd.nvmf.discover= instead");
 		return -EOPNOTSUPP;
 	}
-	patience_start(&wait, "the firmware's NVMe/TCP subsystems", deadline);
 	log_info("NVMe/TCP: connecting the firmware's %u subsystem%s as %s", usable,
 		 usable == 1 ? "" : "s", h->nqn);
-	do {
-		ssns_once(h, fw, done, &t);
-		tries++;
-		if (t.connected) {
-			/* The root needs one: the others are not waited for. */
-			if (t.err)
-				log_warn("NVMe/TCP: %s; not tried again", t.reason);
-			return 0;
-		}
-		if (t.err == -EINVAL)
-			break;
-		if (strcmp(said, t.reason) != 0)
-			log_warn("NVMe/TCP: %s; trying again until rd.timeout", t.reason);
-		snprintf(said, sizeof(said), "%s", t.reason);
-	} while (patience_wait(&wait, t.reason));
-	snprintf(why, n, "%s (%u tries within rd.timeout=%u); check that the target runs, is "
-		 "reachable and allows host NQN %s", t.reason, tries, timeout_sec, h->nqn);
-	return t.err < 0 ? t.err : -ETIMEDOUT;
+	return try_patiently(&src, "the firmware's NVMe/TCP subsystems", deadline, timeout_sec,
+			     why, n);
 }
 
 /* The host's identity: the command line's, else the table's, else the
