@@ -7,7 +7,10 @@
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "blockstack/udevdb.h"
@@ -31,6 +34,9 @@
  * SCSI timeouts must not stop the boot. */
 #define MULTIPATH_TIMEOUT_MS 60000
 #define VPD_MAX 4096
+#define CONF_MAX (64 * 1024)
+/* find_multipaths_timeout beyond an hour is taken as an hour. */
+#define HOLD_MAX_S 3600
 
 /* What rd.multipath=default writes when the image has no multipath.conf:
  * group a WWID seen on two paths (or listed in wwids, where multipath
@@ -50,6 +56,8 @@ struct path {
 	char dev[32];
 	char wwid[VPD83_WWID_MAX];
 	enum path_state state;
+	uint64_t held_at;        /* clock_now_ms() when it began to wait */
+	pid_t timer;             /* hold_timer_start's child; 0: none */
 };
 
 struct mpath {
@@ -60,6 +68,7 @@ struct mpath {
 	bool modules_loaded;
 	bool warned_off;
 	bool marked;             /* the timeline has the first path */
+	long hold_ms;            /* a lone path's bound (MPATH_HOLD_MS) */
 };
 
 static struct mpath mp;
@@ -73,6 +82,49 @@ static bool copy_name(char *dst, size_t size, const char *src)
 		return false;
 	memcpy(dst, src, n + 1);
 	return true;
+}
+
+/* "find_multipaths_timeout N" on one line (a '#' or '!' comment may
+ * follow; the value may be quoted): N's ms, or -1. */
+static long conf_line_hold(const char *line, size_t len)
+{
+	static const char key[] = "find_multipaths_timeout";
+	const size_t k = sizeof(key) - 1;
+	long s = 0;
+	size_t i;
+
+	if (len <= k || memcmp(line, key, k) != 0 || (line[k] != ' ' && line[k] != '\t'))
+		return -1;
+	for (i = k; i < len && (line[i] == ' ' || line[i] == '\t'); i++)
+		;
+	i += i < len && line[i] == '"';
+	i += i < len && line[i] == '-';
+	if (i >= len || line[i] < '0' || line[i] > '9')
+		return -1;
+	for (; i < len && line[i] >= '0' && line[i] <= '9'; i++)
+		s = s < HOLD_MAX_S ? s * 10 + (line[i] - '0') : s;
+	i += i < len && line[i] == '"';
+	if (i < len && !strchr(" \t#!", line[i]))
+		return -1;
+	return s == 0 ? -1 : (s > HOLD_MAX_S ? HOLD_MAX_S : s) * 1000;
+}
+
+long mpath_conf_hold_ms(const char *text)
+{
+	long ms = -1;
+
+	while (text && *text) {
+		const char *end = strchr(text, '\n');
+		size_t len = end ? (size_t)(end - text) : strlen(text);
+		size_t lead = strspn(text, " \t");
+		long v = lead < len ? conf_line_hold(text + lead, len - lead) : -1;
+
+		/* The last one given counts, as in multipath-tools. */
+		if (v > 0)
+			ms = v;
+		text = end ? end + 1 : NULL;
+	}
+	return ms;
 }
 
 bool mpath_wwids_has(const char *text, const char *wwid)
@@ -133,6 +185,19 @@ enum mpath_mode mpath_mode_for(enum mpath_word word, const char *root)
 	return listed ? MPATH_STRICT : MPATH_OFF;
 }
 
+/* A lone path's bound: the image's multipath.conf, else MPATH_HOLD_MS. */
+static long hold_bound_ms(void)
+{
+	char *conf = NULL;
+	size_t len;
+	long ms = -1;
+
+	if (file_read_all(LAYOUT_MULTIPATH_CONF, CONF_MAX, &conf, &len) == 0)
+		ms = mpath_conf_hold_ms(conf);
+	free(conf);
+	return ms > 0 ? ms : MPATH_HOLD_MS;
+}
+
 void mpath_setup(enum mpath_word word)
 {
 	int r;
@@ -143,6 +208,7 @@ void mpath_setup(enum mpath_word word)
 	    (r = file_write_text(LAYOUT_MULTIPATH_CONF, default_conf, O_EXCL)) < 0)
 		log_warn("writing %s failed (%s): multipath groups only the WWIDs of %s",
 			 LAYOUT_MULTIPATH_CONF, strerror(-r), WWIDS_FILE);
+	mp.hold_ms = hold_bound_ms();
 	if (mp.mode != MPATH_OFF)
 		log_info("multipath: paths are grouped (%s)", mp.mode == MPATH_STRICT ?
 			 "the WWIDs of " WWIDS_FILE : "rd.multipath=default: a WWID seen twice");
@@ -345,6 +411,45 @@ static void reoffer(const char *dev)
 		closedir(d);
 }
 
+/* The bound's wake-up: a child that sleeps until the bound, then has the
+ * kernel announce the disk again (a "change" uevent), so that the event
+ * loop offers it wherever the boot waits and the release is decided there
+ * (mpath_device_added). Nothing else ends a wait before the quiet period
+ * (bootlib/evloop.h); a child that cannot be made leaves the release to
+ * that. The child makes system calls only. */
+static void hold_timer_start(struct path *p)
+{
+	/* 10 ms past the bound: the offer then finds it passed. */
+	long ms = mp.hold_ms + 10;
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+	char uevent[PATH_MAX];
+	pid_t pid;
+
+	snprintf(uevent, sizeof(uevent), SYSBLOCK "/%s/uevent", p->dev);
+	pid = fork();
+	if (pid == 0) {
+		int fd;
+
+		while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+			;
+		fd = open(uevent, O_WRONLY | O_CLOEXEC);
+		if (fd >= 0 && write(fd, "change", 6) < 0)
+			_exit(1);
+		_exit(0);
+	}
+	p->timer = pid > 0 ? pid : 0;
+}
+
+static void hold_timer_stop(struct path *p)
+{
+	if (p->timer <= 0)
+		return;
+	kill(p->timer, SIGKILL);
+	while (waitpid(p->timer, NULL, 0) < 0 && errno == EINTR)
+		;
+	p->timer = 0;
+}
+
 static void claim(struct path *p)
 {
 	bool grouped = mp.mode == MPATH_STRICT ? mpath_wwids_has(mp.wwids, p->wwid) :
@@ -352,11 +457,16 @@ static void claim(struct path *p)
 
 	if (!grouped) {
 		p->state = mp.mode == MPATH_DEFAULT ? PATH_HELD : PATH_PLAIN;
+		p->held_at = clock_now_ms();
+		if (p->state == PATH_HELD)
+			hold_timer_start(p);
 		return;
 	}
 	for (size_t i = 0; i < mp.n_paths; i++)
-		if (strcmp(mp.paths[i].wwid, p->wwid) == 0)
+		if (strcmp(mp.paths[i].wwid, p->wwid) == 0) {
+			hold_timer_stop(&mp.paths[i]);
 			mp.paths[i].state = PATH_CLAIMED;
+		}
 	if (group(p))
 		return;
 	/* No map: a path alone is better than no root. */
@@ -380,13 +490,44 @@ static struct path *add_path(const char *dev, const char *wwid)
 	snprintf(p->dev, sizeof(p->dev), "%s", dev);
 	snprintf(p->wwid, sizeof(p->wwid), "%s", wwid);
 	p->state = PATH_PLAIN;
+	p->timer = 0;
 	return p;
+}
+
+/* A held path goes back to the plain disks: its LUN showed one path. */
+static void release(struct path *p)
+{
+	uint64_t held = clock_now_ms() - p->held_at;
+
+	hold_timer_stop(p);
+	p->state = PATH_PLAIN;
+	timeline_mark("mpath-release", "%s %s", p->dev, p->wwid);
+	log_info("multipath: /dev/%s (WWID %s) showed one path: used as a plain disk (held "
+		 "%llu ms of at most %ld)", p->dev, p->wwid, (unsigned long long)held, mp.hold_ms);
+	reoffer(p->dev);
+}
+
+/* Release the held paths: all (the devices settled), or those whose
+ * bound has passed. */
+static void release_held(bool all)
+{
+	uint64_t now = clock_now_ms();
+
+	for (size_t i = 0; i < mp.n_paths; i++) {
+		struct path *p = &mp.paths[i];
+
+		if (p->state == PATH_HELD && (all || now - p->held_at >= (uint64_t)mp.hold_ms))
+			release(p);
+	}
 }
 
 bool mpath_device_added(const char *devname)
 {
 	char wwid[VPD83_WWID_MAX];
-	struct path *p = find_path(devname);
+	struct path *p;
+
+	release_held(false);
+	p = find_path(devname);
 
 	if (p || strlen(devname) >= sizeof(p->dev) || !disk_wwid(devname, wwid, sizeof(wwid)))
 		return mpath_skip(devname);
@@ -408,14 +549,5 @@ bool mpath_device_added(const char *devname)
 
 void mpath_settled(void)
 {
-	for (size_t i = 0; i < mp.n_paths; i++) {
-		struct path *p = &mp.paths[i];
-
-		if (p->state != PATH_HELD)
-			continue;
-		p->state = PATH_PLAIN;
-		log_info("multipath: /dev/%s (WWID %s) showed one path: used as a plain disk",
-			 p->dev, p->wwid);
-		reoffer(p->dev);
-	}
+	release_held(true);
 }

@@ -13,8 +13,10 @@
  * The claim: a host-only image (with the host's /etc/multipath/wwids) claims
  * the WWIDs listed there, as find_multipaths strict does; with
  * rd.multipath=default a disk is held until a second path of its WWID
- * appears (then both are claimed) or the devices settle (then it is
- * released as a plain disk). rd.multipath=0 (nompath, multipath=off)
+ * appears (then both are claimed) or it has waited its bound (then it is
+ * released as a plain disk): multipath.conf's find_multipaths_timeout
+ * (multipath-tools' wait for a further path, find_multipaths smart), else
+ * MPATH_HOLD_MS; released too when the devices settle before. rd.multipath=0 (nompath, multipath=off)
  * claims nothing. There is no udevd: `multipath` lists only disks that
  * have a udev database entry, so one is written for each (I:, V:1, and no
  * ID_SERIAL: the WWID then comes from the same VPD page, libmultipath's
@@ -33,6 +35,12 @@ enum mpath_word {
 	MPATH_WORD_DEFAULT,
 };
 
+/* How long a lone path is held for a second one when multipath.conf does
+ * not say (find_multipaths_timeout): the boot's quiet period
+ * (bootlib/evloop.h), so a LUN with one path costs the boot no more than
+ * a quiet period did before multipath. */
+#define MPATH_HOLD_MS 5000
+
 /* How paths are claimed in this boot. */
 enum mpath_mode {
 	MPATH_OFF,       /* no multipath in the image, or turned off */
@@ -43,6 +51,10 @@ enum mpath_mode {
 /* The mode from the word and what the image holds (root: "/" at boot, a
  * directory in tests). Returns the mode, which mpath_setup takes. */
 enum mpath_mode mpath_mode_for(enum mpath_word word, const char *root);
+/* find_multipaths_timeout of a multipath.conf's text, in ms: N seconds,
+ * or -N (multipath-tools: for hardware it knows; lifeboat takes N for
+ * all); -1 when the text sets none (or 0, or no number). */
+long mpath_conf_hold_ms(const char *text);
 /* Whether the wwids file's text (multipath's format: one "/WWID/" a line,
  * '#' comments) lists wwid. */
 bool mpath_wwids_has(const char *text, const char *wwid);
@@ -56,7 +68,8 @@ bool mpath_device_added(const char *devname);
  * root's matcher asks). */
 bool mpath_skip(const char *devname);
 /* The devices settled: held paths whose LUN showed one path are released
- * as plain disks (a "change" event offers them again). */
+ * as plain disks (a "change" event offers them again). A held path whose
+ * bound passed is released as well at the next device offered. */
 void mpath_settled(void);
 
 #endif

@@ -13,6 +13,7 @@
 #include "bootlib/patience.h"
 #include "bootlib/timeline.h"
 #include "common/featuremods.h"
+#include "common/redact.h"
 #include "net/config/net_state.h"
 #include "net/iscsi/ibft.h"
 #include "net/iscsi/iscsi_lun.h"
@@ -106,46 +107,135 @@ static unsigned int login_try_ms(uint64_t deadline)
 	return ms < LOGIN_ATTEMPT_MIN_MS ? LOGIN_ATTEMPT_MIN_MS : ms;
 }
 
+/* One iscsistart run for t. Returns 0, -ENOENT (no iscsistart), -EIO (the
+ * target refused: another try will not help) or -EAGAIN with *reason. */
+static int login_try(const struct net_request *a, uint64_t deadline, const struct iscsi_target *t,
+		     const char *initiator, int *status, const char **reason)
+{
+	const char *params[ISCSI_ARGS_PARAMS_MAX + 1] = { NULL };
+	int r;
+
+	for (unsigned int i = 0; i < a->iscsi->n_params && i < ISCSI_ARGS_PARAMS_MAX; i++)
+		params[i] = a->iscsi->params[i];
+	r = iscsistart_login(t, initiator, params, login_try_ms(deadline), status);
+
+	if (r == 0 || r == -ENOENT || (r == -EIO && !iscsistart_status_transient(*status)))
+		return r;
+	*reason = r == -ETIMEDOUT ? "no answer in time" : iscsistart_status_text(*status);
+	return -EAGAIN;
+}
+
+static void login_log(const struct iscsi_target *t, const char *initiator, unsigned int try)
+{
+	log_info("iSCSI: logging in to %s at %s:%u as %s%s (try %u)", t->name, t->server,
+		 t->port, initiator, t->chap.username[0] ? " with CHAP" : "", try);
+}
+
+static void login_failed(const struct iscsi_target *t, int r, int status, char *why, size_t n)
+{
+	if (r == -ENOENT)
+		snprintf(why, n, "%s is not in the image; build it with lifeboat build --iscsi",
+			 ISCSISTART_PATH);
+	else
+		snprintf(why, n, "logging in to the iSCSI target %s at %s:%u failed (iscsistart "
+			 "exit status %d): %s", t->name, t->server, t->port, status,
+			 iscsistart_status_text(status));
+}
+
 /* A target that refuses, does not answer, or says it is not available yet
  * may be starting: it is tried again until rd.timeout= (bootlib/patience.h);
  * a refused login (authorization, no such target) is not. */
 static int login(const struct net_request *a, uint64_t deadline, const struct iscsi_target *t,
 		 const char *initiator, char *why, size_t n)
 {
-	bool chap = t->chap.username[0] != '\0';
 	char what[ISCSI_NAME_MAX + 96];
-	const char *reason;
+	const char *reason = "";
 	struct patience wait;
 	int status = 0, r;
 
 	snprintf(what, sizeof(what), "the iSCSI target %s at %s:%u", t->name, t->server, t->port);
 	patience_start(&wait, what, deadline);
 	do {
-		log_info("iSCSI: logging in to %s at %s:%u as %s%s (try %u)", t->name, t->server,
-			 t->port, initiator, chap ? " with CHAP" : "", wait.tries + 1);
-		r = iscsistart_login(t, initiator, login_try_ms(deadline), &status);
-		if (r == 0 || r == -ENOENT || (r == -EIO && !iscsistart_status_transient(status)))
+		login_log(t, initiator, wait.tries + 1);
+		r = login_try(a, deadline, t, initiator, &status, &reason);
+		if (r != -EAGAIN)
 			break;
-		reason = r == -ETIMEDOUT ? "no answer in time" : iscsistart_status_text(status);
 		log_warn("iSCSI: the login to %s at %s:%u failed: %s", t->name, t->server, t->port,
 			 reason);
 		r = -ETIMEDOUT;   /* what stands when no time is left for another try */
 	} while (patience_wait(&wait, reason));
-	if (r == -ENOENT)
-		snprintf(why, n, "%s is not in the image; build it with lifeboat build --iscsi",
-			 ISCSISTART_PATH);
-	else if (r == -ETIMEDOUT)
+	if (r == -ETIMEDOUT)
 		snprintf(why, n, "logging in to the iSCSI target %s at %s:%u did not succeed within "
 			 "rd.timeout=%u (%u tries); check that the target runs and is reachable "
 			 "(iscsistart's messages above say why)", t->name, t->server, t->port,
 			 a->timeout_sec, wait.tries);
 	else if (r < 0)
-		snprintf(why, n, "logging in to the iSCSI target %s at %s:%u failed (iscsistart "
-			 "exit status %d): %s", t->name, t->server, t->port, status,
-			 iscsistart_status_text(status));
+		login_failed(t, r, status, why, n);
 	else
 		timeline_mark("iscsi", "%s %s:%u", t->name, t->server, t->port);
 	return r;
+}
+
+/* Once one portal is in, another's try is bounded by LOGIN_ATTEMPT_MIN_MS
+ * (iscsistart goes on connecting to a port that refuses until it is
+ * killed): the root has a path, a portal that is down costs it little. */
+static uint64_t spare_deadline(uint64_t deadline)
+{
+	uint64_t spare = clock_now_ms() + 4 * LOGIN_ATTEMPT_MIN_MS;
+
+	return deadline && deadline < spare ? deadline : spare;
+}
+
+/* The portals' logins (dracut's several netroot=iscsi:...): each round
+ * tries every portal not in yet; once one is in, the others have had
+ * their try and are each said once, and the root goes on through the
+ * paths it has (multipath adds none later). Until one is in, the rounds
+ * go on until rd.timeout=. Returns 0 when one is in, else -ETIMEDOUT with
+ * the last portal's failure in why. */
+static int login_portals(const struct net_request *a, uint64_t deadline,
+			 const struct iscsi_target *t, size_t count, const char *initiator,
+			 char *why, size_t n)
+{
+	int r[ISCSI_PORTALS_MAX], status[ISCSI_PORTALS_MAX] = { 0 };
+	const char *reason[ISCSI_PORTALS_MAX];
+	size_t in = 0, open = count;
+	struct patience wait;
+
+	patience_start(&wait, "the iSCSI portals of netroot=", deadline);
+	for (size_t i = 0; i < count; i++) {
+		r[i] = -EAGAIN;
+		reason[i] = "not tried";
+	}
+	do {
+		for (size_t i = 0; i < count; i++) {
+			if (r[i] != -EAGAIN)
+				continue;
+			login_log(&t[i], initiator, wait.tries + 1);
+			r[i] = login_try(a, in ? spare_deadline(deadline) : deadline, &t[i], initiator,
+					 &status[i], &reason[i]);
+			in += r[i] == 0;
+			open -= r[i] != -EAGAIN;
+			if (r[i] == 0)
+				timeline_mark("iscsi", "%s %s:%u", t[i].name, t[i].server, t[i].port);
+		}
+	} while (!in && open && patience_wait(&wait, "no portal answers"));
+	for (size_t i = 0; i < count; i++) {
+		if (r[i] == 0)
+			continue;
+		if (r[i] != -EAGAIN)
+			login_failed(&t[i], r[i], status[i], why, n);
+		else
+			snprintf(why, n, "logging in to the iSCSI target %s at %s:%u did not succeed%s: "
+				 "%s; check that the portal runs and is reachable", t[i].name,
+				 t[i].server, t[i].port, in ? "" : " within rd.timeout", reason[i]);
+		/* Each failed portal once; with none in, the last is the step's why too. */
+		if (in)
+			log_warn("iSCSI: %s; the root goes on through the %zu other portal%s logged "
+				 "in to", why, in, in == 1 ? "" : "s");
+		else
+			log_warn("iSCSI: %s", why);
+	}
+	return in ? 0 : -ETIMEDOUT;
 }
 
 /* The LUN's disk, when the kernel has made it: "/dev/sdX" in root. */
@@ -197,49 +287,84 @@ static int lun_wait(uint64_t deadline, const struct iscsi_target *t,
 	return -ETIMEDOUT;
 }
 
-/* The login to the target named, once the network is up; t gets the CHAP
- * secrets, which the caller wipes whatever happens. */
+/* The server of each target, and the kernel's modules. */
+static int targets_ready(const struct net_state *st, struct iscsi_target *t, size_t count,
+			 char *why, size_t n)
+{
+	int r = 0;
+
+	for (size_t i = 0; i < count && r == 0; i++)
+		r = server_fill(&t[i], st, why, n);
+	return r < 0 ? r : modules_load(why, n);
+}
+
+/* The login to the target named, or to each portal netroot= names, once
+ * the network is up; t (ISCSI_PORTALS_MAX) gets the targets with their
+ * CHAP secrets, which the caller wipes whatever happens. */
 static int target_login(const struct net_request *a, uint64_t deadline,
 			const struct net_state *st, struct iscsi_target *t, char *why, size_t n)
 {
-	char fw_initiator[ISCSI_NAME_MAX], initiator[ISCSI_NAME_MAX], session[64];
-	int r = target_choose(a, st, t, fw_initiator, sizeof(fw_initiator), why, n);
+	char fw_initiator[ISCSI_NAME_MAX] = "", initiator[ISCSI_NAME_MAX], session[64];
+	int count = iscsi_conf_portals(a, t, ISCSI_PORTALS_MAX, why, n), r = count < 0 ? count : 0;
 
+	if (count == 0) {
+		count = 1;
+		r = target_choose(a, st, t, fw_initiator, sizeof(fw_initiator), why, n);
+	}
 	if (r == 0)
-		r = server_fill(t, st, why, n);
-	if (r == 0)
-		r = modules_load(why, n);
+		r = targets_ready(st, t, (size_t)count, why, n);
 	if (r < 0)
 		return r;
 	iscsi_conf_initiator(a, fw_initiator, ISCSI_INITIATOR_FILE, st->link.mac,
 			     initiator, sizeof(initiator));
+	if (count > 1)
+		return login_portals(a, deadline, t, (size_t)count, initiator, why, n);
 	if (!iscsi_lun_session(ISCSI_SESSION_CLASS, t->name, session, sizeof(session)))
 		r = login(a, deadline, t, initiator, why, n);
 	return r;
+}
+
+/* The netroot= words' iscsi:USER:SECRET@ once the logins are done (the
+ * kernel keeps the sessions), as PID 1 drops netroot='s. */
+static void forget_portal_credentials(const struct net_request *a)
+{
+	char stripped[CMDLINE_VALUE_MAX];
+
+	for (size_t i = 0; i < a->net->iscsi_roots.len; i++) {
+		char *word = a->net->iscsi_roots.items[i];
+
+		if (!redact_path_strip(word, stripped, sizeof(stripped)))
+			continue;
+		explicit_bzero(word, strlen(word));
+		memcpy(word, stripped, strlen(stripped) + 1);
+	}
+	explicit_bzero(stripped, sizeof(stripped));
 }
 
 int iscsi_root_attach(const struct net_request *a, char *root, size_t root_size,
 		      char *why, size_t n)
 {
 	struct net_state st;
-	struct iscsi_target t;
+	struct iscsi_target t[ISCSI_PORTALS_MAX];
 	/* The network, the login and the LUN's disk within rd.timeout=. */
 	uint64_t deadline = clock_deadline(clock_now_ms(), a->timeout_sec);
 	int r = net_bring_up_state(a->net, deadline, &st, why, n);
 
-	memset(&t, 0, sizeof(t));
+	memset(t, 0, sizeof(t));
 	if (r == 0)
-		r = target_login(a, deadline, &st, &t, why, n);
+		r = target_login(a, deadline, &st, t, why, n);
 	/* The kernel keeps the session's secrets; PID 1 need not, nor those of
 	 * DHCP's root-path. A failed login keeps the command line's for the
 	 * retry after the rescue shell. */
-	explicit_bzero(&t.chap, sizeof(t.chap));
+	for (size_t i = 0; i < ISCSI_PORTALS_MAX; i++)
+		explicit_bzero(&t[i].chap, sizeof(t[i].chap));
 	explicit_bzero(st.conf.root_path, sizeof(st.conf.root_path));
 	if (r < 0)
 		return r;
 	iscsi_conf_forget(a->iscsi);
+	forget_portal_credentials(a);
 	if (a->root.root_is_lun)
-		return lun_wait(deadline, &t, root, root_size, why, n);
+		return lun_wait(deadline, t, root, root_size, why, n);
 	snprintf(root, root_size, "%s", a->root.root);
 	return 0;
 }

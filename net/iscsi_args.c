@@ -1,7 +1,25 @@
 /* iscsi_args: rd.iscsi.*. */
 #include "net/iscsi_args.h"
 
+#include <errno.h>
 #include <stddef.h>
+#include <string.h>
+
+/* rd.iscsi.param=NAME=VALUE, repeated: each is kept. */
+static int set_param(void *args, const struct cmdline_word *w, const char *value)
+{
+	struct iscsi_args *a = args;
+
+	(void)w;
+	if (!value || !strchr(value, '=') || value[0] == '=')
+		return -EINVAL;
+	if (strlen(value) >= sizeof(a->params[0]))
+		return -ENAMETOOLONG;
+	if (a->n_params >= ISCSI_ARGS_PARAMS_MAX)
+		return -E2BIG;
+	strcpy(a->params[a->n_params++], value);
+	return 0;
+}
 
 #define F(f) offsetof(struct iscsi_args, f)
 static const struct cmdline_word words[] = {
@@ -16,6 +34,7 @@ static const struct cmdline_word words[] = {
 	{ "rd.iscsi.in.password",  cmdline_set_string, F(in_password) },
 	{ "rd.iscsi.firmware",     cmdline_set_flag,   F(firmware) },
 	{ "rd.iscsi.ibft",         cmdline_set_flag,   F(firmware) },
+	{ "rd.iscsi.param",        set_param,          0 },
 };
 #undef F
 

@@ -7,6 +7,8 @@
 
 #include "bootlib/cmdline.h"
 
+#define ISCSI_ARGS_PARAMS_MAX 8
+
 struct iscsi_args {
 	char initiator[CMDLINE_VALUE_MAX];    /* rd.iscsi.initiator= */
 	char target_name[CMDLINE_VALUE_MAX];  /* rd.iscsi.target.name= */
@@ -18,6 +20,10 @@ struct iscsi_args {
 	char in_username[CMDLINE_VALUE_MAX];  /* rd.iscsi.in.username= */
 	char in_password[CMDLINE_VALUE_MAX];  /* rd.iscsi.in.password= */
 	bool firmware;                        /* rd.iscsi.firmware, rd.iscsi.ibft */
+	/* rd.iscsi.param=NAME=VALUE, each given to iscsistart as -P (dracut's
+	 * word: open-iscsi's node settings, as in iscsid.conf), in order. */
+	char params[ISCSI_ARGS_PARAMS_MAX][CMDLINE_VALUE_MAX];
+	unsigned int n_params;
 };
 
 /* a starts zeroed. */

@@ -35,6 +35,10 @@ void iscsi_conf_forget(struct iscsi_args *a)
 {
 	explicit_bzero(a->password, sizeof(a->password));
 	explicit_bzero(a->in_password, sizeof(a->in_password));
+	/* rd.iscsi.param=node.session.auth.password=... and the like. */
+	for (unsigned int i = 0; i < a->n_params && i < ISCSI_ARGS_PARAMS_MAX; i++)
+		if (strstr(a->params[i], "password"))
+			explicit_bzero(a->params[i], sizeof(a->params[i]));
 }
 
 /* A decimal number within [1, max]; empty is 0 (not given). */
@@ -125,6 +129,28 @@ int iscsi_conf_target(const struct net_request *a, const char *root_path,
 	if (!t->group)
 		t->group = DEFAULT_GROUP;
 	return 0;
+}
+
+int iscsi_conf_portals(const struct net_request *a, struct iscsi_target *t, size_t max,
+		       char *why, size_t n)
+{
+	const struct strv *roots = &a->net->iscsi_roots;
+	struct net_request one = *a;
+	int r = 0;
+
+	if (roots->len < 2 || a->root.from != NET_ROOT_FROM_SPEC ||
+	    strcmp(a->root.spec_word, "netroot=") != 0)
+		return 0;
+	if (roots->len > max) {
+		snprintf(why, n, "%zu netroot=iscsi:... words are given; at most %zu portals are "
+			 "logged in to", roots->len, max);
+		return -E2BIG;
+	}
+	for (size_t i = 0; i < roots->len && r == 0; i++) {
+		one.root.spec = roots->items[i];
+		r = iscsi_conf_target(&one, NULL, &t[i], why, n);
+	}
+	return r < 0 ? r : (int)roots->len;
 }
 
 /* InitiatorName=NAME from an open-iscsi initiatorname.iscsi file. */

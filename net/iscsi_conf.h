@@ -25,9 +25,19 @@
  * and what to write instead in why (never a secret). */
 int iscsi_conf_target(const struct net_request *a, const char *root_path,
 		      struct iscsi_target *t, char *why, size_t why_size);
+/* Most netroot=iscsi:... words a boot logs in to (portals of one LUN). */
+#define ISCSI_PORTALS_MAX 8
+/* dracut's several netroot=iscsi:... words (the root's LUN through several
+ * portals, grouped by multipath): each parsed into t[] as
+ * iscsi_conf_target does one. Returns how many (0 when the command line
+ * names fewer than two: the one target of iscsi_conf_target is the root),
+ * or -errno with the word that is wrong in why (never a secret). */
+int iscsi_conf_portals(const struct net_request *a, struct iscsi_target *t, size_t max,
+		       char *why, size_t why_size);
 /* Apply rd.iscsi.username= and the other CHAP parameters over t's. */
 void iscsi_conf_chap(const struct net_request *a, struct iscsi_target *t);
-/* Wipe rd.iscsi.password= and rd.iscsi.in.password= once the login is done:
+/* Wipe rd.iscsi.password=, rd.iscsi.in.password= and the rd.iscsi.param=
+ * words that set a password once the login is done:
  * the kernel keeps the session's secrets, PID 1 need not. */
 void iscsi_conf_forget(struct iscsi_args *a);
 /* The initiator name: rd.iscsi.initiator=, else the firmware's (may be

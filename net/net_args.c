@@ -31,13 +31,25 @@ static int set_dhcp_retry(void *args, const struct cmdline_word *w, const char *
 	return 0;
 }
 
+/* netroot=: the last one names the root; every iscsi: one is kept too
+ * (dracut logs in to each). */
+static int set_netroot(void *args, const struct cmdline_word *w, const char *value)
+{
+	struct net_args *a = args;
+	int r = cmdline_set_string(args, w, value);
+
+	if (r == 0 && strncmp(a->netroot, "iscsi:", 6) == 0)
+		r = strv_push_unique(&a->iscsi_roots, a->netroot);
+	return r;
+}
+
 #define F(f) offsetof(struct net_args, f)
 /* vlan=, bond=, bridge=, ifname= are kept whole for net/link/netdev_spec.c. */
 static const struct cmdline_word words[] = {
 	{ "ip",                     cmdline_set_string,    F(ip) },
 	{ "bootdev",                cmdline_set_string,    F(bootdev) },
 	{ "nfsroot",                cmdline_set_string,    F(nfsroot) },
-	{ "netroot",                cmdline_set_string,    F(netroot) },
+	{ "netroot",                set_netroot,           F(netroot) },
 	{ "rd.neednet",             cmdline_set_flag,      F(neednet) },
 	{ "rd.net.timeout.dhcp",    cmdline_set_seconds,   F(timeout_dhcp) },
 	{ "rd.net.timeout.carrier", cmdline_set_seconds,   F(timeout_carrier) },
@@ -56,11 +68,15 @@ void net_args_init(struct net_args *a)
 {
 	memset(a, 0, sizeof(*a));
 	a->netdevs = (struct strv)STRV_INIT;
+	a->iscsi_roots = (struct strv)STRV_INIT;
 }
 
 void net_args_free(struct net_args *a)
 {
 	strv_free(&a->netdevs);
+	for (size_t i = 0; i < a->iscsi_roots.len; i++)
+		explicit_bzero(a->iscsi_roots.items[i], strlen(a->iscsi_roots.items[i]));
+	strv_free(&a->iscsi_roots);
 }
 
 struct cmdline_owner net_args_cmdline(struct net_args *a)

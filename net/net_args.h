@@ -14,7 +14,11 @@ struct net_args {
 	char ip[CMDLINE_VALUE_MAX];           /* ip=: the last one given */
 	char bootdev[CMDLINE_VALUE_MAX];      /* bootdev=: the interface to use */
 	char nfsroot[CMDLINE_VALUE_MAX];      /* nfsroot=, with root=/dev/nfs */
-	char netroot[CMDLINE_VALUE_MAX];      /* netroot=nfs:..., netroot=iscsi:... */
+	char netroot[CMDLINE_VALUE_MAX];      /* netroot=nfs:..., netroot=iscsi:...: the last one */
+	/* Every netroot=iscsi:... in order, as dracut takes them: one login
+	 * each (a LUN through several portals, for multipath). Wiped when freed
+	 * (a word may carry CHAP secrets). */
+	struct strv iscsi_roots;
 	bool neednet;                         /* rd.neednet */
 	unsigned int timeout_dhcp;            /* rd.net.timeout.dhcp=, seconds */
 	unsigned int timeout_carrier;         /* rd.net.timeout.carrier=, seconds */

@@ -10,6 +10,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -125,6 +126,45 @@ static int dm_remove(const char *name)
 	return r;
 }
 
+size_t stackdown_dm_message_pack(void *buf, size_t size, const char *name, const char *message)
+{
+	struct dm_ioctl *io = buf;
+	struct dm_target_msg *msg;
+	size_t len = sizeof(*io) + sizeof(*msg) + strlen(message) + 1;
+
+	if (len > size || strlen(name) >= sizeof(io->name))
+		return 0;
+	memset(buf, 0, len);
+	io->version[0] = DM_VERSION_MAJOR;
+	io->data_size = (__u32)len;
+	io->data_start = sizeof(*io);
+	memcpy(io->name, name, strlen(name) + 1);
+	msg = (struct dm_target_msg *)((char *)buf + sizeof(*io));
+	msg->sector = 0;
+	memcpy(msg->message, message, strlen(message) + 1);
+	return len;
+}
+
+/* A map that queues I/O while it has no path (queue_if_no_path, as
+ * no_path_retry queue or a number of retries sets it) would keep the
+ * flush of its removal waiting for ever once every path is gone: told
+ * fail_if_no_path first (dracut's `dmsetup message MAP 0 fail_if_no_path`),
+ * it fails that I/O instead, and the removal goes on. */
+static void mpath_stop_queueing(const char *name)
+{
+	/* u64s: the request's structs are 8-byte aligned. */
+	uint64_t req[(sizeof(struct dm_ioctl) + sizeof(struct dm_target_msg) + 32) / 8 + 1];
+	int fd = open("/dev/mapper/control", O_RDWR | O_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	if (stackdown_dm_message_pack(req, sizeof(req), name, "fail_if_no_path") &&
+	    ioctl(fd, DM_TARGET_MSG, req) < 0)
+		log_warn("telling the multipath map %s to fail I/O without a path failed: %s; "
+			 "its removal may wait for a path", name, strerror(errno));
+	close(fd);
+}
+
 static int md_stop(const char *kname)
 {
 	char path[64];
@@ -153,7 +193,11 @@ static const char *kind_done_text(enum stackdown_kind kind)
 
 static int stack_dev_take_down(const struct stackdown_dev *dev)
 {
-	int r = dev->kind == STACKDOWN_MD ? md_stop(dev->kernel_name) : dm_remove(dev->name);
+	int r;
+
+	if (dev->kind == STACKDOWN_MPATH)
+		mpath_stop_queueing(dev->name);
+	r = dev->kind == STACKDOWN_MD ? md_stop(dev->kernel_name) : dm_remove(dev->name);
 
 	if (r < 0)
 		log_warn("taking down %s (%s) failed: %s; it stays assembled (is it still "

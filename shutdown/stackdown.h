@@ -38,6 +38,11 @@ enum stackdown_kind stackdown_dm_kind(const char *dm_uuid);
  * Returns its index, or -1 when none can. */
 int stackdown_next(const struct stackdown_set *set);
 
+/* The DM_TARGET_MSG request that sends message to sector 0 of the dm
+ * device name (a struct dm_ioctl and its struct dm_target_msg) into buf.
+ * Returns its length, or 0 when it does not fit in size. */
+size_t stackdown_dm_message_pack(void *buf, size_t size, const char *name, const char *message);
+
 /* Read the dm and md devices from sysfs (sys is "/sys"). 0 or -errno. */
 int stackdown_scan(const char *sys, struct stackdown_set *out);
 

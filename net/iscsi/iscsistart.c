@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #define POLL_MS 100
-#define ARGV_MAX 24
+#define ARGV_MAX 48
 
 /* iscsiadm(8), EXIT STATUS: the ones a boot login meets, what they mean and
  * what the user can do. */
@@ -66,7 +66,8 @@ static void argv_push(const char **argv, int *argc, const char *opt, const char 
 	argv[(*argc)++] = value;
 }
 
-static void child_exec(const struct iscsi_target *t, const char *initiator)
+static void child_exec(const struct iscsi_target *t, const char *initiator,
+		       const char *const *params)
 {
 	const char *argv[ARGV_MAX] = { ISCSISTART_PATH };
 	char port[16], group[16];
@@ -83,6 +84,8 @@ static void child_exec(const struct iscsi_target *t, const char *initiator)
 	argv_push(argv, &argc, "-w", t->chap.password);
 	argv_push(argv, &argc, "-U", t->chap.in_username);
 	argv_push(argv, &argc, "-W", t->chap.in_password);
+	for (; params && *params; params++)
+		argv_push(argv, &argc, "-P", *params);
 	argv[argc] = NULL;
 	execv(ISCSISTART_PATH, (char *const *)argv);
 	_exit(127);
@@ -176,7 +179,7 @@ static int child_wait(pid_t pid, bool kill_it, int *wstatus)
 }
 
 int iscsistart_login(const struct iscsi_target *t, const char *initiator,
-		     unsigned int timeout_ms, int *status)
+		     const char *const *params, unsigned int timeout_ms, int *status)
 {
 	int wstatus = 0, reported = 0, fds[2];
 	pid_t pid;
@@ -197,7 +200,7 @@ int iscsistart_login(const struct iscsi_target *t, const char *initiator,
 	if (pid == 0) {
 		dup2(fds[1], STDOUT_FILENO);
 		dup2(fds[1], STDERR_FILENO);
-		child_exec(t, initiator);
+		child_exec(t, initiator, params);
 	}
 	close(fds[1]);
 	r = output_relay(fds[0], timeout_ms, &reported);

@@ -11,14 +11,16 @@
 
 #define ISCSISTART_PATH LAYOUT_ISCSISTART
 
-/* Run iscsistart for t as initiator, killing it after timeout_ms. Returns 0
+/* Run iscsistart for t as initiator, with each NAME=VALUE of params
+ * (NULL-terminated; NULL: none) as an -P option, killing it after
+ * timeout_ms. Returns 0
  * when the session is up (or was already), -ETIMEDOUT when killed, -ENOENT
  * when the program is missing, -EIO with *status the status it reported
 (or its exit status) otherwise. Its output goes on to stderr.
  * Secrets go to it on its command line (no other process runs to see it)
  * and are never logged. */
 int iscsistart_login(const struct iscsi_target *t, const char *initiator,
-		     unsigned int timeout_ms, int *status);
+		     const char *const *params, unsigned int timeout_ms, int *status);
 /* The status in iscsistart's "initiator reported error (N - ...)" line, or
  * -1 when line is not one. */
 int iscsistart_reported_status(const char *line);

@@ -9,14 +9,28 @@ MPATH_WWID=3$MPATH_WWN
 
 # mpath_image: a generic image with --multipath, made once per run.
 mpath_image() {
-	local img=$WORK/mpath.img
-	(
-		flock 9
-		[ -s "$img" ] && [ "$img" -nt "$BUILD/lifeboat-init" ] && [ "$img" -nt "$BUILD/lifeboat" ] ||
-			"$BUILD/lifeboat" build --config /dev/null --generic --multipath \
-			--kver "$KVER" -o "$img" >"$img.log" 2>&1
-	) 9>"$img.lock" || { echo "building the --multipath image failed: $img.log"; return 1; }
-	echo "$img"
+	cached_image mpath --generic --multipath
+}
+
+# The bound of a lone path's hold in the host-like image (its
+# multipath.conf's find_multipaths_timeout), shorter than the boot's 5 s
+# quiet period so that the bound, not the quiet, is what releases it.
+MPATH_HOLD_S=2
+# The WWN of a LUN with one path, which the host-like image's wwids does
+# not list.
+MPATH_WWN_LONE=5000c500a1b2c3d5
+
+# mpath_host_image: a generic --multipath image with what a multipath host
+# gives a host-only one: /etc/multipath/wwids listing the two-path LUN and
+# an /etc/multipath.conf; made once per run.
+mpath_host_image() {
+	local dir=$WORK/mpath-host
+	mkdir -p "$dir"
+	printf '# Multipath wwids, Version : 1.0\n/%s/\n' "$MPATH_WWID" > "$dir/wwids"
+	printf 'defaults {\n\tfind_multipaths yes\n\tfind_multipaths_timeout %s\n\tuser_friendly_names no\n}\n' \
+		"$MPATH_HOLD_S" > "$dir/multipath.conf"
+	cached_image mpath-host --generic --multipath --add-files "$dir/wwids:/etc/multipath/wwids" \
+		--add-files "$dir/multipath.conf:/etc/multipath.conf"
 }
 
 # mpath_disk_args DISK: the disk through two controllers, paths p0 and p1;
@@ -53,69 +67,45 @@ mpath_assert_root_on_map() {
 	assert_not_log "$log" "LIFEBOAT-TEST: rootmount /dev/sd"
 }
 
-# rd.multipath=default: the first path is held until the second shows the
-# same WWID; the root mounts on the map.
-case_mpath_root() {
-	mpath_boot "root=UUID=$UUID_EXT4 rw rd.multipath=default lifeboat.test.show=/sys/block/dm-0/dm/uuid" &&
-	mpath_assert_root_on_map &&
-	assert_timeline "$CASE_DIR/console.log" &&
-	assert_log "$CASE_DIR/console.log" "timeline [0-9.]* mpath-path sd[a-z] $MPATH_WWID" &&
-	assert_log "$CASE_DIR/console.log" "timeline [0-9.]* mpath-map dm-[0-9]* $MPATH_WWID"
-}
-
 # mpath_pull_path LOG SOCKET PATTERN DEVICE: once qemu's monitor listens,
-# wait (polling the console log every 20 ms) until PATTERN shows, then
-# device_del DEVICE at once.
+# wait until PATTERN shows in the console log, then device_del DEVICE.
 mpath_pull_path() {
-	python3 - "$@" <<-'EOT'
-	import re, socket, sys, time
-	log, path, pattern, dev = sys.argv[1:5]
-	s = socket.socket(socket.AF_UNIX)
-	for _ in range(400):
-	    try:
-	        s.connect(path)
-	        break
-	    except OSError:
-	        time.sleep(0.05)
-	s.settimeout(10)
-	def prompt():
-	    seen = b""
-	    while not seen.endswith(b"(qemu) "):
-	        more = s.recv(4096)
-	        if not more:
-	            sys.exit("qemu's monitor closed")
-	        seen += more
-	prompt()
-	end = time.time() + 120
-	while time.time() < end:
-	    try:
-	        with open(log, errors="replace") as f:
-	            if re.search(pattern, f.read()):
-	                break
-	    except OSError:
-	        pass
-	    time.sleep(0.02)
-	s.sendall(("device_del " + dev + "\n").encode())
-	prompt()
-	EOT
+	qemu_monitor "$2" -w "$1" "$3" "device_del $4"
 }
 
-# A path is pulled out (virtio-scsi hot unplug: the guest's sd device is
-# removed) as soon as the init says the map is made, while the boot goes
-# on to mount the root; the root's init waits until one path is left,
-# then writes a block, syncs it and reads it back with O_DIRECT: the map
-# failed over to the path left, before or after switch_root.
+# A partitioned LUN (the GPT test disk, the root in partition 2) through
+# two paths with rd.multipath=default: the first path is held until the
+# second shows the same WWID; multipath makes the map and kpartx maps its
+# partitions as WWID-part1 and WWID-part2 (Debian's names); the paths' own
+# partitions (sda2, sdb2 show the same PARTUUID) are never taken: the root
+# mounts on the partition map. A path is pulled out (virtio-scsi hot
+# unplug: the guest's sd device is removed) as soon as the init says the
+# map is made, while the boot goes on to mount the root; the root's init
+# waits until one path is left, then writes a block, syncs it and reads it
+# back with O_DIRECT: the map failed over to the path left, before or
+# after switch_root. The root's init then hands the machine back to the
+# way out, which removes the partition maps, then the multipath map (told
+# fail_if_no_path first), then powers off.
 case_mpath_path_lost() {
 	local mon=$CASE_DIR/mon.sock log=$CASE_DIR/console.log
 	mpath_pull_path "$log" "$mon" "is a path of dm-" p0 &
-	mpath_boot "root=UUID=$UUID_EXT4 rw rd.multipath=default lifeboat.test.pathloss=1 \
-lifeboat.test.show=/sys/block/dm-0/dm/uuid" -monitor "unix:$mon,server=on,wait=off"
+	MPATH_DISK=gpt.img mpath_boot "root=PARTUUID=$PARTUUID_GPT rw rd.multipath=default \
+lifeboat.test.pathloss=1 lifeboat.test.show=/sys/block/dm-0/dm/uuid lifeboat.test.handback=poweroff" \
+		-monitor "unix:$mon,server=on,wait=off"
 	wait $!
 	mpath_assert_root_on_map &&
+	assert_timeline "$log" &&
+	assert_log "$log" "timeline [0-9.]* mpath-path sd[a-z] $MPATH_WWID" &&
+	assert_log "$log" "timeline [0-9.]* mpath-map dm-[0-9]* $MPATH_WWID" &&
 	assert_log "$log" "LIFEBOAT-TEST: rootmount /dev/dm-[0-9]* ext4 rw" &&
+	assert_log "$log" "LIFEBOAT-TEST: dm dm-[0-9]* $MPATH_WWID-part2 " &&
 	assert_log "$log" "LIFEBOAT-TEST: pathloss 1 paths left" &&
 	assert_log "$log" "LIFEBOAT-TEST: pathloss io ok" &&
-	assert_not_log "$log" "EXT4-fs error"
+	assert_not_log "$log" "EXT4-fs error" &&
+	assert_log_order "$log" "lifeboat-shutdown: removed the device-mapper device $MPATH_WWID-part2" \
+		"lifeboat-shutdown: removed the multipath map $MPATH_WWID " &&
+	assert_log_order "$log" "lifeboat-shutdown: removed the multipath map $MPATH_WWID " "reboot: Power down" &&
+	assert_not_log "$log" "telling the multipath map"
 }
 
 # rd.multipath=0: nothing is grouped; the root mounts on the first path
@@ -128,38 +118,34 @@ case_mpath_off() {
 	assert_not_log "$CASE_DIR/console.log" "LIFEBOAT-TEST: dm dm-"
 }
 
-# A partitioned LUN (the GPT test disk, the root in partition 2): kpartx
-# maps the map's partitions as WWID-part1 and WWID-part2 (Debian's names);
-# the paths' own partitions (sda2, sdb2 show the same PARTUUID) are never
-# taken: the root mounts on the partition map. The root's init hands the
-# machine back to the way out, which removes the partition maps, then the
-# multipath map, then powers off.
-case_mpath_partition() {
-	local log=$CASE_DIR/console.log
-	MPATH_DISK=gpt.img mpath_boot "root=PARTUUID=$PARTUUID_GPT rw rd.multipath=default \
-lifeboat.test.handback=poweroff" &&
-	assert_root_reached "$log" &&
-	assert_log "$log" "LIFEBOAT-TEST: rootmount /dev/dm-[0-9]* ext4" &&
-	assert_log "$log" "LIFEBOAT-TEST: dm dm-[0-9]* $MPATH_WWID-part2 " &&
-	assert_log "$log" "LIFEBOAT-TEST: dm dm-[0-9]* $MPATH_WWID " &&
-	assert_not_log "$log" "LIFEBOAT-TEST: rootmount /dev/sd" &&
-	assert_log_order "$log" "lifeboat-shutdown: removed the device-mapper device $MPATH_WWID-part2" \
-		"lifeboat-shutdown: removed the multipath map $MPATH_WWID " &&
-	assert_log_order "$log" "lifeboat-shutdown: removed the multipath map $MPATH_WWID " "reboot: Power down"
+# mpath_assert_hold LOG DEV WWID MAX: the lone path DEV was released at most
+# MAX seconds after it was offered (the timeline's mpath-path and
+# mpath-release marks, the guest's clock).
+mpath_assert_hold() {
+	local log=$1 dev=$2 wwid=$3 max=$4 t0 t1
+	t0=$(sed -n "s/^LIFEBOAT-TEST: timeline \([0-9.]*\) mpath-path $dev $wwid.*/\1/p" "$log" | head -n 1)
+	t1=$(sed -n "s/^LIFEBOAT-TEST: timeline \([0-9.]*\) mpath-release $dev $wwid.*/\1/p" "$log" | head -n 1)
+	[ -n "$t0" ] && [ -n "$t1" ] || { echo "the timeline lacks the path's mpath-path or mpath-release"; return 1; }
+	awk -v a="$t0" -v b="$t1" -v m="$max" 'BEGIN { exit !(b - a <= m) }' ||
+		{ echo "the lone path was held $t0 -> $t1, more than $max s"; return 1; }
 }
 
-# rd.multipath=default and a LUN with one path only (wwn= on one scsi-hd):
-# the disk is held for a second path until the devices settle, then
-# released as a plain disk, and the root mounts on it.
+# rd.multipath=default and a LUN with one path only (one scsi-hd, a WWN
+# the image's wwids does not list): the disk is held for a second path
+# until the bound of the image's multipath.conf (find_multipaths_timeout
+# $MPATH_HOLD_S, shorter than the 5 s quiet period that released it before
+# there was a bound), then released as a plain disk, and the root mounts
+# on it.
 case_mpath_single_path() {
 	local log=$CASE_DIR/console.log img disk
-	img=$(mpath_image) || return 1
+	img=$(mpath_host_image) || return 1
 	disk=$(disk_copy ext4.img)
 	boot_qemu "$log" "$KERNEL" "$img" "root=UUID=$UUID_EXT4 rd.multipath=default" \
 		-device virtio-scsi-pci,id=scsi0 -drive "file=$disk,format=raw,if=none,id=d0" \
-		-device "scsi-hd,bus=scsi0.0,drive=d0,id=p0,serial=LBMP01,wwn=0x$MPATH_WWN" &&
+		-device "scsi-hd,bus=scsi0.0,drive=d0,id=p0,serial=LBMP02,wwn=0x$MPATH_WWN_LONE" &&
 	assert_root_reached "$log" &&
-	assert_log "$log" "multipath: /dev/sda (WWID $MPATH_WWID) showed one path: used as a plain disk" &&
+	assert_log "$log" "multipath: /dev/sda (WWID 3$MPATH_WWN_LONE) showed one path: used as a plain disk (held [0-9]* ms of at most ${MPATH_HOLD_S}000)" &&
+	mpath_assert_hold "$log" sda "3$MPATH_WWN_LONE" "$MPATH_HOLD_S.8" &&
 	assert_log "$log" "LIFEBOAT-TEST: rootmount /dev/sda ext4" &&
 	assert_not_log "$log" "LIFEBOAT-TEST: dm dm-"
 }
@@ -170,14 +156,9 @@ case_mpath_single_path() {
 # then opens it through the path left, and the root's init writes and
 # reads back through it.
 case_mpath_luks_path_lost() {
-	local img=$WORK/mpath-stacks.img disk rc log=$CASE_DIR/console.log
+	local img disk rc log=$CASE_DIR/console.log
 	stacks_disks || return 1
-	(
-		flock 9
-		[ -s "$img" ] && [ "$img" -nt "$BUILD/lifeboat-init" ] && [ "$img" -nt "$BUILD/lifeboat" ] ||
-			"$BUILD/lifeboat" build --config /dev/null --generic --multipath --block-stacks \
-			--kver "$KVER" -o "$img" >"$img.log" 2>&1
-	) 9>"$img.lock" || { echo "building the --multipath --block-stacks image failed: $img.log"; return 1; }
+	img=$(cached_image mpath-stacks --generic --multipath --block-stacks) || return 1
 	disk=$(stack_copy luks)
 	# shellcheck disable=SC2046
 	QEMU_TIMEOUT=240 rescue_start "$img" "root=UUID=$UUID_LUKS_FS rd.luks.uuid=$UUID_LUKS rw \
@@ -203,15 +184,13 @@ rd.multipath=default rd.timeout=90 lifeboat.test.pathloss=1" $(mpath_disk_args "
 
 # The strict claim of a host-only image: an image whose
 # /etc/multipath/wwids lists the LUN (as the host's would; added here with
-# --add-files) and no rd.multipath= word. The first path is claimed at
-# once (multipath makes the map of one path), and the second joins it when
-# it comes (multipath runs again and reloads the map with it).
+# --add-files, with a multipath.conf) and no rd.multipath= word. The first
+# path is claimed at once (multipath makes the map of one path), and the
+# second joins it when it comes (multipath runs again and reloads the map
+# with it).
 case_mpath_wwids() {
-	local img=$CASE_DIR/mpath-wwids.img log=$CASE_DIR/console.log disk
-	printf '# Multipath wwids, Version : 1.0\n/%s/\n' "$MPATH_WWID" > "$CASE_DIR/wwids"
-	"$BUILD/lifeboat" build --config /dev/null --generic --multipath --kver "$KVER" \
-		--add-files "$CASE_DIR/wwids:/etc/multipath/wwids" -o "$img" >"$img.log" 2>&1 ||
-		{ echo "building the image failed: $img.log"; return 1; }
+	local img log=$CASE_DIR/console.log disk
+	img=$(mpath_host_image) || return 1
 	disk=$(disk_copy ext4.img)
 	# shellcheck disable=SC2046
 	boot_qemu "$log" "$KERNEL" "$img" "root=UUID=$UUID_EXT4 lifeboat.test.show=/sys/block/dm-0/dm/uuid" \
@@ -222,4 +201,77 @@ case_mpath_wwids() {
 		echo "not both paths joined the map"
 		return 1
 	fi
+}
+
+# The second portal of the iSCSI multipath case: a second address of the
+# namespace's bridge, where tgtd listens too (one target, so one LUN and
+# one VPD page 0x83 through both).
+MPATH_PORTAL2=198.51.100.2
+# tgt's NAA designator for target 1's LUN 1 (the same through each portal).
+MPATH_ISCSI_WWID=360000000000000000e00000000010001
+
+# mpath_wait_then LOG PATTERN COMMAND...: once PATTERN shows in the console
+# log (polled every 100 ms, at most 120 s), run COMMAND.
+mpath_wait_then() {
+	local log=$1 pattern=$2 i
+	shift 2
+	for i in $(seq 1 1200); do
+		grep -q -- "$pattern" "$log" 2>/dev/null && { "$@"; return; }
+		sleep 0.1
+	done
+	echo "mpath_wait_then: '$pattern' never showed in $log"
+	return 1
+}
+
+# Multipath over iSCSI: tgtd serves the root LUN on two portals of one
+# subnet (198.51.100.1 and .2, as two ports of one storage controller),
+# and two netroot=iscsi: words make the init log in to both (a third, a
+# port nothing listens on, is said once and left); multipath
+# groups the two disks and the root mounts on the map. Once the root's
+# init runs, the first portal's address leaves the bridge (the path's
+# link is gone: the session's nop-outs, every second by rd.iscsi.param=,
+# go unanswered; without them only a SCSI command's 30 s timeout would
+# tell, as iscsistart sets none); the root's init waits
+# until one path is left running, writes a block and reads it back past
+# the cache through the other portal. The way out removes the map, then
+# logs out of the sessions.
+case_mpath_iscsi_two_portals() {
+	local rc=0 log=$CASE_DIR/two-portals.log
+	NET_IMG=$(cached_image mpath-iscsi --generic --iscsi --multipath) || return 1
+	net_ns_up || { net_ns_down; echo "creating the namespace failed"; return 1; }
+	trap 'iscsi_down' EXIT
+	# The first address leaving must not take the second with it.
+	ip netns exec "$NET_NS" sysctl -qw net.ipv4.conf.br0.promote_secondaries=1 &&
+	ip -n "$NET_NS" addr add "$MPATH_PORTAL2/24" dev br0 &&
+	iscsi_target_start &&
+	iscsi_adm --op new --mode portal --param "portal=$MPATH_PORTAL2:3260" || rc=1
+	if [ $rc -eq 0 ]; then
+		mpath_wait_then "$log" "^LIFEBOAT-TEST: root reached" \
+			ip -n "$NET_NS" addr del "$NET_SERVER/24" dev br0 &
+		net_boot two-portals "netroot=iscsi:$NET_SERVER::::$ISCSI_IQN:root \
+netroot=iscsi:$MPATH_PORTAL2::::$ISCSI_IQN:root netroot=iscsi:$NET_SERVER::3261::$ISCSI_IQN:root \
+root=UUID=$UUID_EXT4 rw \
+ip=$NET_GUEST:::255.255.255.0::eth0:none rd.multipath=default rd.shell=0 \
+rd.iscsi.param=node.conn[0].timeo.noop_out_interval=1 rd.iscsi.param=node.conn[0].timeo.noop_out_timeout=2 \
+lifeboat.test.pathloss=1 lifeboat.test.handback=poweroff"
+		wait $! || rc=1
+	fi
+	cp "$NET_LOG" "$CASE_DIR/console.log" 2>/dev/null
+	log=$CASE_DIR/console.log
+	[ $rc -eq 0 ] &&
+	assert_root_reached "$log" &&
+	assert_log "$log" "timeline [0-9.]* iscsi $ISCSI_IQN:root $NET_SERVER:3260" &&
+	assert_log "$log" "timeline [0-9.]* iscsi $ISCSI_IQN:root $MPATH_PORTAL2:3260" &&
+	[ "$(grep -c "iSCSI: logging in to the iSCSI target $ISCSI_IQN:root at $NET_SERVER:3261 .*; the root goes on through the 2 other portals logged in to" "$log")" -eq 1 ] &&
+	assert_log "$log" "LIFEBOAT-TEST: rootmount /dev/dm-[0-9]* ext4 rw" &&
+	assert_log "$log" "LIFEBOAT-TEST: dm dm-[0-9]* $MPATH_ISCSI_WWID " &&
+	[ "$(grep -c "multipath: /dev/sd[a-z] is a path of dm-0 (WWID $MPATH_ISCSI_WWID)" "$log")" -ge 1 ] &&
+	assert_not_log "$log" "LIFEBOAT-TEST: rootmount /dev/sd" &&
+	assert_log "$log" "LIFEBOAT-TEST: pathloss 1 paths left" &&
+	assert_log "$log" "LIFEBOAT-TEST: pathloss io ok" &&
+	assert_not_log "$log" "EXT4-fs error" &&
+	assert_log_order "$log" "lifeboat-shutdown: removed the multipath map $MPATH_ISCSI_WWID " \
+		"lifeboat-shutdown: logged out of the iSCSI target $ISCSI_IQN:root at $MPATH_PORTAL2" || rc=1
+	iscsi_down
+	return $rc
 }

@@ -5,37 +5,6 @@
 
 NET_MAC2=52:54:00:00:00:02
 
-# net_monitor SOCKET COMMAND...: once qemu's monitor listens on SOCKET, send
-# each COMMAND, each after the monitor's prompt: a command sent before it
-# is not always read (qemu was started with -S, so the guest has not run
-# yet when the first comes).
-net_monitor() {
-	python3 - "$@" <<-'EOT'
-	import socket, sys, time
-	path, cmds = sys.argv[1], sys.argv[2:]
-	s = socket.socket(socket.AF_UNIX)
-	for _ in range(200):
-	    try:
-	        s.connect(path)
-	        break
-	    except OSError:
-	        time.sleep(0.05)
-	s.settimeout(10)
-	def prompt():
-	    seen = b""
-	    while not seen.endswith(b"(qemu) "):
-	        more = s.recv(4096)
-	        if not more:
-	            sys.exit("qemu's monitor closed")
-	        seen += more
-	prompt()
-	for c in cmds:
-	    s.sendall((c + "\n").encode())
-	    prompt()
-	s.close()
-	EOT
-}
-
 # VLAN 5 as a switch port would carry it: the guest's first NIC is a UDP
 # socket to tests/boot/vlan-relay.py, which passes frames tagged 5 untagged
 # to tapv on the bridge (and tags what comes back), and drops the rest.
@@ -62,7 +31,7 @@ case_net_netdevs() {
 	net_nfs_start && net_dhcp_start "$NET_SERVER:/nfsroot" || rc=1
 	nic2=$(net_nic tap2 $NET_MAC2 0x6)
 	if [ $rc -eq 0 ]; then
-		net_monitor "$CASE_DIR/bond.mon" "set_link n0 off" "cont" &
+		qemu_monitor "$CASE_DIR/bond.mon" "set_link n0 off" "cont" &
 		# shellcheck disable=SC2086
 		net_boot bond "ifname=lan0:$NET_MAC ifname=lan1:$NET_MAC2 ip=bond0:dhcp \
 bond=bond0:lan0,lan1:mode=active-backup,miimon=100" $nic2 -S \
@@ -132,13 +101,13 @@ case_net_late_carrier() {
 	net_ns_up || { net_ns_down; echo "creating the namespace failed"; return 1; }
 	net_nfs_start && net_dhcp_start "$NET_SERVER:/nfsroot" || rc=1
 	if [ $rc -eq 0 ]; then
-		net_monitor "$mon" "set_link n0 off" "cont" &
+		qemu_monitor "$mon" "set_link n0 off" "cont" &
 		# shellcheck disable=SC2046
 		NET_NIC0_MODEL=e1000 net_boot late-carrier "root=dhcp ip=dhcp rd.shell=0" \
 			$(net_nic tap1 52:54:00:00:00:09 0x4) -S -monitor "unix:$mon,server=on,wait=off" &
 		qpid=$!
 		net_wait_dhcp tap1 || rc=1
-		net_monitor "$mon" "set_link n0 on" || rc=1
+		qemu_monitor "$mon" "set_link n0 on" || rc=1
 		wait "$qpid"
 		NET_LOG=$CASE_DIR/late-carrier.log.txt
 		[ $rc -ne 0 ] || { assert_root_reached "$NET_LOG" &&

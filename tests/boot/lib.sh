@@ -131,6 +131,50 @@ boot_qemu() {
 		"$@" </dev/null >"$log" 2>&1
 }
 
+# qemu_monitor SOCKET [-w LOG PATTERN] COMMAND...: once qemu's monitor
+# listens on SOCKET (-monitor unix:SOCKET,server=on,wait=off), send each
+# COMMAND, each after the monitor's prompt: a command sent before it is
+# not always read (with -S the guest has not run yet when the first
+# comes). With -w, first wait until PATTERN (a Python regular expression)
+# shows in the console log LOG, polled every 20 ms, at most 120 s.
+qemu_monitor() {
+	python3 - "$@" <<-'EOT'
+	import re, socket, sys, time
+	path, cmds, log = sys.argv[1], sys.argv[2:], None
+	if cmds[:1] == ["-w"]:
+	    log, pattern, cmds = cmds[1], cmds[2], cmds[3:]
+	s = socket.socket(socket.AF_UNIX)
+	for _ in range(400):
+	    try:
+	        s.connect(path)
+	        break
+	    except OSError:
+	        time.sleep(0.05)
+	s.settimeout(10)
+	def prompt():
+	    seen = b""
+	    while not seen.endswith(b"(qemu) "):
+	        more = s.recv(4096)
+	        if not more:
+	            sys.exit("qemu's monitor closed")
+	        seen += more
+	prompt()
+	end = time.time() + 120
+	while log and time.time() < end:
+	    try:
+	        with open(log, errors="replace") as f:
+	            if re.search(pattern, f.read()):
+	                break
+	    except OSError:
+	        pass
+	    time.sleep(0.02)
+	for c in cmds:
+	    s.sendall((c + "\n").encode())
+	    prompt()
+	s.close()
+	EOT
+}
+
 # Assertions on a boot log: each prints what failed and returns non-zero.
 assert_root_reached() {
 	local log=$1

@@ -154,14 +154,28 @@ static void print_usr_mount(void)
  * SCSI path of the multipath root is left (the case pulls the other out),
  * then write a block to the root, sync it, and read it back past the page
  * cache: the map must have failed over to the path left. */
+/* A path pulled out is gone from /sys/block; an iSCSI path whose portal
+ * went away stays, its SCSI device no longer "running" (blocked while the
+ * session recovers, then transport-offline). */
 static int sd_paths(void)
 {
 	DIR *d = opendir("/sys/block");
 	struct dirent *e;
 	int n = 0;
 
-	while (d && (e = readdir(d)))
-		n += strncmp(e->d_name, "sd", 2) == 0;
+	while (d && (e = readdir(d))) {
+		char path[300], state[32] = "";
+		FILE *f;
+
+		if (strncmp(e->d_name, "sd", 2) != 0)
+			continue;
+		snprintf(path, sizeof(path), "/sys/block/%s/device/state", e->d_name);
+		f = fopen(path, "re");
+		if (f && fgets(state, sizeof(state), f))
+			n += strncmp(state, "running", 7) == 0;
+		if (f)
+			fclose(f);
+	}
 	if (d)
 		closedir(d);
 	return n;

@@ -77,6 +77,22 @@ static void ibft_fuzz(const char *text)
 	ibft_read(ibft_dir, &t, init, sizeof(init));
 }
 
+/* The text as a command line: several netroot=iscsi: words, rd.iscsi.param=. */
+static void portals_fuzz(const char *text)
+{
+	static struct boot_args args;
+	static struct boot_plan plan;
+	static struct iscsi_target t[ISCSI_PORTALS_MAX];
+	char why[512];
+
+	bootargs_init(&args);
+	bootargs_parse(text, NULL, &args);
+	boot_plan_make(&args, &plan);
+	if (plan.net.iscsi)
+		iscsi_conf_portals(&plan.net, t, ISCSI_PORTALS_MAX, why, sizeof(why));
+	bootargs_free(&args);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct boot_args args;
@@ -102,6 +118,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (plan.net.iscsi)
 			iscsi_conf_target(&plan.net, NULL, &t, why, sizeof(why));
 	}
+	portals_fuzz(text);
 	ibft_fuzz(text);
 	free(text);
 	return 0;

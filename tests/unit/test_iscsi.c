@@ -233,6 +233,63 @@ static void conf_target_secrets(void **state)
 	assert_non_null(strstr(why, "netroot="));
 }
 
+/* dracut's several netroot=iscsi:... words: one target each (a LUN's
+ * portals), in order; one word, or root= naming the target, is one. */
+static void conf_portals(void **state)
+{
+	struct boot_args a;
+	struct iscsi_target t[ISCSI_PORTALS_MAX];
+	char why[300];
+
+	(void)state;
+	args_from(&a, "root=UUID=1234 netroot=iscsi:198.51.100.1::::iqn.a "
+		  "netroot=iscsi:u:pw@198.51.100.2::3261::iqn.a netroot=iscsi:198.51.100.1::::iqn.a");
+	assert_int_equal(iscsi_conf_portals(RQ(a), t, ISCSI_PORTALS_MAX, why, sizeof(why)), 2);
+	assert_string_equal(t[0].server, "198.51.100.1");
+	assert_int_equal(t[0].port, 3260);
+	assert_string_equal(t[1].server, "198.51.100.2");
+	assert_int_equal(t[1].port, 3261);
+	assert_string_equal(t[1].name, "iqn.a");
+	assert_string_equal(t[1].chap.password, "pw");
+	assert_int_equal(t[0].group, 1);
+	bootargs_free(&a);
+	args_from(&a, "root=UUID=1234 netroot=iscsi:198.51.100.1::::iqn.a");
+	assert_int_equal(iscsi_conf_portals(RQ(a), t, ISCSI_PORTALS_MAX, why, sizeof(why)), 0);
+	bootargs_free(&a);
+	/* The firmware's table comes first: the words are not the root's. */
+	args_from(&a, "rd.iscsi.firmware netroot=iscsi:198.51.100.1::::iqn.a "
+		  "netroot=iscsi:198.51.100.2::::iqn.a");
+	assert_int_equal(iscsi_conf_portals(RQ(a), t, ISCSI_PORTALS_MAX, why, sizeof(why)), 0);
+	bootargs_free(&a);
+	args_from(&a, "netroot=iscsi:198.51.100.1::::iqn.a netroot=iscsi:u:topsecret@198.51.100.2:::zz:iqn.a");
+	assert_int_equal(iscsi_conf_portals(RQ(a), t, ISCSI_PORTALS_MAX, why, sizeof(why)), -EINVAL);
+	assert_null(strstr(why, "topsecret"));
+	assert_int_equal(iscsi_conf_portals(RQ(a), t, 1, why, sizeof(why)), -E2BIG);
+	bootargs_free(&a);
+}
+
+/* rd.iscsi.param=NAME=VALUE: kept in order for iscsistart's -P; one with
+ * a password is wiped with the other secrets after the login. */
+static void conf_params(void **state)
+{
+	struct boot_args a;
+
+	(void)state;
+	bootargs_init(&a);
+	assert_int_equal(bootargs_parse("rd.iscsi.param=node.conn[0].timeo.noop_out_interval=2 "
+					"rd.iscsi.param=node.session.auth.password=pw", NULL, &a), 0);
+	assert_int_equal(a.iscsi.n_params, 2);
+	assert_string_equal(a.iscsi.params[0], "node.conn[0].timeo.noop_out_interval=2");
+	iscsi_conf_forget(&a.iscsi);
+	assert_string_equal(a.iscsi.params[0], "node.conn[0].timeo.noop_out_interval=2");
+	assert_string_equal(a.iscsi.params[1], "");
+	bootargs_free(&a);
+	bootargs_init(&a);
+	assert_int_not_equal(bootargs_parse("rd.iscsi.param=novalue", NULL, &a), 0);
+	assert_int_equal(a.iscsi.n_params, 0);
+	bootargs_free(&a);
+}
+
 /* ---- the initiator name ---- */
 
 static char tmpdir[64];
@@ -418,6 +475,8 @@ int main(void)
 		cmocka_unit_test(conf_wanted),
 		cmocka_unit_test(conf_target_sources),
 		cmocka_unit_test(conf_target_secrets),
+		cmocka_unit_test(conf_portals),
+		cmocka_unit_test(conf_params),
 		cmocka_unit_test(initiator_choice),
 		cmocka_unit_test(ibft_target),
 		cmocka_unit_test(lun_disks),

@@ -1,5 +1,6 @@
 /* Unit tests: blockstack/mpath.c's claim rules that need no devices: the
- * wwids file's lines and the mode a boot claims paths in. */
+ * wwids file's lines, multipath.conf's hold bound and the mode a boot
+ * claims paths in. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -32,6 +33,27 @@ static void wwids_lines(void **state)
 	assert_false(mpath_wwids_has(text, ""));
 	assert_false(mpath_wwids_has(NULL, "35000c500a1b2c3d4"));
 	assert_false(mpath_wwids_has("#/35000c500a1b2c3d4/\n", "35000c500a1b2c3d4"));
+}
+
+/* find_multipaths_timeout: the last one set, its seconds as ms, a
+ * negative one's magnitude; none, 0 or no number: -1. */
+static void conf_hold(void **state)
+{
+	(void)state;
+	assert_int_equal(mpath_conf_hold_ms("defaults {\n\tfind_multipaths smart\n"
+					    "\tfind_multipaths_timeout 3\n}\n"), 3000);
+	assert_int_equal(mpath_conf_hold_ms("defaults {\n  find_multipaths_timeout \"-10\" # known\n}"),
+			 10000);
+	assert_int_equal(mpath_conf_hold_ms("find_multipaths_timeout 2\nfind_multipaths_timeout 7"), 7000);
+	assert_int_equal(mpath_conf_hold_ms("find_multipaths_timeout 99999999999999999999"), 3600000);
+	assert_int_equal(mpath_conf_hold_ms("defaults {\n\tfind_multipaths yes\n}\n"), -1);
+	assert_int_equal(mpath_conf_hold_ms("# find_multipaths_timeout 3\n"), -1);
+	assert_int_equal(mpath_conf_hold_ms("find_multipaths_timeout 0\n"), -1);
+	assert_int_equal(mpath_conf_hold_ms("find_multipaths_timeout 3s\n"), -1);
+	assert_int_equal(mpath_conf_hold_ms("find_multipaths_timeoutx 3\n"), -1);
+	assert_int_equal(mpath_conf_hold_ms("find_multipaths_timeout\n3\n"), -1);
+	assert_int_equal(mpath_conf_hold_ms(""), -1);
+	assert_int_equal(mpath_conf_hold_ms(NULL), -1);
 }
 
 static void put(const char *root, const char *rel, const char *text, mode_t mode)
@@ -104,6 +126,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(wwids_lines),
+		cmocka_unit_test(conf_hold),
 		cmocka_unit_test(modes),
 		cmocka_unit_test(words),
 	};

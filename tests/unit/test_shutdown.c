@@ -16,6 +16,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <linux/dm-ioctl.h>
+
 #include "bootlib/clock.h"
 #include "bootlib/stage.h"
 #include "shutdown/bounded.h"
@@ -278,6 +280,35 @@ static void stack_order(void **state)
 	assert_int_equal(stackdown_dm_kind("part1-mpath-35000c500a1b2c3d4"), STACKDOWN_DM_OTHER);
 }
 
+/* The way out's fail_if_no_path to a multipath map: the request the
+ * kernel's DM_TARGET_MSG reads (dm-ioctl.h), to sector 0. */
+static void dm_message_request(void **state)
+{
+	union {
+		struct dm_ioctl io;
+		char buf[512];
+	} u;
+	const struct dm_target_msg *msg = (const void *)(u.buf + sizeof(struct dm_ioctl));
+	size_t len;
+	char name[DM_NAME_LEN + 1];
+
+	(void)state;
+	len = stackdown_dm_message_pack(&u, sizeof(u), "35000c500a1b2c3d4", "fail_if_no_path");
+	assert_int_equal(len, sizeof(struct dm_ioctl) + sizeof(struct dm_target_msg) + 16);
+	assert_int_equal(u.io.version[0], DM_VERSION_MAJOR);
+	assert_int_equal(u.io.data_size, len);
+	assert_int_equal(u.io.data_start, sizeof(struct dm_ioctl));
+	assert_string_equal(u.io.name, "35000c500a1b2c3d4");
+	assert_int_equal(msg->sector, 0);
+	assert_string_equal(msg->message, "fail_if_no_path");
+	/* Too small a buffer, or a name dm cannot hold: no request. */
+	assert_int_equal(stackdown_dm_message_pack(&u, sizeof(struct dm_ioctl) + 8, "m",
+						   "fail_if_no_path"), 0);
+	memset(name, 'n', DM_NAME_LEN);
+	name[DM_NAME_LEN] = '\0';
+	assert_int_equal(stackdown_dm_message_pack(&u, sizeof(u), name, "fail_if_no_path"), 0);
+}
+
 /* The iSCSI sessions as the kernel shows one of iscsistart's with its LUN,
  * beside a session with nothing logged in yet. */
 static void dirs(const char *rel)
@@ -516,6 +547,7 @@ int main(void)
 		cmocka_unit_test(mountinfo_line),
 		cmocka_unit_test(unmount_order),
 		cmocka_unit_test(stack_order),
+		cmocka_unit_test(dm_message_request),
 		cmocka_unit_test(iscsi_sessions),
 		cmocka_unit_test(iscsi_busy_among_many),
 		cmocka_unit_test(leave_decision),
