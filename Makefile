@@ -171,7 +171,8 @@ $(BUILD)/hostgen-init: tests/boot/hostgen-init.c tests/boot/guest-cmdline.h test
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -static -o $@ $<
 
-test: all unit-build fakeroot-build $(BUILD)/test-init $(BUILD)/hib-init $(BUILD)/hostgen-init
+test: all unit-build fakeroot-build $(BUILD)/test-init $(BUILD)/hib-init $(BUILD)/hostgen-init \
+		$(BUILD)/softfido
 	tests/run-all.sh
 
 # libFuzzer targets are built with clang in their own build directory.

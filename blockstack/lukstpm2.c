@@ -1,6 +1,6 @@
-/* lukstpm2: a LUKS2 systemd-tpm2 token, tried once per container through
- * cryptsetup and systemd's token plugin, bounded in time; a PIN is asked
- * on the consoles like a passphrase. */
+/* lukstpm2: the systemd-tpm2 kind of LUKS2 token (blockstack/lukstoken.c
+ * runs it): the token under the options, the TPM's drivers, and the
+ * reasons libtss2 and systemd give for a refusal. */
 #include "blockstack/lukstpm2.h"
 
 #include <errno.h>
@@ -9,38 +9,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "bootlib/console.h"
-#include "bootlib/evloop.h"
-#include "bootlib/log.h"
 #include "bootlib/modload.h"
-#include "bootlib/run.h"
 #include "common/featuremods.h"
 #include "common/layout.h"
 
 #define STR(x) #x
 #define XSTR(x) STR(x)
 #define TOKEN_TYPE "systemd-tpm2"
-#define TRIED_MAX 32
-/* cryptsetup's exit status when the token's key was refused. */
-#define CRYPTSETUP_EXIT_NO_PERMISSION 2
-
-static char tried[TRIED_MAX][40];
-static size_t n_tried;
-
-static bool was_tried(const char *uuid)
-{
-	for (size_t i = 0; i < n_tried; i++)
-		if (strcmp(tried[i], uuid) == 0)
-			return true;
-	return false;
-}
-
-static void mark_tried(const char *uuid)
-{
-	if (n_tried < TRIED_MAX)
-		snprintf(tried[n_tried++], sizeof(tried[0]), "%s", uuid);
-}
-
+#define NO_SUPPORT "this image has no TPM2 support (cryptsetup's systemd-tpm2 token plugin " \
+		   "and the TPM drivers): rebuild it with lifeboat build --block-stacks --tpm2"
 bool lukstpm2_needs_pin(const struct luks2_token *tok, const struct luks_opts *o)
 {
 	return o->tpm2_pin == LUKS_TPM2_PIN_YES || (tok->tpm2_pin && o->tpm2_pin != LUKS_TPM2_PIN_NO);
@@ -111,115 +88,13 @@ const char *lukstpm2_why_text(enum tpm2_why why)
 	case TPM2_WHY_TIMEOUT:
 		return "the TPM did not answer within " XSTR(LUKSTPM2_TIMEOUT_S) " s";
 	case TPM2_WHY_NO_ANSWER:
-		return "nobody typed its PIN in time (rd.luks.timeout=, crypttab's timeout=, "
-		       "or a capture kernel's bound)";
+		return LUKSTOKEN_NO_ANSWER;
 	case TPM2_WHY_NO_SUPPORT:
-		return "this image has no TPM2 support (cryptsetup's systemd-tpm2 token plugin "
-		       "and the TPM drivers): rebuild it with lifeboat build --block-stacks --tpm2";
+		return NO_SUPPORT;
 	case TPM2_WHY_OTHER:
 		break;
 	}
 	return "cryptsetup could not use the token (rd.debug logs what it said)";
-}
-
-/* One `cryptsetup open --token-only` with the token, the PIN (if any) on
- * its stdin. Returns 0 or the tool's status / -errno; its words in out. */
-static int attempt(const struct luks_container *c, const struct luks2_token *tok,
-		   const char *pin, size_t pin_len, char *out, size_t size)
-{
-	char dev[96], id[16], env_dev[96];
-	const char *argv[12 + LUKS_OPTS_ARGV_MAX] = { LAYOUT_CRYPTSETUP, "open", "--type", "luks2",
-						      "--token-only", "--token-type", TOKEN_TYPE,
-						      "--token-id", id };
-	char *env[2] = { NULL, NULL };
-	size_t n = 9;
-
-	snprintf(dev, sizeof(dev), "/dev/%s", c->devname);
-	snprintf(id, sizeof(id), "%d", tok->id);
-	n += luks_opts_argv(c->opts, argv + n, LUKS_OPTS_ARGV_MAX);
-	argv[n++] = dev;
-	argv[n++] = c->name;
-	argv[n] = NULL;
-	/* systemd's TPM2 code takes a device other than /dev/tpmrm0 from here. */
-	if (c->opts->tpm2_device[0]) {
-		snprintf(env_dev, sizeof(env_dev), "SYSTEMD_TPM2_DEVICE=device:%s",
-			 c->opts->tpm2_device);
-		env[0] = env_dev;
-	}
-	return run_tool_bounded((char *const *)argv, env, pin, pin_len, out, size,
-				LUKSTPM2_TIMEOUT_MS);
-}
-
-/* cryptsetup's words (messages only: the key and the PIN never reach its
- * output) for rd.debug. */
-static void log_refusal(const struct luks_container *c, int r, const char *out)
-{
-	log_debug("cryptsetup open --token-only /dev/%s: %s %d: %s", c->devname,
-		  r < 0 ? "error" : "exit", r < 0 ? -r : r, out);
-}
-
-static void say_refused(const struct luks_container *c, const char *why)
-{
-	log_console("lifeboat: the TPM2 token of /dev/%s (LUKS UUID=%s) did not open it: %s; "
-		    "asking for its passphrase instead\n", c->devname, c->uuid, why);
-}
-
-static enum tpm2_result opened(const struct luks_container *c, const struct luks2_token *tok,
-			       bool pin)
-{
-	char pcrs[80], used[300];
-
-	luks2token_pcrs_format(tok->tpm2_pcrs, pcrs, sizeof(pcrs));
-	luks_opts_suffix(c, false, used, sizeof(used));
-	log_info("opened /dev/%s (LUKS UUID=%s) as /dev/mapper/%s with its TPM2 token (PCRs %s)%s%s",
-		 c->devname, c->uuid, c->name, pcrs[0] ? pcrs : "none", pin ? " and its PIN" : "",
-		 used);
-	return TPM2_OPENED;
-}
-
-/* The PIN on every console, up to the options' tries; a refusal other
- * than a wrong PIN (PCRs, lockout) ends the tries at once. */
-static enum tpm2_result with_pin(const struct luks_container *c, const struct luks2_token *tok)
-{
-	struct console_set cons;
-	enum tpm2_why why = TPM2_WHY_OTHER;
-	char pin[256], out[4096];
-
-	if (console_open_all(&cons) < 0) {
-		say_refused(c, "no console to ask for its PIN on");
-		return TPM2_REFUSED;
-	}
-	cons.deadline_ms = luks_prompt_deadline(c);
-	for (unsigned int i = 1; i <= c->opts->tries; i++) {
-		int len, r;
-
-		console_printf_all(&cons, "\nlifeboat: /dev/%s (LUKS UUID=%s) is bound to the TPM "
-				   "with a PIN.\nTPM2 PIN (try %u of %u): ", c->devname, c->uuid, i,
-				   c->opts->tries);
-		len = console_read_answer(&cons, pin, sizeof(pin) - 1, true, NULL);
-		console_printf_all(&cons, "\n");
-		if (len == -ETIMEDOUT)
-			why = TPM2_WHY_NO_ANSWER;
-		if (len < 0)
-			break;
-		pin[len++] = '\n';
-		r = attempt(c, tok, pin, (size_t)len, out, sizeof(out));
-		explicit_bzero(pin, sizeof(pin));
-		if (r == 0) {
-			console_close_all(&cons);
-			return opened(c, tok, true);
-		}
-		log_refusal(c, r, out);
-		why = lukstpm2_why(r, out);
-		if (why != TPM2_WHY_PIN)
-			break;
-		console_printf_all(&cons, "lifeboat: the TPM refused the PIN for /dev/%s (UUID=%s).\n",
-				   c->devname, c->uuid);
-	}
-	explicit_bzero(pin, sizeof(pin));
-	console_close_all(&cons);
-	say_refused(c, lukstpm2_why_text(why));
-	return TPM2_REFUSED;
 }
 
 /* The TPM's drivers may be modules (the kernel asks for none by itself
@@ -248,41 +123,56 @@ bool lukstpm2_can_try(bool image_has_tpm2, bool (*device_ready)(const char *path
 	return false;
 }
 
-enum tpm2_result lukstpm2_open(const struct luks_container *c)
+/* The kind's hooks over the functions above. */
+static const char *tpm2_device_missing(const struct luks_container *c)
 {
-	struct luks2_tokens toks;
-	const struct luks2_token *tok;
-	const char *why;
-	enum tpm2_why why_not;
-	char dev[96], out[4096];
-	bool pin;
-	int r;
+	enum tpm2_why why = TPM2_WHY_OTHER;
 
-	snprintf(dev, sizeof(dev), "/dev/%s", c->devname);
-	if (was_tried(c->uuid) || luks2token_read(dev, &toks, NULL) < 0 ||
-	    !luks2token_find(&toks, TOKEN_TYPE))
-		return TPM2_NONE;
-	tok = lukstpm2_pick(&toks, c->opts, &why);
-	pin = tok && lukstpm2_needs_pin(tok, c->opts);
-	if (pin && evloop_prompt_busy())
-		return TPM2_NEEDS_CONSOLE;
-	mark_tried(c->uuid);
-	if (!tok) {
-		say_refused(c, why);
-		return TPM2_REFUSED;
-	}
-	if (!lukstpm2_can_try(access(LAYOUT_TPM2_MARK, F_OK) == 0, lukstpm2_device_ready,
-			      c->opts->tpm2_device[0] ? c->opts->tpm2_device : LUKSTPM2_DEVICE_DEFAULT,
-			      &why_not)) {
-		say_refused(c, lukstpm2_why_text(why_not));
-		return TPM2_REFUSED;
-	}
-	if (pin)
-		return with_pin(c, tok);
-	r = attempt(c, tok, NULL, 0, out, sizeof(out));
-	if (r == 0)
-		return opened(c, tok, false);
-	log_refusal(c, r, out);
-	say_refused(c, lukstpm2_why_text(lukstpm2_why(r, out)));
-	return TPM2_REFUSED;
+	if (lukstpm2_can_try(true, lukstpm2_device_ready,
+			     c->opts->tpm2_device[0] ? c->opts->tpm2_device : LUKSTPM2_DEVICE_DEFAULT,
+			     &why))
+		return NULL;
+	return lukstpm2_why_text(why);
 }
+
+static const char *tpm2_refusal(int r, const char *out, bool *pin_wrong)
+{
+	enum tpm2_why why = lukstpm2_why(r, out);
+
+	*pin_wrong = why == TPM2_WHY_PIN;
+	return lukstpm2_why_text(why);
+}
+
+/* systemd's TPM2 code takes a device other than /dev/tpmrm0 from here. */
+static void tpm2_env(const struct luks_container *c, char *buf, size_t size)
+{
+	if (c->opts->tpm2_device[0])
+		snprintf(buf, size, "SYSTEMD_TPM2_DEVICE=device:%s", c->opts->tpm2_device);
+}
+
+static void tpm2_describe(const struct luks2_token *tok, char *buf, size_t size)
+{
+	char pcrs[80];
+
+	luks2token_pcrs_format(tok->tpm2_pcrs, pcrs, sizeof(pcrs));
+	snprintf(buf, size, " (PCRs %s)", pcrs[0] ? pcrs : "none");
+}
+
+const struct lukstoken_kind lukstpm2_kind = {
+	.type = TOKEN_TYPE,
+	.name = "TPM2",
+	.mark = LAYOUT_TPM2_MARK,
+	.no_support = NO_SUPPORT,
+	.no_answer = LUKSTOKEN_NO_ANSWER,
+	.timeout_ms = LUKSTPM2_TIMEOUT_MS,
+	.pin_intro = "is bound to the TPM with a PIN",
+	.pin_label = "TPM2 PIN",
+	.pin_wrong = "the TPM refused the PIN",
+	.pick = lukstpm2_pick,
+	.needs_pin = lukstpm2_needs_pin,
+	.device_missing = tpm2_device_missing,
+	.refusal = tpm2_refusal,
+	.env = tpm2_env,
+	.describe = tpm2_describe,
+	.needs_touch = NULL,
+};

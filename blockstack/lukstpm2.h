@@ -1,5 +1,6 @@
-/* lukstpm2: open a LUKS2 container with its systemd-tpm2 token (enrolled
- * by systemd-cryptenroll) before anyone is asked for its passphrase. */
+/* lukstpm2: the systemd-tpm2 token (enrolled by systemd-cryptenroll
+ * --tpm2-device): which one to try, whether the TPM is there, and how
+ * its refusals read; blockstack/lukstoken.c runs it. */
 #ifndef LIFEBOAT_BLOCKSTACK_LUKSTPM2_H
 #define LIFEBOAT_BLOCKSTACK_LUKSTPM2_H
 
@@ -7,6 +8,7 @@
 #include <stddef.h>
 
 #include "blockstack/luks.h"
+#include "blockstack/lukstoken.h"
 #include "common/luks2token.h"
 
 /* Each attempt is bounded: a TPM that does not answer must not hang the
@@ -16,13 +18,6 @@
 #define LUKSTPM2_TIMEOUT_MS (LUKSTPM2_TIMEOUT_S * 1000)
 /* The kernel's TPM2 resource manager: what systemd's TCTI opens. */
 #define LUKSTPM2_DEVICE_DEFAULT "/dev/tpmrm0"
-
-enum tpm2_result {
-	TPM2_OPENED,         /* the token opened it */
-	TPM2_NONE,           /* no token for this container, or it was tried already */
-	TPM2_REFUSED,        /* the TPM (or the PIN) refused; the reason was said once */
-	TPM2_NEEDS_CONSOLE,  /* a PIN is to be asked while another prompt holds the console */
-};
 
 /* Why a TPM2 attempt failed. */
 enum tpm2_why {
@@ -54,11 +49,8 @@ enum tpm2_why lukstpm2_why(int r, const char *out);
 /* One line for the user: what the TPM said and what to do. */
 const char *lukstpm2_why_text(enum tpm2_why why);
 
-/* Try the container's systemd-tpm2 token once (each container once per
- * boot: a refused token falls back to the key files' and passphrase's
- * prompt, never loops). A PIN token asks for the PIN on every console,
- * up to the options' tries. Nothing secret is logged. */
-enum tpm2_result lukstpm2_open(const struct luks_container *c);
+/* The systemd-tpm2 kind of blockstack/lukstoken.c. */
+extern const struct lukstoken_kind lukstpm2_kind;
 /* Whether the TPM device at path exists, after loading the TPM's drivers
  * (FEATUREMODS_TPM2) from the image when it does not (a clevis tpm2 pin
  * needs it too). */

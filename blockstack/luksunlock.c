@@ -1,4 +1,4 @@
-/* luksunlock: open a LUKS container by key file, TPM2, Tang or passphrase (or keyscript), in that order. */
+/* luksunlock: open a LUKS container by key file, TPM2 or FIDO2 token, Tang or passphrase (or keyscript), in that order. */
 #include "blockstack/luksunlock.h"
 
 #include <errno.h>
@@ -25,7 +25,7 @@ static void load_crypt_modules(void)
 const struct luksunlock_ops luksunlock_boot_ops = {
 	.load_modules = load_crypt_modules,
 	.keys = luks_keys_open,
-	.tpm2 = lukstpm2_open,
+	.token = lukstoken_open,
 	.tang = luks_tang_open,
 	.passphrase = luks_unlock,
 	.keyscript = keyscript_open,
@@ -83,7 +83,7 @@ static int ask_passphrase(struct luksunlock_state *u, const struct luks_containe
 }
 
 /* The key files first (a container waits while its key device has not
- * appeared), then its TPM2 token, then a Tang server if a binding names
+ * appeared), then its TPM2 or FIDO2 token, then a Tang server if a binding names
  * one, then a person. */
 static int open_luks(struct luksunlock_state *u, const struct luks_container *c, bool last_chance,
 		     bool first)
@@ -105,13 +105,13 @@ static int open_luks(struct luksunlock_state *u, const struct luks_container *c,
 	case KEY_FAILED:
 		break;
 	}
-	switch (u->ops->tpm2(c)) {
-	case TPM2_OPENED:
+	switch (u->ops->token(c)) {
+	case TOKEN_OPENED:
 		return 0;
-	case TPM2_NEEDS_CONSOLE:
+	case TOKEN_NEEDS_CONSOLE:
 		return queue_prompt(u, c);
-	case TPM2_NONE:
-	case TPM2_REFUSED:
+	case TOKEN_NONE:
+	case TOKEN_REFUSED:
 		break;
 	}
 	tang = u->ops->tang(c);

@@ -2,7 +2,7 @@
  * wait (for their key device, or for the console a prompt holds).
  *
  * Each container tries its key files (rd.luks.key=, crypttab's), then its
- * TPM2 token, then a Tang binding, then asks a person for the passphrase:
+ * TPM2 or FIDO2 token, then a Tang binding, then asks a person for the passphrase:
  * the order of systemd-cryptsetup. A crypttab line's keyscript= takes the
  * passphrase's place (blockstack/keyscript.h), as it does in Debian's. The steps are a table of functions so
  * that the order can be tested without a boot (tests/unit/test_luksunlock.c). */
@@ -15,14 +15,14 @@
 #include "blockstack/luks.h"
 #include "blockstack/lukskey.h"
 #include "blockstack/lukstang.h"
-#include "blockstack/lukstpm2.h"
+#include "blockstack/lukstoken.h"
 #include "blockstack/stack_params.h"
 
 struct luksunlock_ops {
 	void (*load_modules)(void);   /* dm_crypt and the ciphers */
 	enum key_result (*keys)(const struct stack_params *p, const struct luks_container *c,
 				bool keydev_allowed, bool last_chance);
-	enum tpm2_result (*tpm2)(const struct luks_container *c);
+	enum token_result (*token)(const struct luks_container *c);  /* TPM2, FIDO2 */
 	enum tang_result (*tang)(const struct luks_container *c);
 	int (*passphrase)(const struct luks_container *c);
 	/* Instead of the passphrase when its options name a keyscript. */
@@ -30,7 +30,7 @@ struct luksunlock_ops {
 	bool (*prompt_busy)(void);    /* a prompt holds the console */
 };
 
-/* The steps of a boot: lukskey.c, lukstpm2.c, lukstang.c, luks.c, keyscript.c, evloop.c. */
+/* The steps of a boot: lukskey.c, lukstoken.c, lukstang.c, luks.c, keyscript.c, evloop.c. */
 extern const struct luksunlock_ops luksunlock_boot_ops;
 
 struct luksunlock_waiting {

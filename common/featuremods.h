@@ -22,6 +22,10 @@
  * make /dev/tpmrm0 for a LUKS2 systemd-tpm2 token. Loaded by name when a
  * container has such a token, whether or not coldplug found the device. */
 #define FEATUREMODS_TPM2 "tpm_tis", "tpm_crb"
+/* FIDO2: a security key is a USB HID device; libfido2 talks to it through
+ * /dev/hidrawN (hidraw is built into Debian's kernel). Loaded by name when
+ * a container has a systemd-fido2 token. */
+#define FEATUREMODS_FIDO2 "usbhid", "hid_generic"
 
 /* A live root: the loop device, the image's filesystems, the overlay. */
 #define FEATUREMODS_LIVE "loop", "squashfs", "overlay"

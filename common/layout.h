@@ -19,9 +19,12 @@
  * line ("ext4"); the init loads its module while it waits for the root. */
 #define LAYOUT_ROOT_FSTYPE "/etc/lifeboat/root-fstype"
 /* Present in images that carry the TPM2 unlock (--tpm2, or a host-only
- * image whose host has a systemd-tpm2 token: gen/feature/tpm2_pack.c): an
+ * image whose host has a systemd-tpm2 token: gen/feature/systoken_pack.c): an
  * image without it says so when it meets a TPM2 token (blockstack/lukstpm2.c). */
 #define LAYOUT_TPM2_MARK "/etc/lifeboat/tpm2"
+/* The same for the FIDO2 unlock (--fido2, or a host with a systemd-fido2
+ * token: gen/feature/systoken_pack.c; read by blockstack/luksfido2.c). */
+#define LAYOUT_FIDO2_MARK "/etc/lifeboat/fido2"
 
 /* Kernel parameters built into the image: every *.conf here is read, in
  * name order, before /proc/cmdline (whose words win). */

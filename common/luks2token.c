@@ -216,6 +216,12 @@ static int token_member(struct cursor *c, const char *key, struct luks2_token *t
 		return read_bool(c, &t->tpm2_pin);
 	if (strcmp(key, "tpm2-pcrs") == 0)
 		return read_pcrs(c, &t->tpm2_pcrs);
+	if (strcmp(key, "fido2-clientPin-required") == 0)
+		return read_bool(c, &t->fido2_pin);
+	if (strcmp(key, "fido2-up-required") == 0)
+		return read_bool(c, &t->fido2_up);
+	if (strcmp(key, "fido2-uv-required") == 0)
+		return read_bool(c, &t->fido2_uv);
 	return skip_value(c, 3);
 }
 
@@ -258,6 +264,8 @@ static int tokens_object(struct cursor *c, const char *base, struct luks2_tokens
 
 		memset(t, 0, sizeof(*t));
 		t->keyslot = -1;
+		t->fido2_pin = true;
+		t->fido2_up = true;
 		if (read_string(c, id, sizeof(id)) < 0 || !take(c, ':') ||
 		    token_object(c, base, t) < 0)
 			return -EBADMSG;

@@ -1,5 +1,5 @@
 /* luks2token: the tokens of a LUKS2 header (systemd-cryptenroll's
- * systemd-tpm2, clevis, ...), read from its JSON area.
+ * systemd-tpm2 and systemd-fido2, clevis, ...), read from its JSON area.
  *
  * Shared by the generator (host-only: which pieces a host's containers
  * need) and the init (whether to try a TPM2 token, and whether it asks
@@ -31,6 +31,12 @@ struct luks2_token {
 	int keyslot;             /* its first keyslot, -1 for none */
 	bool tpm2_pin;           /* systemd-tpm2: "tpm2-pin": true */
 	uint32_t tpm2_pcrs;      /* systemd-tpm2: "tpm2-pcrs", bit N for PCR N */
+	/* systemd-fido2: what the key is asked for. Absent members read as
+	 * systemd reads them: a PIN and presence (the tokens of systemd 248,
+	 * which wrote neither, asked for both), no verification. */
+	bool fido2_pin;          /* "fido2-clientPin-required" */
+	bool fido2_up;           /* "fido2-up-required": a touch */
+	bool fido2_uv;           /* "fido2-uv-required": the key verifies its user */
 	size_t json_off;         /* the token's object in the JSON text, for */
 	size_t json_len;         /* readers of other members (clevis's "jwe") */
 };

@@ -25,7 +25,8 @@ struct feature {
 extern const struct feature wayout_pack_feature;     /* gen/feature/wayout_pack.c */
 extern const struct feature rescue_pack_feature;     /* gen/feature/rescue_pack.c */
 extern const struct feature blockstacks_feature;     /* gen/feature/blockstacks.c */
-extern const struct feature tpm2_pack_feature;       /* gen/feature/tpm2_pack.c */
+extern const struct feature systoken_tpm2_feature;       /* gen/feature/systoken_pack.c */
+extern const struct feature systoken_fido2_feature;      /* gen/feature/systoken_pack.c */
 extern const struct feature fsckpack_feature;        /* gen/feature/fsckpack.c */
 extern const struct feature kdump_pack_feature;      /* gen/feature/kdump_pack.c */
 extern const struct feature net_pack_feature;        /* gen/feature/net_pack.c */

@@ -1,12 +1,15 @@
 /* Fuzz target: a LUKS2 header from a disk (which may be hostile): the
  * binary header's checks and the JSON area's tokens (common/luks2token.c),
- * then the init's choice of a TPM2 token and its reading of cryptsetup's
- * words (blockstack/lukstpm2.c). The input is tried both as a whole
- * header and as the JSON text alone. */
+ * then the init's choice of a TPM2 or FIDO2 token and its reading of
+ * cryptsetup's words (blockstack/lukstpm2.c, blockstack/luksfido2.c), and
+ * a hidraw device's HID report descriptor (luksfido2_descriptor_is_fido).
+ * The input is tried as a whole header, as the JSON text alone and as a
+ * descriptor. */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "blockstack/luksfido2.h"
 #include "blockstack/lukstpm2.h"
 #include "common/luks2token.h"
 #include "common/luksopts.h"
@@ -25,6 +28,8 @@ static void use(const struct luks2_tokens *t, size_t json_len)
 	}
 	if (lukstpm2_pick(t, &o, &why))
 		(void)lukstpm2_needs_pin(luks2token_find(t, "systemd-tpm2"), &o);
+	if (luksfido2_pick(t, &o, &why))
+		(void)luksfido2_needs_pin(luks2token_find(t, "systemd-fido2"), &o);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -40,5 +45,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* cryptsetup's words, as the init reads them after a failed attempt. */
 	snprintf(out, sizeof(out), "%.*s", (int)(size < 255 ? size : 255), (const char *)data);
 	(void)lukstpm2_why_text(lukstpm2_why(size ? data[0] : 0, out));
+	(void)luksfido2_why_text(luksfido2_why(size ? data[0] : 0, out));
+	(void)luksfido2_descriptor_is_fido(data, size);
 	return 0;
 }

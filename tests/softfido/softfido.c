@@ -7,6 +7,10 @@
  * is read from FIFO; with --always-present it is granted at once.
  *
  * Usage: softfido --state FILE (--touch FIFO | --always-present) [--timeout SEC]
+ *                 [--initial-pin PIN]
+ * --initial-pin sets the PIN of an authenticator that has none yet (as its
+ * owner would with clientPin setPIN; the boot tests' enrolment guest has no
+ * terminal for fido2-token -S); one with a PIN keeps its own.
  * Stops on SIGTERM or SIGINT, removing the device. */
 #include <errno.h>
 #include <fcntl.h>
@@ -22,6 +26,7 @@
 
 #include "tests/softfido/ctap2.h"
 #include "tests/softfido/ctaphid.h"
+#include "tests/softfido/fidocrypto.h"
 #include "tests/softfido/fidostate.h"
 
 #ifndef BUS_USB
@@ -216,17 +221,19 @@ static uint8_t presence(void *arg)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: softfido --state FILE (--touch FIFO | --always-present) [--timeout SEC]\n");
+	fprintf(stderr, "usage: softfido --state FILE (--touch FIFO | --always-present) [--timeout SEC] [--initial-pin PIN]\n");
 	exit(2);
 }
 
-static void parse_args(struct softfido *s, int argc, char **argv, const char **state)
+static void parse_args(struct softfido *s, int argc, char **argv, const char **state,
+		       const char **pin)
 {
 	static const struct option opts[] = {
 		{ "state", required_argument, NULL, 's' },
 		{ "touch", required_argument, NULL, 't' },
 		{ "always-present", no_argument, NULL, 'a' },
 		{ "timeout", required_argument, NULL, 'T' },
+		{ "initial-pin", required_argument, NULL, 'P' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *touch = NULL;
@@ -240,6 +247,8 @@ static void parse_args(struct softfido *s, int argc, char **argv, const char **s
 			touch = optarg;
 		else if (c == 'a')
 			always = 1;
+		else if (c == 'P' && strlen(optarg) >= 4 && strlen(optarg) < 64)
+			*pin = optarg;
 		else if (c == 'T' && atoi(optarg) > 0)
 			s->timeout_ms = atoi(optarg) * 1000;
 		else
@@ -272,14 +281,28 @@ static void run(struct softfido *s)
 	uhid_write(s->uhid, &ev);
 }
 
+/* The PIN's hash as clientPin's setPIN keeps it (ctap2_pin.c). */
+static int initial_pin(struct fidostate *st, const char *pin)
+{
+	uint8_t hash[32];
+
+	if (!pin || st->pin_set)
+		return 0;
+	fidocrypto_sha256((const uint8_t *)pin, strlen(pin), hash);
+	memcpy(st->pin_hash, hash, sizeof(st->pin_hash));
+	st->pin_set = 1;
+	st->pin_retries = FIDOSTATE_PIN_RETRIES;
+	return fidostate_save(st);
+}
+
 int main(int argc, char **argv)
 {
 	static struct softfido s;
 	struct sigaction sa;
-	const char *state = NULL;
+	const char *state = NULL, *pin = NULL;
 
-	parse_args(&s, argc, argv, &state);
-	if (fidostate_load(&s.state, state) < 0 ||
+	parse_args(&s, argc, argv, &state, &pin);
+	if (fidostate_load(&s.state, state) < 0 || initial_pin(&s.state, pin) < 0 ||
 	    ctap2_init(&s.ctap, &s.state, presence, &s) < 0) {
 		fprintf(stderr, "softfido: cannot start with %s\n", state);
 		return 1;

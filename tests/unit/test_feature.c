@@ -37,9 +37,9 @@ static void every_entry_is_complete(void **state)
 		for (const struct feature *const *g = feature_table; g != f; g++)
 			assert_string_not_equal((*g)->name, (*f)->name);
 	}
-	/* way out, block stacks, TPM2, fsck, iSCSI, kdump, rescue, net, microcode, unxz,
-	 * resume, ssh, clevis, keymap, font, hooks, live, multipath, NVMe/TCP */
-	assert_int_equal(n, 19);
+	/* way out, block stacks, TPM2, FIDO2, fsck, iSCSI, kdump, rescue, net, microcode,
+	 * unxz, resume, ssh, clevis, keymap, font, hooks, live, multipath, NVMe/TCP */
+	assert_int_equal(n, 20);
 }
 
 /* iSCSI needs the network: the net entry comes first, so its modules do. */
@@ -70,6 +70,7 @@ static void generic_image_wants_what_is_asked(void **state)
 	assert_false(wants(&c, "kdump"));
 	assert_false(wants(&c, "block stacks"));
 	assert_false(wants(&c, "TPM2"));
+	assert_false(wants(&c, "FIDO2"));
 	assert_false(wants(&c, "resume"));
 	assert_false(wants(&c, "ssh"));
 	assert_false(wants(&c, "live"));
@@ -100,6 +101,9 @@ static void generic_image_wants_what_is_asked(void **state)
 	assert_false(wants(&c, "microcode"));
 	o.tpm2 = true;
 	assert_true(wants(&c, "TPM2"));
+	assert_false(wants(&c, "FIDO2"));
+	o.fido2 = true;
+	assert_true(wants(&c, "FIDO2"));
 	build_opts_free(&o);
 }
 
@@ -195,8 +199,9 @@ static void write_header(const char *path, const char *tokens)
 	fclose(f);
 }
 
-/* A host-only image carries the TPM2 pieces only when a container under
- * the root (or resume device) has a systemd-tpm2 token in its header. */
+/* A host-only image carries the TPM2 (FIDO2) pieces only when a container
+ * under the root (or resume device) has a systemd-tpm2 (systemd-fido2)
+ * token in its header. */
 static void host_only_tpm2_follows_the_tokens(void **state)
 {
 	char path[] = "/tmp/lifeboat-feature-luks-XXXXXX";
@@ -218,6 +223,11 @@ static void host_only_tpm2_follows_the_tokens(void **state)
 	assert_false(wants(&c, "TPM2"));
 	write_header(path, "\"0\":{\"type\":\"clevis\"},\"1\":{\"type\":\"systemd-tpm2\"}");
 	assert_true(wants(&c, "TPM2"));
+	assert_false(wants(&c, "FIDO2"));
+	/* A systemd-fido2 token: the FIDO2 pieces, from the same table. */
+	write_header(path, "\"0\":{\"type\":\"systemd-fido2\"}");
+	assert_true(wants(&c, "FIDO2"));
+	assert_false(wants(&c, "TPM2"));
 	unlink(path);
 	assert_false(wants(&c, "TPM2"));
 	build_opts_free(&o);

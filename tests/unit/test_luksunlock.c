@@ -19,7 +19,7 @@
 /* What each step answers, and what was called, in order. */
 static struct {
 	enum key_result key;
-	enum tpm2_result tpm2;
+	enum token_result tpm2;
 	enum tang_result tang;
 	int passphrase;
 	bool busy;
@@ -48,7 +48,7 @@ static enum key_result fake_keys(const struct stack_params *p, const struct luks
 	return fake.key;
 }
 
-static enum tpm2_result fake_tpm2(const struct luks_container *c)
+static enum token_result fake_tpm2(const struct luks_container *c)
 {
 	call("tpm2", c);
 	return fake.tpm2;
@@ -90,7 +90,7 @@ static void fake_failed(const char *devname, const char *uuid)
 static const struct luksunlock_ops ops = {
 	.load_modules = fake_modules,
 	.keys = fake_keys,
-	.tpm2 = fake_tpm2,
+	.token = fake_tpm2,
 	.tang = fake_tang,
 	.passphrase = fake_passphrase,
 	.keyscript = fake_keyscript,
@@ -105,7 +105,7 @@ static int setup(void **state)
 	(void)state;
 	memset(&fake, 0, sizeof(fake));
 	fake.key = KEY_NONE;
-	fake.tpm2 = TPM2_NONE;
+	fake.tpm2 = TOKEN_NONE;
 	fake.tang = TANG_NONE;
 	stack_params_init(&params);
 	luksunlock_init(&u, &ops, &params, fake_failed);
@@ -142,9 +142,9 @@ static void each_step_stops_the_order(void **state)
 	fake.key = KEY_OPENED;
 	luksunlock_container(&u, "vda", U1, false, true);
 	fake.key = KEY_FAILED;
-	fake.tpm2 = TPM2_OPENED;
+	fake.tpm2 = TOKEN_OPENED;
 	luksunlock_container(&u, "vdb", U2, false, true);
-	fake.tpm2 = TPM2_REFUSED;
+	fake.tpm2 = TOKEN_REFUSED;
 	fake.tang = TANG_OPENED;
 	luksunlock_container(&u, "vdc", U3, false, true);
 	assert_string_equal(fake.calls, "keys:vda keys:vdb tpm2:vdb keys:vdc tpm2:vdc tang:vdc");
@@ -191,7 +191,7 @@ static void queued_behind_the_prompt_in_order(void **state)
 static void tpm2_pin_waits_for_the_console(void **state)
 {
 	(void)state;
-	fake.tpm2 = TPM2_NEEDS_CONSOLE;
+	fake.tpm2 = TOKEN_NEEDS_CONSOLE;
 	luksunlock_container(&u, "vda", U1, false, true);
 	assert_int_equal(u.n_queued, 1);
 	assert_string_equal(fake.calls, "keys:vda tpm2:vda");
