@@ -275,3 +275,68 @@ lifeboat.test.pathloss=1 lifeboat.test.handback=poweroff"
 	iscsi_down
 	return $rc
 }
+
+# The filesystem UUID of the multipath host's root (mpath_hostgen_disk).
+UUID_MPATH_HOST=6d1b3c52-8a4e-4f0b-9c7d-2e5f6a7b8c9d
+
+# mpath_hostgen_disk FILE: an ext4 root as an installed Debian multipath
+# host has it: hostgen-init's tree (tests/boot/cases-stacks.sh), with an
+# /etc/multipath.conf and an /etc/multipath/wwids listing the LUN.
+mpath_hostgen_disk() {
+	local tree=$CASE_DIR/hostroot
+	stacks_host_tree "$tree" && mkdir -p "$tree/etc/multipath" &&
+	printf '# Multipath wwids, Version : 1.0\n/%s/\n' "$MPATH_WWID" > "$tree/etc/multipath/wwids" &&
+	printf 'defaults {\n\tfind_multipaths yes\n\tuser_friendly_names no\n}\n' > "$tree/etc/multipath.conf" &&
+	mkfs_image ext4 "$1" 64 "$tree" lbmphost "$UUID_MPATH_HOST"
+}
+
+# A host-only image made ON a multipath root: the generic --multipath image
+# (with 9p) boots the host's root through two paths with
+# rd.multipath=default, so the root is the mpath- map, and hostgen-init runs
+# "lifeboat build --host-only" there. The image has multipath, kpartx and
+# the host's multipath.conf and wwids (which alone turn multipath on: no
+# stack word, no rd.multipath=), and not the other stacks' tools; it then
+# boots the same two paths with root=UUID= only, and the root mounts on the
+# map, both paths in it.
+case_mpath_hostonly() {
+	local disk=$CASE_DIR/mphost.img share=$CASE_DIR/share img=$CASE_DIR/share/hostonly.img log=$CASE_DIR/console.log
+	local IMG_STACKS img9p f
+	img9p=$(cached_image mpath-9p --generic --multipath --add-modules 9p,9pnet_virtio) || return 1
+	# hostonly_assert_tools' half-size bound, against the generic image
+	# that boots a multipath root.
+	IMG_STACKS=$img9p
+	mpath_hostgen_disk "$disk" || { echo "making the multipath host's root failed"; return 1; }
+	mkdir -p "$share" && cp "$BUILD/lifeboat" "$BUILD/lifeboat-init" "$BUILD/lifeboat-shutdown" "$share/" || return 1
+	# shellcheck disable=SC2046
+	QEMU_TIMEOUT=300 boot_qemu "$CASE_DIR/generate.log" "$KERNEL" "$img9p" \
+		"root=UUID=$UUID_MPATH_HOST rd.multipath=default rd.driver.pre=9pnet_virtio,9p lbtest.hostgen=1" \
+		$(mpath_disk_args "$disk") \
+		-virtfs "local,path=/usr,mount_tag=hostusr,security_model=none,readonly=on" \
+		-virtfs "local,path=$share,mount_tag=share,security_model=none" || return 1
+	assert_log "$CASE_DIR/generate.log" "LIFEBOAT-TEST: dm dm-[0-9]* $MPATH_WWID " &&
+	assert_log "$CASE_DIR/generate.log" "LIFEBOAT-TEST: rootmount /dev/dm-[0-9]* ext4" || return 1
+	assert_log "$CASE_DIR/generate.log" '^HOSTGEN: exit 0' && [ -s "$img" ] ||
+		{ echo "the host-only generator in the guest failed (generate.log)"; return 1; }
+	hostonly_assert_tools "multipath kpartx" "cryptsetup lvm mdadm" || return 1
+	image_file "$img" etc/multipath/wwids | grep -qx "/$MPATH_WWID/" ||
+		{ echo "the image's wwids does not list $MPATH_WWID"; return 1; }
+	image_file "$img" etc/multipath.conf | cmp -s - "$CASE_DIR/hostroot/etc/multipath.conf" ||
+		{ echo "the image's multipath.conf is not the host's"; return 1; }
+	# The wwids alone turn it on: no built-in rd.multipath= (hostonly.ls is
+	# hostonly_assert_tools' listing).
+	for f in $(awk '$NF ~ /^etc\/cmdline\.d\// { print $NF }' "$CASE_DIR/hostonly.ls"); do
+		! image_file "$img" "$f" | grep -q "rd\.multipath" ||
+			{ echo "the image's built-in $f sets rd.multipath="; return 1; }
+	done
+	# shellcheck disable=SC2046
+	boot_qemu "$log" "$KERNEL" "$img" "root=UUID=$UUID_MPATH_HOST" $(mpath_disk_args "$disk") &&
+	assert_root_reached "$log" &&
+	assert_log "$log" "LIFEBOAT-TEST: rootmount /dev/dm-[0-9]* ext4" &&
+	assert_log "$log" "LIFEBOAT-TEST: dm dm-[0-9]* $MPATH_WWID " &&
+	assert_log "$log" "multipath: paths are grouped (the WWIDs of /etc/multipath/wwids)" &&
+	assert_not_log "$log" "LIFEBOAT-TEST: rootmount /dev/sd" || return 1
+	if [ "$(grep -c "is a path of dm-0 (WWID $MPATH_WWID)" "$log")" -ne 2 ]; then
+		echo "not both paths joined the map"
+		return 1
+	fi
+}
