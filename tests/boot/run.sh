@@ -45,7 +45,7 @@ prepare() {
 # nobody waits for is counted too (times would not see it). "?" when the
 # machine lets no cgroup be made.
 CASE_CGROUP=
-case_cgroup_enter() {
+cgroup_enter_case() {
 	local d
 	for d in /sys/fs/cgroup /sys/fs/cgroup/cpuacct; do
 		[ -e "$d/cgroup.procs" ] && { [ -e "$d/cgroup.controllers" ] || [ -e "$d/cpuacct.usage" ]; } ||
@@ -58,7 +58,7 @@ case_cgroup_enter() {
 	done
 }
 
-case_cpu_seconds() {
+cgroup_cpu_seconds() {
 	local usec=
 	if [ -r "$CASE_CGROUP/cpu.stat" ]; then
 		usec=$(awk '$1 == "usage_usec" { print $2 }' "$CASE_CGROUP/cpu.stat")
@@ -74,11 +74,11 @@ run_case() {
 	rm -rf "$CASE_DIR"
 	mkdir -p "$CASE_DIR"
 	export CASE_DIR
-	case_cgroup_enter "$name"
+	cgroup_enter_case "$name"
 	reason=$("case_$name" 2>&1)
 	rc=$?
 	secs=$((SECONDS - start))
-	cpu=$(case_cpu_seconds)
+	cpu=$(cgroup_cpu_seconds)
 	echo "$secs" > "$CASE_DIR/seconds"
 	echo "$cpu" > "$CASE_DIR/cpu-seconds"
 	if [ $rc -eq 0 ]; then
