@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "blockstack/luksfido2.h"
+#include "blockstack/lukspkcs11.h"
 #include "blockstack/lukstpm2.h"
 #include "bootlib/console.h"
 #include "bootlib/evloop.h"
@@ -18,7 +19,8 @@
 
 #define TRIED_MAX 64
 
-const struct lukstoken_kind *const lukstoken_kinds[] = { &lukstpm2_kind, &luksfido2_kind, NULL };
+const struct lukstoken_kind *const lukstoken_kinds[] = { &lukstpm2_kind, &luksfido2_kind,
+							&lukspkcs11_kind, NULL };
 
 /* "TYPE UUID" of each attempt made. */
 static char tried[TRIED_MAX][96];

@@ -1,10 +1,10 @@
 /* lukstoken: open a LUKS2 container with a token systemd-cryptenroll
- * enrolled (systemd-tpm2, systemd-fido2) before anyone is asked for its
+ * enrolled (systemd-tpm2, systemd-fido2, systemd-pkcs11) before anyone is asked for its
  * passphrase. One runner serves every kind: `cryptsetup open --token-only
  * --token-type TYPE`, which loads systemd's token plugin for that type;
  * what differs between kinds (which token, whether its device is there,
  * how its refusals read) is in a struct lukstoken_kind
- * (blockstack/lukstpm2.c, blockstack/luksfido2.c). */
+ * (blockstack/lukstpm2.c, blockstack/luksfido2.c, blockstack/lukspkcs11.c). */
 #ifndef LIFEBOAT_BLOCKSTACK_LUKSTOKEN_H
 #define LIFEBOAT_BLOCKSTACK_LUKSTOKEN_H
 

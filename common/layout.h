@@ -25,6 +25,9 @@
 /* The same for the FIDO2 unlock (--fido2, or a host with a systemd-fido2
  * token: gen/feature/systoken_pack.c; read by blockstack/luksfido2.c). */
 #define LAYOUT_FIDO2_MARK "/etc/lifeboat/fido2"
+/* The same for the PKCS#11 unlock (--pkcs11, or a host with a systemd-pkcs11
+ * token: gen/feature/systoken_pack.c; read by blockstack/lukspkcs11.c). */
+#define LAYOUT_PKCS11_MARK "/etc/lifeboat/pkcs11"
 
 /* Kernel parameters built into the image: every *.conf here is read, in
  * name order, before /proc/cmdline (whose words win). */

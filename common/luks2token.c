@@ -222,6 +222,8 @@ static int token_member(struct cursor *c, const char *key, struct luks2_token *t
 		return read_bool(c, &t->fido2_up);
 	if (strcmp(key, "fido2-uv-required") == 0)
 		return read_bool(c, &t->fido2_uv);
+	if (strcmp(key, "pkcs11-uri") == 0)
+		return read_string(c, t->pkcs11_uri, sizeof(t->pkcs11_uri));
 	return skip_value(c, 3);
 }
 

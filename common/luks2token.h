@@ -1,5 +1,6 @@
 /* luks2token: the tokens of a LUKS2 header (systemd-cryptenroll's
- * systemd-tpm2 and systemd-fido2, clevis, ...), read from its JSON area.
+ * systemd-tpm2, systemd-fido2 and systemd-pkcs11, clevis, ...), read
+ * from its JSON area.
  *
  * Shared by the generator (host-only: which pieces a host's containers
  * need) and the init (whether to try a TPM2 token, and whether it asks
@@ -22,6 +23,10 @@
  * format allows is 4 MiB, but cryptsetup writes 16 KiB; tokens past
  * this are not seen (a header that large is not one we made or met). */
 #define LUKS2TOKEN_READ_MAX (256 * 1024)
+/* A systemd-pkcs11 token's URI kept, with its NUL (systemd-cryptenroll
+ * writes the one it was given, or the token's model, manufacturer,
+ * serial and label: about 100 bytes). */
+#define LUKS2TOKEN_URI_MAX 160
 /* PCRs 0..23 as a mask. */
 #define LUKS2TOKEN_PCR_COUNT 24
 
@@ -37,6 +42,9 @@ struct luks2_token {
 	bool fido2_pin;          /* "fido2-clientPin-required" */
 	bool fido2_up;           /* "fido2-up-required": a touch */
 	bool fido2_uv;           /* "fido2-uv-required": the key verifies its user */
+	/* systemd-pkcs11: "pkcs11-uri", the RFC 7512 URI of the token
+	 * (truncated; from the disk: escape it before showing it). */
+	char pkcs11_uri[LUKS2TOKEN_URI_MAX];
 	size_t json_off;         /* the token's object in the JSON text, for */
 	size_t json_len;         /* readers of other members (clevis's "jwe") */
 };

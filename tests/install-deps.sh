@@ -71,6 +71,10 @@ PACKAGES="$PACKAGES libtss2-dev clevis-tpm2 tpm2-tools"
 # FIDO2 unlock: tests/softfido (libcbor) checked by libfido2 itself in the
 # unit tests; fido2-token sets a test key's PIN.
 PACKAGES="$PACKAGES libfido2-dev libcbor-dev fido2-tools"
+# PKCS#11 unlock: softhsm2 is the tests' token (its module goes into the
+# --pkcs11 images through p11-kit's configuration); p11tool and certtool
+# (gnutls-bin) put a key and its self-signed certificate on it.
+PACKAGES="$PACKAGES softhsm2 gnutls-bin"
 
 missing=""
 for p in $PACKAGES; do

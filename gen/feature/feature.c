@@ -18,6 +18,7 @@ const struct feature *const feature_table[] = {
 	&blockstacks_feature,
 	&systoken_tpm2_feature,
 	&systoken_fido2_feature,
+	&systoken_pkcs11_feature,
 	&fsckpack_feature,
 	&kdump_pack_feature,
 	&net_pack_feature,

@@ -27,6 +27,7 @@ extern const struct feature rescue_pack_feature;     /* gen/feature/rescue_pack.
 extern const struct feature blockstacks_feature;     /* gen/feature/blockstacks.c */
 extern const struct feature systoken_tpm2_feature;       /* gen/feature/systoken_pack.c */
 extern const struct feature systoken_fido2_feature;      /* gen/feature/systoken_pack.c */
+extern const struct feature systoken_pkcs11_feature;     /* gen/feature/systoken_pack.c */
 extern const struct feature fsckpack_feature;        /* gen/feature/fsckpack.c */
 extern const struct feature kdump_pack_feature;      /* gen/feature/kdump_pack.c */
 extern const struct feature net_pack_feature;        /* gen/feature/net_pack.c */

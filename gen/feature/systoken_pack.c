@@ -8,21 +8,34 @@
  * itself for `cryptsetup open --token-only` (docs/blockstacks.md has the
  * size measured against calling libtss2 directly). Host-only images carry
  * a kind only when a container under the root or the resume device has
- * such a token; generic ones with --tpm2 / --fido2.
+ * such a token; generic ones with --tpm2 / --fido2 / --pkcs11.
+ *
+ * PKCS#11 has no kernel driver: the plugin finds its token through
+ * p11-kit, which loads the modules its configuration lists. Both a
+ * host-only image and --pkcs11 take the build host's configuration as it
+ * is (the modules a card or token needs are the host's choice: opensc's
+ * for most smart cards, a vendor's, softhsm2's), less the trust-anchor
+ * module, which holds no keys; nothing else a module may need (pcscd for
+ * a card reader) is carried.
  */
 #include "gen/feature/feature.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "common/featuremods.h"
+#include "common/fileread.h"
 #include "common/layout.h"
 #include "common/luks2token.h"
 #include "gen/elf/libdeps.h"
 #include "gen/elf/program.h"
 #include "gen/feature/blockstacks.h"
+#include "gen/feature/p11kit_conf.h"
 #include "gen/gen_report.h"
 
 #define LIBCRYPTSETUP "/libcryptsetup.so.12"
@@ -40,6 +53,8 @@ struct systoken {
 	size_t n_modules;
 	const char *libs[LIBS_MAX];  /* what the plugin's systemd code dlopen()s */
 	const char *install;       /* what to install when one is missing */
+	/* More files (plugin: the plugin's host path); NULL: none. */
+	int (*more)(struct build_ctx *c, const char *plugin);
 };
 
 static const char *const tpm2_modules[] = { FEATUREMODS_TPM2 };
@@ -52,14 +67,116 @@ static const struct systoken tpm2 = {
 	"TPM2", "--tpm2", "systemd-tpm2", "libcryptsetup-token-systemd-tpm2.so", LAYOUT_TPM2_MARK,
 	tpm2_modules, sizeof(tpm2_modules) / sizeof(tpm2_modules[0]),
 	{ "libtss2-esys.so.0", "libtss2-rc.so.0", "libtss2-mu.so.0", "libtss2-tcti-device.so.0" },
-	"apt-get install libtss2-esys-3.0.2-0 libtss2-rc0 libtss2-mu0 libtss2-tcti-device0",
+	"apt-get install libtss2-esys-3.0.2-0 libtss2-rc0 libtss2-mu0 libtss2-tcti-device0", NULL,
 };
 static const struct systoken fido2 = {
 	"FIDO2", "--fido2", "systemd-fido2", "libcryptsetup-token-systemd-fido2.so", LAYOUT_FIDO2_MARK,
 	fido2_modules, sizeof(fido2_modules) / sizeof(fido2_modules[0]),
 	{ "libfido2.so.1" },
-	"apt-get install libfido2-1",
+	"apt-get install libfido2-1", NULL,
 };
+
+static int pkcs11_more(struct build_ctx *c, const char *plugin);
+
+/* systemd 252's plugin links libp11-kit (later systemd dlopen()s it:
+ * named here either way). */
+static const struct systoken pkcs11 = {
+	"PKCS#11", "--pkcs11", "systemd-pkcs11", "libcryptsetup-token-systemd-pkcs11.so",
+	LAYOUT_PKCS11_MARK, NULL, 0, { "libp11-kit.so.0" },
+	"apt-get install libp11-kit0", pkcs11_more,
+};
+
+/* p11-kit's module files: the package's, then the administrator's. */
+static const char *const p11kit_module_dirs[] = {
+	"/usr/share/p11-kit/modules", "/etc/pkcs11/modules",
+};
+#define P11KIT_CONF "/etc/pkcs11/pkcs11.conf"
+#define P11KIT_FILE_MAX (64 * 1024)
+
+/* A module named without a path is in p11-kit's module directory, LIBDIR/pkcs11
+ * (LIBDIR: the plugin's, less its cryptsetup/), or /usr/lib/pkcs11. */
+static int module_path(const char *plugin, const char *module, char *buf, size_t size)
+{
+	const char *cut = strstr(plugin, PLUGIN_DIR);
+
+	if (module[0] == '/') {
+		snprintf(buf, size, "%s", module);
+		return access(buf, R_OK) == 0 ? 0 : -ENOENT;
+	}
+	if (cut) {
+		snprintf(buf, size, "%.*s/pkcs11/%s", (int)(cut - plugin), plugin, module);
+		if (access(buf, R_OK) == 0)
+			return 0;
+	}
+	snprintf(buf, size, "/usr/lib/pkcs11/%s", module);
+	return access(buf, R_OK) == 0 ? 0 : -ENOENT;
+}
+
+/* One module file: it and its module (with the libraries it needs), when
+ * cryptsetup would load it. Returns 1 when taken, 0 when not, or -errno. */
+static int add_module_file(struct build_ctx *c, const char *plugin, const char *file)
+{
+	struct p11kit_module m;
+	char *text = NULL, so[PATH_MAX];
+	size_t len = 0;
+	int r = file_read_all(file, P11KIT_FILE_MAX, &text, &len);
+
+	if (r < 0)
+		return 0;
+	r = p11kit_conf_parse(text, len, &m);
+	free(text);
+	if (r < 0 || !p11kit_conf_wanted(&m))
+		return 0;
+	if (module_path(plugin, m.module, so, sizeof(so)) < 0) {
+		gen_warn("PKCS#11: %s names %s, which is not installed; skipped", file, m.module);
+		return 0;
+	}
+	r = program_add(c->img, so, NULL);
+	if (r == 0)
+		r = image_add_file(c->img, file, file, 0644);
+	if (r == 0 && gen_verbose)
+		gen_info("PKCS#11: added the module %s (%s)", so, file);
+	return r < 0 ? r : 1;
+}
+
+static int add_module_dir(struct build_ctx *c, const char *plugin, const char *dir, int *n)
+{
+	DIR *d = opendir(dir);
+	const struct dirent *e;
+	int r = 0;
+
+	while (r >= 0 && d && (e = readdir(d))) {
+		size_t len = strlen(e->d_name);
+		char path[PATH_MAX];
+
+		if (len < 8 || strcmp(e->d_name + len - 7, ".module") != 0)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		r = add_module_file(c, plugin, path);
+		if (r > 0)
+			(*n)++;
+	}
+	if (d)
+		closedir(d);
+	return r < 0 ? r : 0;
+}
+
+/* The host's p11-kit configuration and the modules it lists. */
+static int pkcs11_more(struct build_ctx *c, const char *plugin)
+{
+	int r = 0, n = 0;
+
+	for (size_t i = 0; r == 0 && i < sizeof(p11kit_module_dirs) / sizeof(p11kit_module_dirs[0]);
+	     i++)
+		r = add_module_dir(c, plugin, p11kit_module_dirs[i], &n);
+	if (r == 0 && access(P11KIT_CONF, R_OK) == 0)
+		r = image_add_file(c->img, P11KIT_CONF, P11KIT_CONF, 0644);
+	if (r == 0 && n == 0)
+		gen_warn("PKCS#11: p11-kit lists no module that can hold a key (%s, %s): the "
+			 "image finds no token; install the card's module (opensc-pkcs11 for most "
+			 "smart cards)", p11kit_module_dirs[0], p11kit_module_dirs[1]);
+	return r;
+}
 
 /* A container of the host's root or resume stack has a token of that type. */
 static bool host_has_token(const struct host_scan *h, const char *type)
@@ -128,6 +245,8 @@ static int add_files(struct build_ctx *c, const struct systoken *k, bool flag)
 		if (r == -ENOENT)
 			gen_error("%s: %s is missing; %s", k->name, k->libs[i], k->install);
 	}
+	if (r == 0 && k->more)
+		r = k->more(c, plugin);
 	snprintf(mark, sizeof(mark), "%s\n", k->type);
 	if (r == 0)
 		r = image_add_data(c->img, k->mark, mark, strlen(mark), 0644);
@@ -191,4 +310,22 @@ const struct feature systoken_fido2_feature = {
 	.wanted = fido2_wanted,
 	.add_modules = fido2_modules_add,
 	.add_files = fido2_files,
+};
+
+static bool pkcs11_wanted(const struct build_ctx *c)
+{
+	return wanted(c, &pkcs11, c->opts->pkcs11);
+}
+
+static int pkcs11_files(struct build_ctx *c)
+{
+	return add_files(c, &pkcs11, c->opts->pkcs11);
+}
+
+/* No kernel driver: a PKCS#11 token is reached through its module. */
+const struct feature systoken_pkcs11_feature = {
+	.name = "PKCS#11",
+	.wanted = pkcs11_wanted,
+	.add_modules = NULL,
+	.add_files = pkcs11_files,
 };

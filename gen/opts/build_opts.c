@@ -200,6 +200,7 @@ static const struct opt_def opt_defs[] = {
 	{ "block-stacks",  0,   false, set_flag,      F(block_stacks),  "LUKS, LVM, md RAID: cryptsetup, lvm, mdadm (host-only: those the root uses)" },
 	{ "tpm2",          0,   false, set_flag,      F(tpm2),          "TPM2 unlock of LUKS2 (systemd-cryptenroll) with --block-stacks (host-only: when a token asks)" },
 	{ "fido2",         0,   false, set_flag,      F(fido2),         "FIDO2 security-key unlock of LUKS2 (systemd-cryptenroll) with --block-stacks (host-only: when a token asks)" },
+	{ "pkcs11",        0,   false, set_flag,      F(pkcs11),        "PKCS#11 smart-card/token unlock of LUKS2 (systemd-cryptenroll) with --block-stacks: p11-kit and the host's modules (host-only: when a token asks)" },
 	{ "fsck",          0,   false, set_flag,      F(fsck),          "host-only: add the root filesystem's checker (e2fsck; generic images have it)" },
 	{ "no-fsck",       0,   false, set_flag,      F(no_fsck),       "add no filesystem checker, not even to generic images" },
 	{ "ssh",           0,   false, set_flag,      F(ssh),           "an SSH server (dropbear) to unlock and rescue from afar (docs/remote.md)" },

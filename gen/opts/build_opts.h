@@ -44,6 +44,7 @@ struct build_opts {
 	bool block_stacks;     /* --block-stacks: lvm, mdadm, cryptsetup (gen/feature/blockstacks.c) */
 	bool tpm2;             /* --tpm2: unlock LUKS2 systemd-tpm2 tokens (gen/feature/systoken_pack.c) */
 	bool fido2;            /* --fido2: unlock LUKS2 systemd-fido2 tokens (gen/feature/systoken_pack.c) */
+	bool pkcs11;           /* --pkcs11: unlock LUKS2 systemd-pkcs11 tokens (gen/feature/systoken_pack.c) */
 	bool fsck;             /* --fsck: host-only images get the root's checker (gen/feature/fsckpack.c) */
 	bool no_fsck;          /* --no-fsck: no filesystem checker, generic images neither */
 	bool clevis;           /* --clevis: the Tang unlock (gen/feature/clevis_pack.c) */

@@ -39,7 +39,7 @@ static void every_entry_is_complete(void **state)
 	}
 	/* way out, block stacks, TPM2, FIDO2, fsck, iSCSI, kdump, rescue, net, microcode,
 	 * unxz, resume, ssh, clevis, keymap, font, hooks, live, multipath, NVMe/TCP */
-	assert_int_equal(n, 20);
+	assert_int_equal(n, 21);
 }
 
 /* iSCSI needs the network: the net entry comes first, so its modules do. */
@@ -104,6 +104,9 @@ static void generic_image_wants_what_is_asked(void **state)
 	assert_false(wants(&c, "FIDO2"));
 	o.fido2 = true;
 	assert_true(wants(&c, "FIDO2"));
+	assert_false(wants(&c, "PKCS#11"));
+	o.pkcs11 = true;
+	assert_true(wants(&c, "PKCS#11"));
 	build_opts_free(&o);
 }
 
@@ -228,6 +231,10 @@ static void host_only_tpm2_follows_the_tokens(void **state)
 	write_header(path, "\"0\":{\"type\":\"systemd-fido2\"}");
 	assert_true(wants(&c, "FIDO2"));
 	assert_false(wants(&c, "TPM2"));
+	assert_false(wants(&c, "PKCS#11"));
+	write_header(path, "\"0\":{\"type\":\"systemd-pkcs11\",\"pkcs11-uri\":\"pkcs11:token=t\"}");
+	assert_true(wants(&c, "PKCS#11"));
+	assert_false(wants(&c, "FIDO2"));
 	unlink(path);
 	assert_false(wants(&c, "TPM2"));
 	build_opts_free(&o);

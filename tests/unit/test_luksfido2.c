@@ -196,7 +196,9 @@ static void kinds(void **state)
 	luks_opts_init(&o);
 	assert_ptr_equal(lukstoken_kinds[0], &lukstpm2_kind);
 	assert_ptr_equal(lukstoken_kinds[1], &luksfido2_kind);
-	assert_null(lukstoken_kinds[2]);
+	/* PKCS#11 after them (tests/unit/test_lukspkcs11.c). */
+	assert_non_null(lukstoken_kinds[2]);
+	assert_null(lukstoken_kinds[3]);
 	assert_string_equal(luksfido2_kind.mark, LAYOUT_FIDO2_MARK);
 	assert_string_equal(lukstpm2_kind.mark, LAYOUT_TPM2_MARK);
 	assert_non_null(strstr(luksfido2_kind.no_support, "--fido2"));
