@@ -125,8 +125,10 @@ static void rfc4173_too_long(void **state)
 static struct boot_plan plan;
 #define RQ(a) (boot_plan_make(&(a), &plan), &plan.net)
 
+/* a holds an earlier parse, or bootargs_init's: it is freed first. */
 static void args_from(struct boot_args *a, const char *line)
 {
+	bootargs_free(a);
 	bootargs_init(a);
 	assert_int_equal(bootargs_parse(line, NULL, a), 0);
 }
@@ -136,6 +138,7 @@ static void conf_wanted(void **state)
 	struct boot_args a;
 
 	(void)state;
+	bootargs_init(&a);
 	args_from(&a, "root=LABEL=r netroot=iscsi:10.0.0.1::::iqn.x");
 	assert_true(RQ(a)->root.kind == NET_ROOT_ISCSI);
 	args_from(&a, "root=iscsi:10.0.0.1::::iqn.x");
@@ -172,6 +175,7 @@ static void conf_wanted(void **state)
 	/* The firmware's table comes before the command line's target. */
 	args_from(&a, "rd.iscsi.firmware netroot=iscsi:10.0.0.1::::iqn.x");
 	assert_int_equal(RQ(a)->root.from, NET_ROOT_FROM_FIRMWARE);
+	bootargs_free(&a);
 }
 
 static void conf_target_sources(void **state)
@@ -181,6 +185,7 @@ static void conf_target_sources(void **state)
 	char why[300];
 
 	(void)state;
+	bootargs_init(&a);
 	args_from(&a, "netroot=iscsi:10.0.0.1::::iqn.a root=iscsi:10.0.0.2::::iqn.b");
 	assert_int_equal(iscsi_conf_target(RQ(a), "iscsi:10.0.0.3::::iqn.c", &t, why, sizeof(why)), 0);
 	assert_string_equal(t.name, "iqn.a");
@@ -210,6 +215,7 @@ static void conf_target_sources(void **state)
 	assert_non_null(strstr(why, "rd.iscsi.target.port=0"));
 	args_from(&a, "rd.iscsi.target.name=iqn.d rd.iscsi.target.group=x");
 	assert_int_equal(iscsi_conf_target(RQ(a), NULL, &t, why, sizeof(why)), -EINVAL);
+	bootargs_free(&a);
 }
 
 static void conf_target_secrets(void **state)
@@ -219,6 +225,7 @@ static void conf_target_secrets(void **state)
 	char why[300];
 
 	(void)state;
+	bootargs_init(&a);
 	args_from(&a, "netroot=iscsi:u:pw@10.0.0.1::::iqn.a rd.iscsi.password=other "
 		  "rd.iscsi.in.username=tgt rd.iscsi.in.password=back");
 	assert_int_equal(iscsi_conf_target(RQ(a), NULL, &t, why, sizeof(why)), 0);
@@ -231,6 +238,7 @@ static void conf_target_secrets(void **state)
 	assert_int_equal(iscsi_conf_target(RQ(a), NULL, &t, why, sizeof(why)), -EINVAL);
 	assert_null(strstr(why, "topsecret"));
 	assert_non_null(strstr(why, "netroot="));
+	bootargs_free(&a);
 }
 
 /* dracut's several netroot=iscsi:... words: one target each (a LUN's
@@ -242,6 +250,7 @@ static void conf_portals(void **state)
 	char why[300];
 
 	(void)state;
+	bootargs_init(&a);
 	args_from(&a, "root=UUID=1234 netroot=iscsi:198.51.100.1::::iqn.a "
 		  "netroot=iscsi:u:pw@198.51.100.2::3261::iqn.a netroot=iscsi:198.51.100.1::::iqn.a");
 	assert_int_equal(iscsi_conf_portals(RQ(a), t, ISCSI_PORTALS_MAX, why, sizeof(why)), 2);
@@ -252,15 +261,12 @@ static void conf_portals(void **state)
 	assert_string_equal(t[1].name, "iqn.a");
 	assert_string_equal(t[1].chap.password, "pw");
 	assert_int_equal(t[0].group, 1);
-	bootargs_free(&a);
 	args_from(&a, "root=UUID=1234 netroot=iscsi:198.51.100.1::::iqn.a");
 	assert_int_equal(iscsi_conf_portals(RQ(a), t, ISCSI_PORTALS_MAX, why, sizeof(why)), 0);
-	bootargs_free(&a);
 	/* The firmware's table comes first: the words are not the root's. */
 	args_from(&a, "rd.iscsi.firmware netroot=iscsi:198.51.100.1::::iqn.a "
 		  "netroot=iscsi:198.51.100.2::::iqn.a");
 	assert_int_equal(iscsi_conf_portals(RQ(a), t, ISCSI_PORTALS_MAX, why, sizeof(why)), 0);
-	bootargs_free(&a);
 	args_from(&a, "netroot=iscsi:198.51.100.1::::iqn.a netroot=iscsi:u:topsecret@198.51.100.2:::zz:iqn.a");
 	assert_int_equal(iscsi_conf_portals(RQ(a), t, ISCSI_PORTALS_MAX, why, sizeof(why)), -EINVAL);
 	assert_null(strstr(why, "topsecret"));
@@ -336,6 +342,7 @@ static void initiator_choice(void **state)
 	char out[ISCSI_NAME_MAX], file[300];
 
 	(void)state;
+	bootargs_init(&a);
 	snprintf(file, sizeof(file), "%s/initiatorname.iscsi", tmpdir);
 	write_file("initiatorname.iscsi", "## comment\n#InitiatorName=iqn.no\nInitiatorName=iqn.1993-08.org.debian:01:abc\n");
 	args_from(&a, "rd.iscsi.initiator=iqn.cmd:x");
@@ -352,6 +359,7 @@ static void initiator_choice(void **state)
 	snprintf(file, sizeof(file), "%s/empty.iscsi", tmpdir);
 	iscsi_conf_initiator(&rq, NULL, file, mac, out, sizeof(out));
 	assert_string_equal(out, ISCSI_GENERATED_PREFIX "525400123456");
+	bootargs_free(&a);
 }
 
 /* ---- iBFT ---- */
