@@ -157,7 +157,8 @@ const char *luksfido2_why_text(enum fido2_why why)
 
 /* The key's drivers by name (coldplug may have loaded them already),
  * then its hidraw device, waited for a little: USB enumerates late. */
-static const char *fido2_device_missing(const struct luks_container *c)
+static const char *fido2_device_missing(const struct luks_container *c,
+					const struct luks2_token *tok)
 {
 	static const char *const modules[] = { FEATUREMODS_FIDO2, NULL };
 	uint64_t until = clock_now_ms() + LUKSFIDO2_WAIT_MS;
@@ -165,6 +166,7 @@ static const char *fido2_device_missing(const struct luks_container *c)
 	char path[64];
 
 	(void)c;
+	(void)tok;
 	for (const char *const *m = modules; *m; m++)
 		modload_name(*m);
 	while (luksfido2_find_key(LUKSFIDO2_SYS_HIDRAW, path, sizeof(path)) < 0) {

@@ -130,18 +130,13 @@ static bool probe(const struct luks_container *c, const struct luks2_token *tok)
 
 /* The token is looked for before its PIN is asked: nobody is to type a
  * PIN for a card that is not in its reader. */
-static const char *pkcs11_device_missing(const struct luks_container *c)
+static const char *pkcs11_device_missing(const struct luks_container *c,
+					 const struct luks2_token *tok)
 {
 	static char line[LUKS2TOKEN_URI_MAX * 4 + 200];
 	const struct timespec pause = { 0, POLL_MS * 1000000L };
 	uint64_t until = clock_now_ms() + LUKSPKCS11_WAIT_MS;
-	struct luks2_tokens toks;
-	const struct luks2_token *tok;
-	char dev[96];
 
-	snprintf(dev, sizeof(dev), "/dev/%s", c->devname);
-	if (luks2token_read(dev, &toks, NULL) < 0 || !(tok = luks2token_find(&toks, TOKEN_TYPE)))
-		return NULL;
 	while (!probe(c, tok)) {
 		if (clock_now_ms() >= until) {
 			lukspkcs11_missing_line(tok, line, sizeof(line));

@@ -189,7 +189,7 @@ enum token_result lukstoken_open_kind(const struct luks_container *c,
 	mark_tried(k->type, c->uuid);
 	/* Said before anything looks for the device: an image without the
 	 * support would only find "no device" otherwise. */
-	why = !tok ? why : access(k->mark, F_OK) != 0 ? k->no_support : k->device_missing(c);
+	why = !tok ? why : access(k->mark, F_OK) != 0 ? k->no_support : k->device_missing(c, tok);
 	if (why) {
 		say_refused(c, k, why);
 		return TOKEN_REFUSED;

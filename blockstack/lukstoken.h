@@ -38,8 +38,8 @@ struct lukstoken_kind {
 	const struct luks2_token *(*pick)(const struct luks2_tokens *t, const struct luks_opts *o,
 					  const char **why);
 	bool (*needs_pin)(const struct luks2_token *tok, const struct luks_opts *o);
-	/* NULL when its device is there (drivers loaded), or why not. */
-	const char *(*device_missing)(const struct luks_container *c);
+	/* NULL when tok's device is there (drivers loaded), or why not. */
+	const char *(*device_missing)(const struct luks_container *c, const struct luks2_token *tok);
 	/* cryptsetup failed with r and said out: the line for the user;
 	 * *pin_wrong when only the PIN was wrong (asked again). */
 	const char *(*refusal)(int r, const char *out, bool *pin_wrong);

@@ -124,10 +124,12 @@ bool lukstpm2_can_try(bool image_has_tpm2, bool (*device_ready)(const char *path
 }
 
 /* The kind's hooks over the functions above. */
-static const char *tpm2_device_missing(const struct luks_container *c)
+static const char *tpm2_device_missing(const struct luks_container *c,
+				       const struct luks2_token *tok)
 {
 	enum tpm2_why why = TPM2_WHY_OTHER;
 
+	(void)tok;
 	if (lukstpm2_can_try(true, lukstpm2_device_ready,
 			     c->opts->tpm2_device[0] ? c->opts->tpm2_device : LUKSTPM2_DEVICE_DEFAULT,
 			     &why))

@@ -182,6 +182,36 @@ rd.multipath=default rd.timeout=90 lifeboat.test.pathloss=1" $(mpath_disk_args "
 	assert_not_log "$log" "LIFEBOAT-TEST: rootmount /dev/sd"
 }
 
+# LVM on the LUN (the LVM test disk of tests/boot/cases-stacks.sh, volume
+# group lbvg, through two paths): the volume group is activated on the map,
+# never on a path (the same PV shows on both paths and on the map); a path
+# is pulled out as soon as the map is made, and the root's init writes and
+# reads back through the path left. The way out deactivates the volume
+# group before it removes the map.
+case_mpath_lvm_path_lost() {
+	local img disk mon=$CASE_DIR/mon.sock log=$CASE_DIR/console.log
+	stacks_disks || return 1
+	img=$(cached_image mpath-stacks --generic --multipath --block-stacks) || return 1
+	disk=$(stack_copy lvm)
+	mpath_pull_path "$log" "$mon" "is a path of dm-" p0 &
+	# shellcheck disable=SC2046
+	boot_qemu "$log" "$KERNEL" "$img" "root=UUID=$UUID_LVM_FS rw rd.multipath=default rd.timeout=60 \
+lifeboat.test.pathloss=1 lifeboat.test.handback=poweroff" $(mpath_disk_args "$disk") \
+		-monitor "unix:$mon,server=on,wait=off"
+	wait $!
+	assert_root_reached "$log" &&
+	assert_log "$log" "multipath: /dev/sd[a-z] is a path of dm-0 (WWID $MPATH_WWID)" &&
+	assert_log "$log" "LIFEBOAT-TEST: dm dm-0 $MPATH_WWID " &&
+	assert_log "$log" "LIFEBOAT-TEST: dm dm-1 lbvg-root " &&
+	assert_log "$log" "LIFEBOAT-TEST: rootmount /dev/dm-1 ext4 rw" &&
+	assert_log "$log" "LIFEBOAT-TEST: pathloss 1 paths left" &&
+	assert_log "$log" "LIFEBOAT-TEST: pathloss io ok" &&
+	assert_not_log "$log" "EXT4-fs error" &&
+	assert_log_order "$log" "lifeboat-shutdown: deactivated the LVM volume" \
+		"lifeboat-shutdown: removed the multipath map $MPATH_WWID " &&
+	assert_log_order "$log" "lifeboat-shutdown: removed the multipath map $MPATH_WWID " "reboot: Power down"
+}
+
 # The strict claim of a host-only image: an image whose
 # /etc/multipath/wwids lists the LUN (as the host's would; added here with
 # --add-files, with a multipath.conf) and no rd.multipath= word. The first
