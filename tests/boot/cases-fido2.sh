@@ -69,44 +69,44 @@ fido2_disks() {
 		mkdir -p "$dir/state" && tar xf "$dir/fido2state.img" -C "$dir/state" ||
 			{ echo "no state files from the builder"; exit 1; }
 		rm -rf "$dir/tree" "$dir/builder.cpio" "$dir/builder-root.img" "$dir/fido2state.img"
+		fido2_hooks "$dir"
 		touch "$dir/done"
 	) 9>"$dir.lock"
 }
 
-# The image under test: --block-stacks --fido2, and a hook that adds
-# softfido, uhid, the states and the boot script that starts the key.
+# fido2_hooks DIR: the hook the image under test is built with: softfido,
+# uhid, the states and the boot script that starts the key.
+fido2_hooks() {
+	local dir=$1 s=$1/start-softfido
+	mkdir -p "$dir/hooks"
+	cat >"$s" <<-'SCRIPT'
+	#!/bin/sh
+	# lbtest.softfido=STATE: plug in that authenticator (always present).
+	for w in $(cat /proc/cmdline); do
+		case $w in lbtest.softfido=*) state=${w#lbtest.softfido=} ;; esac
+	done
+	[ -n "$state" ] || exit 0
+	cp "/etc/softfido/$state.state" /run/softfido.state
+	setsid softfido --state /run/softfido.state --always-present </dev/null >/dev/null 2>&1 &
+	exit 0
+	SCRIPT
+	cat >"$dir/hooks/50-softfido" <<-HOOK
+	#!/bin/sh
+	echo "program $BUILD/softfido /usr/bin/softfido"
+	echo "module uhid"
+	echo "cmdline rd.driver.pre=uhid"
+	echo "file $dir/state/plain.state /etc/softfido/plain.state"
+	echo "file $dir/state/pin.state /etc/softfido/pin.state"
+	echo "script pre-udev $s"
+	HOOK
+	chmod 0755 "$dir/hooks" "$dir/hooks/50-softfido" "$s"
+}
+
+# The image under test: --block-stacks --fido2 with softfido's hook; named
+# by the disks' key, so new states get a new image.
 fido2_image() {
-	local hooks=$FIDO2_DISKS_DIR/hooks s=$FIDO2_DISKS_DIR/start-softfido
-	IMG_FIDO2=$FIDO2_DISKS_DIR/fido2.img
-	(
-		flock 9
-		[ "$IMG_FIDO2" -nt "$BUILD/lifeboat-init" ] && [ "$IMG_FIDO2" -nt "$BUILD/lifeboat" ] && exit 0
-		mkdir -p "$hooks"
-		cat >"$s" <<-'SCRIPT'
-		#!/bin/sh
-		# lbtest.softfido=STATE: plug in that authenticator (always present).
-		for w in $(cat /proc/cmdline); do
-			case $w in lbtest.softfido=*) state=${w#lbtest.softfido=} ;; esac
-		done
-		[ -n "$state" ] || exit 0
-		cp "/etc/softfido/$state.state" /run/softfido.state
-		setsid softfido --state /run/softfido.state --always-present </dev/null >/dev/null 2>&1 &
-		exit 0
-		SCRIPT
-		cat >"$hooks/50-softfido" <<-HOOK
-		#!/bin/sh
-		echo "program $BUILD/softfido /usr/bin/softfido"
-		echo "module uhid"
-		echo "cmdline rd.driver.pre=uhid"
-		echo "file $FIDO2_DISKS_DIR/state/plain.state /etc/softfido/plain.state"
-		echo "file $FIDO2_DISKS_DIR/state/pin.state /etc/softfido/pin.state"
-		echo "script pre-udev $s"
-		HOOK
-		chmod 0755 "$hooks" "$hooks/50-softfido" "$s"
-		"$BUILD/lifeboat" build --config /dev/null --generic --block-stacks --fido2 --kver "$KVER" \
-			--hooks-dir "$hooks" -o "$IMG_FIDO2" >"$IMG_FIDO2.log" 2>&1 ||
-			{ echo "building the --fido2 image failed: $IMG_FIDO2.log"; exit 1; }
-	) 9>"$FIDO2_DISKS_DIR/image.lock"
+	IMG_FIDO2=$(cached_image "fido2-$(basename "$FIDO2_DISKS_DIR")" --generic --block-stacks \
+		--fido2 --hooks-dir "$FIDO2_DISKS_DIR/hooks") || { echo "$IMG_FIDO2"; return 1; }
 }
 
 fido2_setup() {

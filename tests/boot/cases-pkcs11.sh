@@ -57,40 +57,42 @@ pkcs11_disks() {
 		rm -rf "$dir/tokens" && cp --sparse=always "$STACKS/luks.img" "$dir/pkcs11root.img"
 		pkcs11_enrol "$dir" >"$dir/enrol.log" 2>&1 ||
 			{ echo "enrolling the PKCS#11 token failed (see $dir/enrol.log)"; exit 1; }
+		pkcs11_hooks "$dir"
 		touch "$dir/done"
 	) 9>"$dir.lock"
 }
 
+# pkcs11_hooks DIR: the hook the image under test is built with: the
+# token's files, a softhsm2.conf naming them, and a pre-udev script that
+# removes them for lbtest.pkcs11=absent (the token pulled out).
+pkcs11_hooks() {
+	local dir=$1 s=$1/pull-token f
+	mkdir -p "$dir/hooks"
+	printf 'directories.tokendir = %s\nobjectstore.backend = file\nlog.level = ERROR\n' \
+		"$PKCS11_TOKENS" >"$dir/softhsm2.image.conf"
+	cat >"$s" <<-SCRIPT
+	#!/bin/sh
+	# lbtest.pkcs11=absent: the token is not there.
+	grep -q 'lbtest.pkcs11=absent' /proc/cmdline && rm -rf $PKCS11_TOKENS/*
+	exit 0
+	SCRIPT
+	{
+		echo "#!/bin/sh"
+		echo "echo 'file $dir/softhsm2.image.conf /etc/softhsm/softhsm2.conf'"
+		(cd "$dir/tokens" && find . -type f) | while read -r f; do
+			echo "echo 'file $dir/tokens/${f#./} $PKCS11_TOKENS/${f#./}'"
+		done
+		echo "echo 'script pre-udev $s'"
+	} >"$dir/hooks/50-softhsm2"
+	chmod 0755 "$dir/hooks" "$dir/hooks/50-softhsm2" "$s"
+}
+
 # The image under test: --block-stacks --pkcs11 (softhsm2's module comes
-# from the host's p11-kit configuration), and a hook with the token.
+# from the host's p11-kit configuration) with the token's hook; named by
+# the enrolment's key, so a new token gets a new image.
 pkcs11_image() {
-	local hooks=$PKCS11_DIR/hooks s=$PKCS11_DIR/pull-token f
-	IMG_PKCS11=$PKCS11_DIR/pkcs11.img
-	(
-		flock 9
-		[ "$IMG_PKCS11" -nt "$BUILD/lifeboat-init" ] && [ "$IMG_PKCS11" -nt "$BUILD/lifeboat" ] && exit 0
-		mkdir -p "$hooks"
-		printf 'directories.tokendir = %s\nobjectstore.backend = file\nlog.level = ERROR\n' \
-			"$PKCS11_TOKENS" >"$PKCS11_DIR/softhsm2.image.conf"
-		cat >"$s" <<-SCRIPT
-		#!/bin/sh
-		# lbtest.pkcs11=absent: the token is not there.
-		grep -q 'lbtest.pkcs11=absent' /proc/cmdline && rm -rf $PKCS11_TOKENS/*
-		exit 0
-		SCRIPT
-		{
-			echo "#!/bin/sh"
-			echo "echo 'file $PKCS11_DIR/softhsm2.image.conf /etc/softhsm/softhsm2.conf'"
-			(cd "$PKCS11_DIR/tokens" && find . -type f) | while read -r f; do
-				echo "echo 'file $PKCS11_DIR/tokens/${f#./} $PKCS11_TOKENS/${f#./}'"
-			done
-			echo "echo 'script pre-udev $s'"
-		} >"$hooks/50-softhsm2"
-		chmod 0755 "$hooks" "$hooks/50-softhsm2" "$s"
-		"$BUILD/lifeboat" build --config /dev/null --generic --block-stacks --pkcs11 --kver "$KVER" \
-			--hooks-dir "$hooks" -o "$IMG_PKCS11" >"$IMG_PKCS11.log" 2>&1 ||
-			{ echo "building the --pkcs11 image failed: $IMG_PKCS11.log"; exit 1; }
-	) 9>"$PKCS11_DIR/image.lock"
+	IMG_PKCS11=$(cached_image "pkcs11-$(basename "$PKCS11_DIR")" --generic --block-stacks \
+		--pkcs11 --hooks-dir "$PKCS11_DIR/hooks") || { echo "$IMG_PKCS11"; return 1; }
 }
 
 pkcs11_setup() {
